@@ -1,0 +1,1 @@
+"""The game-independent rules machine: options, games, states, actions, records."""

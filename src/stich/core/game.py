@@ -1,0 +1,287 @@
+"""Game (immutable rules) and State (one deal): the API every game implements.
+
+A :class:`Game` is a validated rules configuration with a canonical string; a
+:class:`State` is one deal in progress that points back to its game.  Actions
+are interned :class:`Action` values with a text form and a stable integer
+code; states work on codes internally so that legal-move generation, apply and
+clone stay a few operations each.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from stich.cards import Card, Deck
+from stich.core.errors import IllegalActionError, NotationError
+from stich.core.options import OptionTable
+
+TERMINAL = -1
+"""``current_player()`` of a finished deal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action: stable integer ``code``, text form ``text`` (e.g. ``play H10``)."""
+
+    code: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def kind(self) -> str:
+        """The verb of the action (``play``, ``announce``, ``gesund``...)."""
+        return self.text.split(" ", 1)[0]
+
+
+class ActionSpace:
+    """All actions of a game, indexed by code and by text."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.actions = tuple(Action(code, text) for code, text in enumerate(texts))
+        self.by_text = {a.text: a for a in self.actions}
+        if len(self.by_text) != len(self.actions):
+            raise ValueError("duplicate action text")
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, code: int) -> Action:
+        return self.actions[code]
+
+    def parse(self, text: str) -> Action:
+        """The action with this text (case and spacing are normalised)."""
+        words = text.split()
+        if not words:
+            raise NotationError("empty action")
+        words[0] = words[0].lower()
+        if len(words) > 1 and words[0] in ("play", "discard"):
+            words[1] = words[1].upper()
+        else:
+            words = [w.lower() for w in words]
+        key = " ".join(words)
+        action = self.by_text.get(key)
+        if action is None:
+            raise NotationError(f"unknown action {text!r}")
+        return action
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """A trick as seen on the table: leader, cards in play order, winner if complete."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"leader": self.leader, "cards": [c.text for c in self.cards], "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know: its hand, public events, tricks, game-specific facts.
+
+    ``events`` lists every action in order as ``(seat, text)``; actions this seat
+    may not see (another player's discard, say) appear with ``text`` replaced by
+    a public placeholder.  ``public`` holds the game's public facts (contract,
+    announcements, known parties); ``private`` what only this seat knows beyond
+    its hand (cards it handed over or received, say).
+    """
+
+    game: str
+    seat: int
+    phase: str
+    to_move: int
+    hand: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+    events: tuple[tuple[int, str], ...]
+    tricks: tuple[TrickView, ...]
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (what a client or a bot receives)."""
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hand": [c.text for c in self.hand],
+            "legal_actions": [a.text for a in self.legal_actions],
+            "events": [[s, t] for s, t in self.events],
+            "tricks": [t.to_json() for t in self.tricks],
+            "public": dict(self.public),
+            "private": dict(self.private),
+        }
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """Outcome of a finished deal: score change per seat and a JSON-able breakdown."""
+
+    scores: tuple[int, ...]
+    breakdown: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form used in records (``result.scores`` is the contract)."""
+        return {"scores": list(self.scores), **self.breakdown}
+
+
+class Game(ABC):
+    """An immutable, validated rules configuration of one game."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[int]
+    option_table: ClassVar[OptionTable]
+    score_unit: ClassVar[str] = "points"
+
+    def __init__(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> None:
+        self.preset, self.options = self.option_table.build(preset, options)
+        self.canonical = self.option_table.canonical(self.preset, self.options)
+
+    def __str__(self) -> str:
+        return self.canonical
+
+    def __repr__(self) -> str:
+        return f"<Game {self.canonical}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.canonical == self.canonical
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+    @property
+    @abstractmethod
+    def num_seats(self) -> int:
+        """Seats at the table (including a dealer who sits out)."""
+
+    @property
+    @abstractmethod
+    def deck(self) -> Deck:
+        """The physical pack."""
+
+    @property
+    @abstractmethod
+    def actions(self) -> ActionSpace:
+        """Every action of this game."""
+
+    @abstractmethod
+    def deal(self, seed: int, dealer: int) -> list[int]:
+        """Hands (physical-card masks, one per seat) dealt from ``seed``."""
+
+    @abstractmethod
+    def new_state(
+        self,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+        dealer: int = 0,
+        context: Mapping[str, Any] | None = None,
+    ) -> State:
+        """A fresh deal from a seed or from explicit hands (one list of cards per seat).
+
+        ``context`` carries what the session knows (who still owes a compulsory
+        solo, a forced solo, bock multipliers...); games document their keys.
+        """
+
+    def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
+        """Validate explicit hands (every card of the pack exactly once) as masks."""
+        if len(hands) != self.num_seats:
+            raise NotationError(f"a deal needs {self.num_seats} hands, got {len(hands)}")
+        masks = [self.deck.mask_of(list(h)) for h in hands]
+        union = 0
+        for mask in masks:
+            if union & mask:
+                raise NotationError("a physical card is dealt twice")
+            union |= mask
+        combined = sorted((c for h in hands for c in h), key=lambda c: (c.suit, c.rank))
+        expected = sorted(self.deck.cards(self.deck.full_mask), key=lambda c: (c.suit, c.rank))
+        if combined != expected:
+            raise NotationError("the hands do not hold exactly the cards of the pack")
+        return masks
+
+
+class State(ABC):
+    """One deal in progress.  Mutable; :meth:`clone` gives an independent copy."""
+
+    game: Game
+    history: list[tuple[int, int]]
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_codes(self) -> list[int]:
+        """Codes of the legal actions, ascending."""
+
+    @abstractmethod
+    def illegal_reason(self, code: int) -> tuple[str, str] | None:
+        """``None`` if ``code`` is legal now, else ``(message, rule)``."""
+
+    @abstractmethod
+    def _apply_code(self, code: int) -> None:
+        """Apply a code already known to be legal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the deal is over."""
+
+    @abstractmethod
+    def result(self) -> DealResult:
+        """Scores of a finished deal; raises if not terminal."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may know."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @abstractmethod
+    def hand_mask(self, seat: int) -> int:
+        """Physical cards still held by ``seat`` (full information)."""
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions, sorted by code (deterministic)."""
+        table = self.game.actions.actions
+        return [table[c] for c in self.legal_codes()]
+
+    def to_action(self, action: Action | int | str) -> Action:
+        """Normalise an action given as Action, code or text."""
+        space = self.game.actions
+        if isinstance(action, Action):
+            if action.code >= len(space) or space[action.code] != action:
+                raise NotationError(f"{action.text!r} is not an action of {self.game.name}")
+            return action
+        if isinstance(action, int):
+            if not 0 <= action < len(space):
+                raise NotationError(f"no action with code {action} in {self.game.name}")
+            return space[action]
+        return space.parse(action)
+
+    def apply(self, action: Action | int | str) -> None:
+        """Apply an action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
+        act = self.to_action(action)
+        reason = self.illegal_reason(act.code)
+        if reason is not None:
+            message, rule = reason
+            raise IllegalActionError(f"{act.text}: {message}", rule)
+        self._apply_code(act.code)
+
+    def is_legal(self, action: Action | int | str) -> bool:
+        """Whether an action is legal now (malformed text counts as illegal)."""
+        try:
+            act = self.to_action(action)
+        except NotationError:
+            return False
+        return self.illegal_reason(act.code) is None

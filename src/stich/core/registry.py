@@ -1,0 +1,52 @@
+"""The registry of games: the CLI, bots and adapters find games by name here.
+
+Games register themselves by module path, so importing the registry stays
+cheap and a game module is loaded only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from stich.core.errors import OptionError
+from stich.core.game import Game
+from stich.core.options import parse_game_string
+
+# name -> "module:Class".  Every game name of the project; the ones not yet
+# implemented are listed in PLANNED so errors can say so precisely.
+GAMES: dict[str, str] = {
+    "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
+}
+PLANNED = ("tapp_tarock", "dobbm", "droggn", "dappen")
+
+
+def game_names() -> list[str]:
+    """Names of the implemented games."""
+    return list(GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game class registered under ``name``."""
+    target = GAMES.get(name)
+    if target is None:
+        if name in PLANNED:
+            raise OptionError(f"game {name!r} is not implemented yet; available: {', '.join(GAMES)}")
+        raise OptionError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
+    module_name, _, class_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    assert issubclass(cls, Game)
+    return cls
+
+
+def make_game(name: str, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Game:
+    """A configured game from its name, a preset and option overrides."""
+    return game_class(name)(preset, options)
+
+
+def game_from_string(text: str) -> Game:
+    """A configured game from its canonical string, e.g. ``doppelkopf(preset=ddv,nines=false)``."""
+    name, pairs = parse_game_string(text)
+    preset = pairs.pop("preset", None)
+    return make_game(name, preset, pairs)

@@ -1,0 +1,90 @@
+"""The Doppelkopf game: pack, seats, dealing and the entry point to a deal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from stich.cards import Card, Deck
+from stich.core.errors import NotationError
+from stich.core.game import ActionSpace, Game
+from stich.core.options import OptionTable
+from stich.core.rng import shuffled
+from stich.games.doppelkopf.actions import ACTIONS
+from stich.games.doppelkopf.contracts import DECK_40, DECK_48
+from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
+from stich.games.doppelkopf.state import DoppelkopfState
+
+
+class Doppelkopf(Game):
+    """Doppelkopf after the DDV tournament rules, with the common house rules as options."""
+
+    name: ClassVar[str] = "doppelkopf"
+    title: ClassVar[str] = "Doppelkopf"
+    rules_version: ClassVar[int] = 1
+    option_table: ClassVar[OptionTable] = OPTION_TABLE
+    options: DoppelkopfOptions
+
+    @property
+    def num_seats(self) -> int:
+        return self.options.players
+
+    @property
+    def deck(self) -> Deck:
+        return DECK_48 if self.options.nines else DECK_40
+
+    @property
+    def actions(self) -> ActionSpace:
+        return ACTIONS
+
+    def deal(self, seed: int, dealer: int) -> list[int]:
+        """Shuffle with ``seed``; every seat but an idle dealer (5 players) gets a hand.
+
+        The shuffled pack is split into consecutive hands starting with the
+        dealer's left neighbour (dossier §2.1: a uniform permutation replaces
+        cutting and packets).
+        """
+        cards = shuffled(self.deck.physical, seed)
+        n = self.num_seats
+        receivers = [(dealer + i) % n for i in range(1, n + 1) if n == 4 or (dealer + i) % n != dealer]
+        size = self.options.hand_size
+        hands = [0] * n
+        for k, seat in enumerate(receivers):
+            for index in cards[k * size : (k + 1) * size]:
+                hands[seat] |= 1 << index
+        return hands
+
+    def new_state(
+        self,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+        dealer: int = 0,
+        context: Mapping[str, Any] | None = None,
+    ) -> DoppelkopfState:
+        """A new deal.  ``context`` keys (all optional, set by the session):
+
+        * ``owes_solo``: per seat, whether the player still owes a compulsory
+          solo (default: everybody, as at the start of a list);
+        * ``forced_soloist``: seat forced to play a solo (Vorführung, §2.3);
+        * ``multiplier``: bock factor for this game (§7.8).
+        """
+        if not 0 <= dealer < self.num_seats:
+            raise NotationError(f"dealer must be a seat 0..{self.num_seats - 1}, got {dealer}")
+        if hands is not None:
+            masks = self.hands_from_cards(hands)
+            if self.num_seats == 5 and masks[dealer]:
+                raise NotationError("at a 5-player table the dealer gets no cards")
+        elif seed is not None:
+            masks = self.deal(seed, dealer)
+        else:
+            raise NotationError("a deal needs a seed or explicit hands")
+        return DoppelkopfState(self, masks, dealer, seed, context or {})
+
+    def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
+        masks = super().hands_from_cards(hands)
+        size = self.options.hand_size
+        for seat, mask in enumerate(masks):
+            if mask and mask.bit_count() != size:
+                raise NotationError(f"seat {seat} holds {mask.bit_count()} cards, expected {size}")
+        return masks

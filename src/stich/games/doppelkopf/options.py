@@ -1,0 +1,137 @@
+"""Doppelkopf rules options (defaults = DDV tournament rules) and presets.
+
+Every field names its section of ``shared/rules/doppelkopf.md``.  Options the
+dossier lists that are not implemented are deliberately absent (an option that
+is silently ignored would be worse than none); docs/decisions/ says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stich.core.errors import OptionError
+from stich.core.options import OptionTable, option
+
+DDV_SOLOS = frozenset({"karo", "kreuz", "pik", "herz", "damen", "buben", "fleischlos"})
+HOUSE_SOLOS = frozenset(
+    {
+        "koenig",
+        "damen_buben",
+        "koenig_damen",
+        "koenig_buben",
+        "koehler",
+        "zehner",
+        "rein_kreuz",
+        "rein_pik",
+        "rein_herz",
+        "rein_karo",
+    }
+)
+ALL_SOLOS = tuple(sorted(DDV_SOLOS | HOUSE_SOLOS))
+THROW_CONDITIONS = ("five_nines", "four_nines_four_kings", "nine_of_each_suit", "seven_full_cards", "max_trump_le_dj", "max_trump_le_da")
+BOCK_TRIGGERS = ("120_120", "lost_call", "lost_solo", "schwarz", "zero_game")
+
+
+@dataclass(frozen=True)
+class DoppelkopfOptions:
+    """Options of a Doppelkopf table.  With the defaults the engine follows the TSR."""
+
+    # §8.1 table, deck, round
+    players: int = option(4, "players at the table; 5 = the dealer sits out and scores 0", "2.1", minimum=4, maximum=5)
+    nines: bool = option(True, "play with the nines (48 cards); false = 40 cards, 10 tricks, call counts -2", "1.1")
+    round_games: int = option(0, "games in a list round including the Pflichtsoli; 0 = 24 (4 players) or 30 (5 players)", "2.1", minimum=0, maximum=400)
+    pflichtsolo: bool = option(True, "each player owes one compulsory solo per list round", "2.2")
+    vorfuehrung: bool = option(True, "force the owed compulsory solos at the end of the round", "2.3")
+    pflichtsolo_same_dealer_redeals: bool = option(True, "after a compulsory solo the same dealer deals again", "2.1")
+    pflichtsolo_soloist_leads: bool = option(True, "the soloist leads a compulsory solo", "2.1")
+    lustsolo_soloist_leads: bool = option(False, "[VAR] the soloist also leads a voluntary solo", "2.1")
+    lustsolo_same_dealer_redeals: bool = option(False, "[VAR] after a voluntary solo the same dealer deals again", "2.1")
+    # §8.2 card order
+    dullen: bool = option(True, "the hearts tens (Dullen) are the highest trumps", "1.3")
+    second_dulle_beats_first: bool = option(False, "[VAR] of two Dullen in one trick the second wins", "1.2")
+    second_dulle_except_last_trick: bool = option(False, "[VAR] ... except in the last trick", "1.2")
+    second_dulle_in_solo: bool = option(False, "[VAR] ... also in solos (a silent wedding counts as a solo)", "1.2")
+    schweine: str = option("off", "[VAR] both diamond aces in one hand become the highest trumps (normal games)", "1.3", choices=("off", "both"))
+    superschweine: bool = option(False, "[VAR] with Schweine, both diamond nines (no nines: kings) in one hand rank above them", "1.3")
+    must_overtrump: bool = option(False, "[VAR] Überstechen: a player must beat the trick when able", "6.1")
+    # §8.3 game types and game finding
+    solos: frozenset[str] = option(DDV_SOLOS, "solo types that may be declared", "1.3", choices=ALL_SOLOS)
+    hochzeit: bool = option(True, "a player with both queens of clubs may announce a wedding", "4.2")
+    hochzeit_rule: str = option("first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump"))
+    hochzeit_window_tricks: int = option(3, "tricks in which the wedding partner can be found", "4.2", minimum=1, maximum=12)
+    hochzeit_announcement_timing: str = option("shifted", "wedding call deadlines: TSR shift, or normal deadlines with Kontra converted", "5.4", choices=("shifted", "normal_with_conversion"))
+    stille_hochzeit: bool = option(True, "a holder of both queens of clubs may keep quiet and play alone", "4.3")
+    armut: bool = option(False, "[VAR] poverty: a player with few trumps hands them over to a partner", "4.5")
+    armut_max_trumps: int = option(3, "[VAR] most trumps a poor hand may hold", "4.5", minimum=0, maximum=6)
+    armut_no_taker: str = option("redeal", "[VAR] when nobody takes the poverty", "4.5", choices=("redeal", "last_must_take"))
+    schmeissen: frozenset[str] = option(frozenset(), "[VAR] hands that may be thrown in for a redeal", "4.6", choices=THROW_CONDITIONS)
+    throw_before_solo: bool = option(False, "[VAR] throwing in outranks solos in the reservation query", "3.2")
+    hochzeit_before_armut: bool = option(False, "[VAR] a wedding outranks poverty in the reservation query", "3.2")
+    # §8.4 announcements
+    announcements: bool = option(True, "announcements (Re/Kontra and absagen) are allowed", "5.1")
+    reply_allowed: bool = option(True, "a party may reply Re/Kontra one card after its own deadline", "5.3")
+    skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
+    absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
+    # §8.5 scoring
+    call_scoring: str = option("add_2", "Re and Kontra each add 2 points, or [VAR] each double the value", "7.8", choices=("add_2", "double"))
+    re_needs_121_when_only_kontra: bool = option(False, "[VAR] Re needs 121 even when only Kontra was called", "7.1")
+    sp_gegen_die_alten: bool = option(True, "special point: Kontra wins against the queens of clubs", "7.3")
+    sp_doppelkopf: bool = option(True, "special point: a trick of 40 or more eyes", "7.3")
+    sp_fuchs: bool = option(True, "special point: catching an opponent's fox (diamond ace)", "7.3")
+    sp_karlchen: bool = option(True, "special point: jack of clubs wins the last trick", "7.3")
+    sp_karlchen_gefangen: bool = option(False, "[VAR] special point: catching an opponent's jack of clubs in the last trick", "7.3")
+    sp_double_karlchen: bool = option(False, "[VAR] 2 points when both jacks of clubs of one party are in the last trick", "7.3")
+    sp_fuchs_last_trick: bool = option(False, "[VAR] special point: a diamond ace wins the last trick", "7.3")
+    sp_dulle_gefangen: bool = option(False, "[VAR] special point: the second Dulle beats the first", "7.3")
+    specials_in_solo: bool = option(False, "[VAR] special points also count in solos", "7.3")
+    bock: bool = option(False, "[VAR] bock rounds double the value of following games", "7.8")
+    bock_triggers: frozenset[str] = option(frozenset({"120_120"}), "[VAR] events that start bock rounds", "7.8", choices=BOCK_TRIGGERS)
+    bock_games: int = option(4, "[VAR] games in one bock round", "7.8", minimum=1, maximum=30)
+    bock_stacking: str = option("append", "[VAR] bock rounds queue up or multiply", "7.8", choices=("append", "multiply"))
+
+    def __post_init__(self) -> None:
+        if self.superschweine and self.schweine == "off":
+            raise OptionError("superschweine=true needs schweine=both")
+        if self.second_dulle_beats_first and not self.dullen:
+            raise OptionError("second_dulle_beats_first needs dullen=true")
+        if (self.second_dulle_except_last_trick or self.second_dulle_in_solo) and not self.second_dulle_beats_first:
+            raise OptionError("second_dulle_except_last_trick / second_dulle_in_solo need second_dulle_beats_first=true")
+        if not self.solos:
+            raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
+        if self.sp_dulle_gefangen and not self.second_dulle_beats_first:
+            raise OptionError("sp_dulle_gefangen needs second_dulle_beats_first=true")
+
+    @property
+    def hand_size(self) -> int:
+        """Cards per active player."""
+        return 12 if self.nines else 10
+
+    @property
+    def games_per_round(self) -> int:
+        """Games in a list round."""
+        if self.round_games:
+            return self.round_games
+        return 24 if self.players == 4 else 30
+
+
+PRESETS: dict[str, dict[str, object]] = {
+    "ddv": {},
+    "ddv_no_nines": {"nines": False},
+    "house_classic": {
+        "second_dulle_beats_first": True,
+        "second_dulle_except_last_trick": True,
+        "schweine": "both",
+        "armut": True,
+        "schmeissen": "five_nines",
+        "sp_karlchen_gefangen": True,
+        "sp_fuchs_last_trick": True,
+        "bock": True,
+        "bock_triggers": "120_120+lost_call",
+        "call_scoring": "double",
+        "solos": "+".join(sorted(DDV_SOLOS | {"koenig", "damen_buben", "koehler"})),
+        "lustsolo_soloist_leads": True,
+        "lustsolo_same_dealer_redeals": True,
+    },
+}
+
+OPTION_TABLE = OptionTable("doppelkopf", DoppelkopfOptions, PRESETS, "ddv")

@@ -1,0 +1,692 @@
+"""One Doppelkopf deal: game finding, poverty, announcements, trick play, evaluation.
+
+Phases (dossier sections in brackets):
+
+* ``reservation`` — the health round, "gesund" or "vorbehalt" from the
+  dealer's left [§3.1];
+* ``declare`` — the reserving players name their game, with the priority
+  Pflichtsolo > Lustsolo > (Schmeißen > Armut >) Hochzeit [§3.1, §3.2]; a
+  Vorführung starts here with the forced player alone [§2.3];
+* ``armut_give`` / ``armut_offer`` / ``armut_return`` — poverty [§4.5];
+* ``play`` — trick play; the player to move may first make announcements
+  (model A of §5.6: every deadline in own cards in hand is kept exactly);
+* ``end`` — evaluated [§7].
+
+Cards in a hand are a physical-card bitmask (``copy * 24 + face``); ``play``
+actions name a face and the engine plays the holder's lower copy, since no
+rule depends on which copy is which [§1.1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from stich.cards import Card
+from stich.core.errors import IllegalActionError
+from stich.core.game import TERMINAL, DealResult, Observation, State, TrickView
+from stich.games.doppelkopf import actions as A
+from stich.games.doppelkopf.contracts import (
+    CONTRACTS,
+    CQ,
+    DA,
+    DK,
+    EYES,
+    FACE_MASK,
+    FACES,
+    H10,
+    N_FACES,
+    TRUMP,
+    CardOrder,
+    D9,
+    card_order,
+    face,
+)
+from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.scoring import evaluate
+
+if TYPE_CHECKING:
+    from stich.games.doppelkopf.game import Doppelkopf
+
+RESERVATION, DECLARE, ARMUT_GIVE, ARMUT_OFFER, ARMUT_RETURN, PLAY, END = range(7)
+PHASE_NAMES = ("reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end")
+RE, KONTRA = 0, 1
+PARTY_NAMES = ("re", "kontra")
+CALL_MIN_CARDS = (0, 11, 10, 9, 8, 7)
+"""Cards a caller must still hold for each level with 12 cards [§5.2, TSR 6.2.2]."""
+
+# Tier names of the reservation query [§3.1, §3.2].
+T_PFLICHT, T_LUST, T_THROW, T_ARMUT, T_HOCHZEIT = "pflichtsolo", "lustsolo", "schmeissen", "armut", "hochzeit"
+
+
+def _face_table(offset: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(offset + i for i in range(12) if m >> i & 1) for m in range(1 << 12))
+
+
+_LOW = _face_table(0)
+_HIGH = _face_table(12)
+_NORMAL_ORDER = card_order(CONTRACTS["normal"], True)
+_NORMAL_ORDER_NO_DULLEN = card_order(CONTRACTS["normal"], False)
+_NINE_FACES = tuple(face(s + "9") for s in "CSHD")
+_KING_FACES = tuple(face(s + "K") for s in "CSHD")
+_FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
+_DJ = face("DJ")
+
+
+def faces_of(mask: int) -> int:
+    """Faces present in a physical-card mask."""
+    return (mask | mask >> N_FACES) & FACE_MASK
+
+
+def face_codes(faces: int, base: int = 0) -> list[int]:
+    """Face indices of a face mask (plus ``base``), ascending."""
+    if base:
+        return [base + f for f in _LOW[faces & 0xFFF] + _HIGH[faces >> 12]]
+    return list(_LOW[faces & 0xFFF] + _HIGH[faces >> 12])
+
+
+def count_face(mask: int, f: int) -> int:
+    """How many copies of face ``f`` a physical mask holds."""
+    return (mask >> f & 1) + (mask >> (f + N_FACES) & 1)
+
+
+class DoppelkopfState(State):
+    """A Doppelkopf deal in progress; see the module docstring for the phases."""
+
+    game: Doppelkopf
+
+    def __init__(self, game: Doppelkopf, hands: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
+        opts = game.options
+        self.game = game
+        self.seed = seed
+        self.dealer = dealer
+        self.dealt = tuple(hands)
+        self.hands = list(hands)
+        n = game.num_seats
+        self.active = tuple((dealer + i) % n for i in range(1, n + 1) if n == 4 or (dealer + i) % n != dealer)
+        self.next_seat = [-1] * n
+        for i, seat in enumerate(self.active):
+            self.next_seat[seat] = self.active[(i + 1) % len(self.active)]
+        owes = context.get("owes_solo")
+        self.owes = tuple(bool(x) for x in owes) if owes is not None else tuple(True for _ in range(n))
+        self.multiplier = int(context.get("multiplier", 1))
+        forced = context.get("forced_soloist")
+        self.forced: int | None = int(forced) if forced is not None else None
+        self.history: list[tuple[int, int]] = []
+        self.phase = RESERVATION
+        self.to_move = self.active[0]
+        self.said: dict[int, bool] = {}
+        self.asks: list[tuple[int, tuple[str, ...], bool]] = []
+        self.ask_pos = 0
+        # Game type
+        self.contract = "normal"
+        self.kind = "normal"
+        self.soloist: int | None = None
+        self.pflicht = False
+        self.hochzeiter: int | None = None
+        self.clarified = True
+        self.clar_trick = 0
+        self.party = [KONTRA] * n
+        self.order: CardOrder = _NORMAL_ORDER if opts.dullen else _NORMAL_ORDER_NO_DULLEN
+        self.schweine_seat: int | None = None
+        self.superschweine_seat: int | None = None
+        self.thrown: tuple[str, int] | None = None
+        # Poverty
+        self.poor: int | None = None
+        self.armut_cards = 0
+        self.armut_taker: int | None = None
+        self.armut_returned = 0
+        self.armut_offers: list[int] = []
+        # Announcements
+        self.level = [NONE, NONE]
+        self.late_reply = [False, False]
+        self.ann_open = False
+        self.call_offset = 0 if opts.nines else 2
+        # Trick play
+        self.leader = self.active[0]
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.led = 0
+        self.best_key = -1
+        self.best_pos = 0
+        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        self.n_tricks = opts.hand_size
+        self._result: DealResult | None = None
+        if self.forced is not None:
+            self.phase = DECLARE
+            self.asks = [(self.forced, (T_PFLICHT,), False)]
+            self.to_move = self.forced
+
+    # ------------------------------------------------------------------ basics
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == END else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == END
+
+    def hand_mask(self, seat: int) -> int:
+        return self.hands[seat]
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d["hands"] = self.hands[:]
+        d["history"] = self.history[:]
+        d["said"] = self.said.copy()
+        d["party"] = self.party[:]
+        d["level"] = self.level[:]
+        d["late_reply"] = self.late_reply[:]
+        d["trick_seats"] = self.trick_seats[:]
+        d["trick_cards"] = self.trick_cards[:]
+        d["tricks"] = self.tricks[:]
+        d["armut_offers"] = self.armut_offers[:]
+        new.__dict__ = d
+        return new
+
+    @property
+    def phase_name(self) -> str:
+        """Name of the current phase."""
+        return PHASE_NAMES[self.phase]
+
+    # ------------------------------------------------------------ legal moves
+    def legal_codes(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            p = self.to_move
+            codes = face_codes(faces_of(self._playable(p)))
+            if self.ann_open:
+                codes += self._announce_codes(p)
+            return codes
+        if phase == RESERVATION:
+            return self._reservation_codes()
+        if phase == DECLARE:
+            return self._declare_codes()
+        if phase == ARMUT_GIVE:
+            return self._armut_give_codes()
+        if phase == ARMUT_OFFER:
+            forced = len(self.armut_offers) == 1 and self.game.options.armut_no_taker == "last_must_take"
+            return [A.ACCEPT] if forced else [A.ACCEPT, A.DECLINE]
+        if phase == ARMUT_RETURN:
+            return face_codes(faces_of(self.hands[self.to_move]), A.DISCARD)
+        return []
+
+    def illegal_reason(self, code: int) -> tuple[str, str] | None:
+        if self.phase == END:
+            return ("the deal is over", "§7")
+        if code in self.legal_codes():
+            return None
+        return self._explain(code)
+
+    def _playable(self, p: int) -> int:
+        """Physical cards ``p`` may play now [§6.1]."""
+        hand = self.hands[p]
+        if not self.trick_cards:
+            return hand
+        follow = hand & self.order.follow[self.led]
+        if not follow:
+            if self.game.options.must_overtrump:
+                return self._overtrump(hand, hand)
+            return hand
+        if self.game.options.must_overtrump:
+            return self._overtrump(follow, hand)
+        return follow
+
+    def _overtrump(self, allowed: int, hand: int) -> int:
+        """[VAR §6.1 Überstechen] keep only cards that beat the trick, if any do."""
+        beating = 0
+        for f in face_codes(faces_of(allowed)):
+            if self._key(f) > self.best_key:
+                beating |= allowed & ((1 << f) | (1 << (f + N_FACES)))
+        return beating or allowed
+
+    def _key(self, f: int) -> int:
+        eff = self.order.eff[f]
+        if eff == TRUMP:
+            return 100 + self.order.strength[f]
+        return self.order.strength[f] if eff == self.led else -1
+
+    # ----------------------------------------------------------- reservations
+    def _reservation_codes(self) -> list[int]:
+        p = self.to_move
+        both_cq = count_face(self.hands[p], CQ) == 2
+        if both_cq and not self.game.options.stille_hochzeit:
+            return [A.VORBEHALT]
+        return [A.GESUND, A.VORBEHALT]
+
+    def _tier_codes(self, seat: int, tier: str) -> list[int]:
+        if tier in (T_PFLICHT, T_LUST):
+            return sorted(A.SOLO_CODE[name] for name in self.game.options.solos)
+        return [{T_THROW: A.SCHMEISSEN, T_ARMUT: A.ARMUT, T_HOCHZEIT: A.HOCHZEIT}[tier]]
+
+    def _declare_codes(self) -> list[int]:
+        seat, tiers, may_pass = self.asks[self.ask_pos]
+        codes: list[int] = []
+        for tier in tiers:
+            codes += self._tier_codes(seat, tier)
+        if may_pass:
+            codes.append(A.PASS)
+        return sorted(set(codes))
+
+    def _priority(self) -> list[str]:
+        """Query tiers, highest first: Pflichtsolo > Lustsolo > Schmeißen > Armut > Hochzeit [§3.2, A-18]."""
+        opts = self.game.options
+        solos = [T_PFLICHT, T_LUST]
+        order = [T_THROW, *solos] if opts.throw_before_solo else [*solos, T_THROW]
+        return order + ([T_HOCHZEIT, T_ARMUT] if opts.hochzeit_before_armut else [T_ARMUT, T_HOCHZEIT])
+
+    def _eligible_tiers(self, seat: int) -> list[str]:
+        """Reservations ``seat`` could name, in query priority order."""
+        opts = self.game.options
+        hand = self.hands[seat]
+        ok = {
+            T_PFLICHT: self.owes[seat],
+            T_LUST: not self.owes[seat],
+            T_THROW: self._throw_reason(hand) is not None,
+            T_ARMUT: opts.armut and self._poor(hand),
+            T_HOCHZEIT: opts.hochzeit and count_face(hand, CQ) == 2,
+        }
+        return [t for t in self._priority() if ok[t]]
+
+    def _poor(self, hand: int) -> bool:
+        """Poverty: at most ``armut_max_trumps`` trumps of the normal game [§4.5]."""
+        trumps = (hand & self.order.follow[TRUMP]).bit_count()
+        return trumps <= self.game.options.armut_max_trumps
+
+    def _throw_reason(self, hand: int) -> str | None:
+        """The first throw-in condition this hand meets, if any [§4.6]."""
+        conds = self.game.options.schmeissen
+        if not conds:
+            return None
+        nines = self.game.options.nines
+        low = _NINE_FACES if nines else _KING_FACES
+        n_low = sum(count_face(hand, f) for f in low)
+        n_kings = sum(count_face(hand, f) for f in _KING_FACES)
+        if "five_nines" in conds and n_low >= 5:
+            return "five_nines"
+        if "four_nines_four_kings" in conds and nines and n_low >= 4 and n_kings >= 4:
+            return "four_nines_four_kings"
+        if "nine_of_each_suit" in conds and all(count_face(hand, f) for f in low):
+            return "nine_of_each_suit"
+        if "seven_full_cards" in conds and sum(count_face(hand, f) for f in _FULL_FACES) >= 7:
+            return "seven_full_cards"
+        top = max((self.order.strength[f] for f in face_codes(faces_of(hand & self.order.follow[TRUMP]))), default=0)
+        if "max_trump_le_dj" in conds and top <= self.order.strength[_DJ]:
+            return "max_trump_le_dj"
+        if "max_trump_le_da" in conds and top <= self.order.strength[DA]:
+            return "max_trump_le_da"
+        return None
+
+    def _start_query(self) -> None:
+        reservers = [s for s in self.active if self.said.get(s)]
+        if not reservers:
+            self._settle_normal()
+            return
+        if len(reservers) == 1:
+            seat = reservers[0]
+            self.asks = [(seat, tuple(self._eligible_tiers(seat)), False)]
+        else:
+            eligible = {s: self._eligible_tiers(s) for s in reservers}
+            asks: list[tuple[int, tuple[str, ...], bool]] = []
+            for tier in self._priority():
+                asks += [(s, (tier,), True) for s in reservers if tier in eligible[s]]
+            # A reservation binds: each reserver's last question cannot be passed.
+            for s in reservers:
+                last = max(i for i, ask in enumerate(asks) if ask[0] == s)
+                asks[last] = (s, asks[last][1], False)
+            self.asks = asks
+        self.ask_pos = 0
+        self.phase = DECLARE
+        self.to_move = self.asks[0][0]
+
+    # ----------------------------------------------------------- settle game
+    def _settle_normal(self) -> None:
+        holders = [s for s in self.active if count_face(self.hands[s], CQ)]
+        for s in self.active:
+            self.party[s] = RE if s in holders else KONTRA
+        if len(holders) == 1:
+            self.kind = "stille_hochzeit"
+            self.soloist = holders[0]
+        self._start_play(self.active[0])
+
+    def _settle_solo(self, seat: int, name: str) -> None:
+        opts = self.game.options
+        self.contract = name
+        self.kind = "solo"
+        self.soloist = seat
+        self.pflicht = self.owes[seat] or self.forced == seat
+        for s in self.active:
+            self.party[s] = RE if s == seat else KONTRA
+        self.order = card_order(CONTRACTS[name], opts.dullen)
+        leads = (self.pflicht and opts.pflichtsolo_soloist_leads) or (not self.pflicht and opts.lustsolo_soloist_leads)
+        self._start_play(seat if leads else self.active[0])
+
+    def _settle_hochzeit(self, seat: int) -> None:
+        self.kind = "hochzeit"
+        self.hochzeiter = seat
+        self.clarified = False
+        for s in self.active:
+            self.party[s] = RE if s == seat else KONTRA
+        self._start_play(self.active[0])
+
+    def _start_play(self, leader: int) -> None:
+        opts = self.game.options
+        if opts.schweine == "both" and self.kind in ("normal", "stille_hochzeit", "hochzeit", "armut"):
+            self._find_schweine()
+        self.phase = PLAY
+        self.leader = leader
+        self.to_move = leader
+        self.ann_open = opts.announcements and self.clarified
+
+    def _find_schweine(self) -> None:
+        """[VAR §1.3] both diamond aces in one hand become the highest trumps."""
+        opts = self.game.options
+        top: tuple[int, ...] = ()
+        for s in self.active:
+            if count_face(self.hands[s], DA) == 2:
+                self.schweine_seat = s
+                top = (DA,)
+        if top and opts.superschweine:
+            card = D9 if opts.nines else DK
+            for s in self.active:
+                if count_face(self.hands[s], card) == 2:
+                    self.superschweine_seat = s
+                    top = (card, DA)
+        if top:
+            self.order = card_order(CONTRACTS[self.contract], opts.dullen, top)
+
+    # ------------------------------------------------------------- announce
+    def required(self, level: int) -> int:
+        """Cards in hand a call of ``level`` requires now [§5.2, §5.4]."""
+        return CALL_MIN_CARDS[level] - self.call_offset
+
+    def _announce_codes(self, p: int) -> list[int]:
+        opts = self.game.options
+        party = self.party[p]
+        own = self.level[party]
+        if own == SCHWARZ:
+            return []
+        h = self.hands[p].bit_count()
+        opp = self.level[1 - party]
+        top = SCHWARZ if opts.skip_levels else own + 1
+        if opp >= KEINE90 and not opts.absage_after_opponent_absage:
+            top = min(top, RE_KONTRA)
+        if own == NONE:
+            if h >= self.required(RE_KONTRA):
+                levels = range(RE_KONTRA, top + 1)
+            elif opts.reply_allowed and opp >= RE_KONTRA and h >= self.required(opp) - 1:
+                levels = range(RE_KONTRA, RE_KONTRA + 1)
+            else:
+                return []
+        else:
+            if self.late_reply[party] or h < self.required(own + 1):
+                return []
+            levels = range(own + 1, top + 1)
+        return [self._announce_code(party, lv) for lv in levels]
+
+    @staticmethod
+    def _announce_code(party: int, level: int) -> int:
+        if level == RE_KONTRA:
+            return A.ANNOUNCE + party
+        return A.ANNOUNCE + level
+
+    def _announce(self, p: int, code: int) -> None:
+        party = self.party[p]
+        idx = code - A.ANNOUNCE
+        level = RE_KONTRA if idx < 2 else idx
+        if self.level[party] == NONE and self.hands[p].bit_count() < self.required(RE_KONTRA):
+            self.late_reply[party] = True
+        self.level[party] = level
+
+    # ----------------------------------------------------------------- apply
+    def _apply_code(self, code: int) -> None:
+        p = self.to_move
+        self.history.append((p, code))
+        phase = self.phase
+        if phase == PLAY:
+            if code < N_FACES:
+                self._play(p, code)
+            else:
+                self._announce(p, code)
+        elif phase == RESERVATION:
+            self.said[p] = code == A.VORBEHALT
+            if len(self.said) == len(self.active):
+                self._start_query()
+            else:
+                self.to_move = self.next_seat[p]
+        elif phase == DECLARE:
+            self._declare(p, code)
+        elif phase == ARMUT_GIVE:
+            self._armut_give(p, code - A.DISCARD)
+        elif phase == ARMUT_OFFER:
+            self._armut_offer(p, code)
+        elif phase == ARMUT_RETURN:
+            self._armut_return(p, code - A.DISCARD)
+
+    def _declare(self, p: int, code: int) -> None:
+        if code == A.PASS:
+            self.ask_pos += 1
+            self.to_move = self.asks[self.ask_pos][0]
+        elif code == A.HOCHZEIT:
+            self._settle_hochzeit(p)
+        elif code == A.ARMUT:
+            self.poor = p
+            self.kind = "armut"
+            self.phase = ARMUT_GIVE
+        elif code == A.SCHMEISSEN:
+            self.thrown = (self._throw_reason(self.hands[p]) or "", p)
+            self._finish()
+        else:
+            self._settle_solo(p, A.ACTIONS[code].text.split(" ", 1)[1])
+
+    def _play(self, p: int, f: int) -> None:
+        hand = self.hands[p]
+        bit = 1 << f
+        if not hand & bit:
+            bit <<= N_FACES
+        self.hands[p] = hand ^ bit
+        order = self.order
+        eff = order.eff[f]
+        cards = self.trick_cards
+        if not cards:
+            self.led = eff
+            key = order.strength[f] + (100 if eff == TRUMP else 0)
+            self.best_key = key
+            self.best_pos = 0
+        else:
+            if eff == TRUMP:
+                key = 100 + order.strength[f]
+            elif eff == self.led:
+                key = order.strength[f]
+            else:
+                key = -1
+            if key > self.best_key or (key == self.best_key and f == H10 and self._second_dulle_wins()):
+                self.best_key = key
+                self.best_pos = len(cards)
+        cards.append(bit.bit_length() - 1)
+        self.trick_seats.append(p)
+        if len(cards) < 4:
+            self.to_move = self.next_seat[p]
+            return
+        winner = self.trick_seats[self.best_pos]
+        self.tricks.append((tuple(self.trick_seats), tuple(cards), winner))
+        self.trick_seats = []
+        self.trick_cards = []
+        if not self.clarified:
+            self._clarify(winner)
+        if len(self.tricks) == self.n_tricks:
+            self._finish()
+            return
+        self.leader = winner
+        self.to_move = winner
+
+    def _second_dulle_wins(self) -> bool:
+        """[VAR §1.2] does a second Dulle beat the first in this trick?"""
+        opts = self.game.options
+        if not opts.second_dulle_beats_first or self.order.eff[H10] != TRUMP:
+            return False
+        if opts.second_dulle_except_last_trick and len(self.tricks) == self.n_tricks - 1:
+            return False
+        solo = self.kind in ("solo", "stille_hochzeit", "hochzeit_solo")
+        return not solo or opts.second_dulle_in_solo
+
+    def _clarify(self, winner: int) -> None:
+        """Find the wedding partner in the clarification window [§4.2]."""
+        opts = self.game.options
+        number = len(self.tricks)
+        _seats, cards, _w = self.tricks[-1]
+        led_trump = self.order.eff[cards[0] % N_FACES] == TRUMP
+        rule = opts.hochzeit_rule
+        qualifies = rule == "first_foreign" or (rule == "first_plain" and not led_trump) or (rule == "first_trump" and led_trump)
+        if winner != self.hochzeiter and qualifies:
+            self.party[winner] = RE
+            self.clarified = True
+        elif number >= opts.hochzeit_window_tricks:
+            self.kind = "hochzeit_solo"
+            self.contract = "karo"
+            self.soloist = self.hochzeiter
+            self.clarified = True
+        if self.clarified:
+            self.clar_trick = number
+            self.call_offset += number - 1
+            self.ann_open = opts.announcements
+
+    # ---------------------------------------------------------------- poverty
+    def _armut_give_codes(self) -> list[int]:
+        hand = self.hands[self.to_move]
+        trumps = hand & self.order.follow[TRUMP]
+        return face_codes(faces_of(trumps or hand), A.DISCARD)
+
+    def _armut_give(self, p: int, f: int) -> None:
+        bit = self._remove(p, f)
+        self.armut_cards |= bit
+        if self.armut_cards.bit_count() == 3:
+            self.phase = ARMUT_OFFER
+            i = self.active.index(p)
+            self.armut_offers = [self.active[(i + k) % len(self.active)] for k in range(1, len(self.active))]
+            self.to_move = self.armut_offers[0]
+
+    def _armut_offer(self, p: int, code: int) -> None:
+        if code == A.ACCEPT:
+            self.armut_taker = p
+            self.hands[p] |= self.armut_cards
+            self.phase = ARMUT_RETURN
+            return
+        self.armut_offers.pop(0)
+        if not self.armut_offers:
+            self.thrown = ("armut_not_taken", self.poor if self.poor is not None else p)
+            self._finish()
+            return
+        self.to_move = self.armut_offers[0]
+
+    def _armut_return(self, p: int, f: int) -> None:
+        bit = self._remove(p, f)
+        assert self.poor is not None
+        self.hands[self.poor] |= bit
+        self.armut_returned |= bit
+        if self.armut_returned.bit_count() == 3:
+            for s in self.active:
+                self.party[s] = RE if s in (self.poor, p) else KONTRA
+            self._start_play(self.active[0])
+
+    def _remove(self, p: int, f: int) -> int:
+        hand = self.hands[p]
+        bit = 1 << f
+        if not hand & bit:
+            bit <<= N_FACES
+        self.hands[p] = hand ^ bit
+        return bit
+
+    # ------------------------------------------------------------- evaluation
+    def _finish(self) -> None:
+        self.phase = END
+        self.to_move = TERMINAL
+
+    def facts(self) -> DealFacts:
+        """The facts evaluation needs (only for a played-out deal)."""
+        n = self.game.num_seats
+        return DealFacts(
+            num_seats=n,
+            active_seats=self.active,
+            kind=self.kind,
+            contract=self.contract,
+            re_seats=frozenset(s for s in self.active if self.party[s] == RE),
+            re_level=self.level[RE],
+            kontra_level=self.level[KONTRA],
+            tricks=tuple(
+                PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks
+            ),
+            multiplier=self.multiplier,
+            schweine_seat=self.schweine_seat,
+        )
+
+    def result(self) -> DealResult:
+        if self.phase != END:
+            raise IllegalActionError("the deal is not finished yet", "§7")
+        if self._result is None:
+            if self.thrown is not None:
+                reason, seat = self.thrown
+                self._result = DealResult(
+                    tuple(0 for _ in range(self.game.num_seats)),
+                    {"kind": "thrown", "reason": reason, "seat": seat, "redeal": True},
+                )
+            else:
+                self._result = evaluate(self.facts(), self.game.options)
+        return self._result
+
+    # ---------------------------------------------------------- explanations
+    def _explain(self, code: int) -> tuple[str, str]:
+        """Why ``code`` is illegal now: a message and the dossier rule."""
+        phase = self.phase
+        p = self.to_move
+        if phase == PLAY and code < N_FACES:
+            if not faces_of(self.hands[p]) >> code & 1:
+                return (f"{FACES[code].text} is not in your hand", "§6.1")
+            if self.trick_cards and self.hands[p] & self.order.follow[self.led]:
+                return ("you must follow the suit led (trumps count as one suit)", "§6.1, TSR 5.2")
+            return ("you must beat the trick when you can (Überstechen)", "§6.1 [VAR]")
+        if phase == PLAY and A.ANNOUNCE <= code < A.SOLO:
+            return self._explain_announce(code)
+        if code >= A.ANNOUNCE and phase != PLAY:
+            return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
+        if code < N_FACES:
+            return (f"cards are played only in the play phase, not during {PHASE_NAMES[phase]}", "§3.1, TSR 4.1.1")
+        expected = {
+            RESERVATION: ("say gesund or vorbehalt", "§3.1"),
+            DECLARE: ("name a reservation you hold that this round of the query asks for", "§3.1, §3.2"),
+            ARMUT_GIVE: ("hand over all your trumps first, then fill up with other cards", "§4.5"),
+            ARMUT_OFFER: ("accept or decline the poverty", "§4.5"),
+            ARMUT_RETURN: ("return three cards of your hand", "§4.5"),
+        }
+        msg, rule = expected.get(phase, ("not possible now", ""))
+        if phase == RESERVATION and code == A.GESUND:
+            return ("with both queens of clubs you must reserve (stille_hochzeit=false)", "§4.3")
+        return (f"not possible now: {msg}", rule)
+
+    def _explain_announce(self, code: int) -> tuple[str, str]:
+        p = self.to_move
+        party = self.party[p]
+        if not self.game.options.announcements:
+            return ("announcements are switched off", "§8.4")
+        if not self.clarified:
+            return ("in a wedding the first call comes after the clarification trick", "§5.4, TSR 4.4.4")
+        idx = code - A.ANNOUNCE
+        if idx < 2 and idx != party:
+            return (f"you belong to the {PARTY_NAMES[party]} party", "§5.1")
+        level = RE_KONTRA if idx < 2 else idx
+        if level <= self.level[party]:
+            return ("your party has already made this call", "§5.1, TSR 6.4.7")
+        if self.late_reply[party]:
+            return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
+        return (f"too late: this call needs at least {self.required(max(self.level[party] + 1, RE_KONTRA))} cards in hand", "§5.2, TSR 6.2.2")
+
+    # ------------------------------------------------------------ observation
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know [§3.1 information model, §4.1, A-21]."""
+        from stich.games.doppelkopf.observe import observe
+
+        return observe(self, seat)
+
+
+def physical_hands(game: Doppelkopf, hands: Sequence[Sequence[Card]]) -> list[int]:
+    """Explicit hands as physical masks (validated)."""
+    return game.hands_from_cards(hands)
