@@ -64,9 +64,14 @@ follow the dossier (DDV tournament rules, TSR 7):
    (and a silent or failed wedding) the soloist scores three times the
    value (§7.4).  Seats outside ``active_seats`` score 0.
 
-The ``breakdown`` of the result has exactly the keys ``kind``, ``contract``,
-``re``, ``kontra``, ``eyes``, ``tricks``, ``calls``, ``winner``, ``items``,
-``specials``, ``multiplier``, ``value`` and ``solo``; see :func:`evaluate`.
+The ``breakdown`` of the result is JSON with exactly these keys: ``kind`` and
+``contract`` (copied from the facts), ``re`` and ``kontra`` (sorted seats),
+``eyes`` and ``tricks`` (``{"re": n, "kontra": n}``), ``calls`` (each party's
+highest call as a name from ``LEVEL_NAMES``), ``winner`` (``"re"``,
+``"kontra"`` or ``None``), ``items`` (``{name, party, points}``), ``specials``
+(``{name, party, points, trick}``), ``multiplier`` (bock), ``value`` (the net
+value for Re after everything, before the solo factor) and ``solo`` (scored
+as a solo).
 Decisions on unclear points: docs/decisions/0003-doppelkopf-evaluation.md.
 """
 
@@ -87,7 +92,7 @@ KONTRA = "kontra"
 PARTIES = (RE, KONTRA)
 
 NORMAL_KINDS = frozenset({"normal", "hochzeit", "armut"})
-"""Game kinds that score special points under the DDV rules (§7.3)."""
+"""Game kinds that score special points under the DDV rules, and the only ones with gegen die Alten (§7.3)."""
 
 SOLO_FACTOR = 3
 DOPPELKOPF_EYES = 40
@@ -160,7 +165,7 @@ def winning_card(trick: PlayedTrick) -> Card:
     return trick.cards[trick.seats.index(trick.winner)]
 
 
-# --- eyes, tricks and the winner (§7.1) -------------------------------------------------------------------------------------
+# --- eyes, tricks and the winner (§7.1)
 
 
 def tally(facts: DealFacts) -> Tally:
@@ -192,23 +197,27 @@ def find_winner(t: Tally, options: DoppelkopfOptions) -> str | None:
     """The single party that reached its goal, or ``None`` (TSR 7.1.3)."""
     reached = [party for party in PARTIES if goal_reached(party, t, options)]
     if len(reached) == 2:
-        raise ValueError(f"both parties reached their goal (eyes {t.eyes}): the tricks do not hold 240 eyes")
+        raise ValueError(f"both parties reached their goal (eyes {t.eyes}, tricks {t.tricks}): inconsistent deal facts")
     return reached[0] if reached else None
 
 
-# --- game value (§7.2) ------------------------------------------------------------------------------------------------------
+# --- game value (§7.2)
 
 
-def own_items(party: str, t: Tally) -> Iterator[Item]:
-    """Items a party earns by its own play: (a) the other side under 90/60/30 or schwarz, (e)/(f)."""
+def under_items(party: str, t: Tally) -> Iterator[Item]:
+    """(a) the other party finished under 90 / 60 / 30 eyes, or took no trick."""
     opp = other(party)
     for mark, name in UNDER_MARKS:
         if t.eyes[opp] < mark:
             yield Item(name, party, 1)
     if t.tricks[opp] == 0:
         yield Item("schwarz", party, 1)
+
+
+def against_items(party: str, t: Tally) -> Iterator[Item]:
+    """(e)/(f) the party reached 120 / 90 / 60 / 30 eyes against each level of the other side's absage."""
     for level in ABSAGEN:
-        if t.level[opp] >= level and t.eyes[party] >= AGAINST_MARKS[level]:
+        if t.level[other(party)] >= level and t.eyes[party] >= AGAINST_MARKS[level]:
             yield Item(f"gegen_{LEVEL_NAMES[level]}", party, 1)
 
 
@@ -231,24 +240,17 @@ def call_items(winner: str, t: Tally, base: int, options: DoppelkopfOptions) -> 
 
 
 def value_items(winner: str | None, t: Tally, options: DoppelkopfOptions) -> list[Item]:
-    """All game-value items (§7.2); without a winner only each party's own items (A-15)."""
+    """All game-value items in dossier order (§7.2); without a winner only each party's own items (A-15)."""
     if winner is None:
-        return [item for party in PARTIES for item in own_items(party, t)]
-    items = [Item("gewonnen", winner, 1), *own_items(winner, t), *announcement_items(winner, t)]
-    base = sum(item.points for item in items)
-    calls = list(call_items(winner, t, base, options))
-    return items[:1] + items[1:] + calls if False else _in_order(items, calls)
+        return [item for party in PARTIES for item in (*under_items(party, t), *against_items(party, t))]
+    head = [Item("gewonnen", winner, 1), *under_items(winner, t)]
+    absagen = list(announcement_items(winner, t))
+    against = list(against_items(winner, t))
+    base = sum(item.points for item in head + absagen + against)
+    return head + list(call_items(winner, t, base, options)) + absagen + against
 
 
-def _in_order(items: list[Item], calls: list[Item]) -> list[Item]:
-    """Items in dossier order: (a) won/under/schwarz, (b) calls, (c)/(d) absagen, (e)/(f) against."""
-    first = [i for i in items if not i.name.endswith("_angesagt") and not i.name.startswith("gegen_")]
-    absagen = [i for i in items if i.name.endswith("_angesagt")]
-    against = [i for i in items if i.name.startswith("gegen_")]
-    return first + calls + absagen + against
-
-
-# --- special points (§7.3) --------------------------------------------------------------------------------------------------
+# --- special points (§7.3)
 
 PartyOf = Callable[[int], str]
 
@@ -277,7 +279,9 @@ def dulle_caught(trick: PlayedTrick, party_of: PartyOf) -> bool:
     return len(dullen) == 2 and dullen[1] == trick.winner and party_of(dullen[0]) != party_of(dullen[1])
 
 
-def last_trick_specials(index: int, trick: PlayedTrick, party_of: PartyOf, facts: DealFacts, options: DoppelkopfOptions) -> Iterator[Special]:
+def last_trick_specials(
+    index: int, trick: PlayedTrick, party_of: PartyOf, facts: DealFacts, options: DoppelkopfOptions
+) -> Iterator[Special]:
     """Karlchen and the last-trick variants: doppeltes Karlchen, Karlchen gefangen, Fuchs im letzten Stich."""
     taker = party_of(trick.winner)
     top = winning_card(trick)
@@ -312,7 +316,7 @@ def special_points(facts: DealFacts, options: DoppelkopfOptions, winner: str | N
     return out
 
 
-# --- scores -----------------------------------------------------------------------------------------------------------------
+# --- scores
 
 
 def signed(points: int, party: str) -> int:
