@@ -13,6 +13,7 @@ from typing import Any
 from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_game_string
+from stich.core.session import Session
 
 # name -> "module:Class".  Every game name of the project; the ones not yet
 # implemented are listed in PLANNED so errors can say so precisely.
@@ -20,11 +21,20 @@ GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
 }
 PLANNED = ("tapp_tarock", "dobbm", "droggn", "dappen")
+# name -> "module:Class" of the game's session (list) rules.
+SESSIONS: dict[str, str] = {
+    "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
+}
 
 
 def game_names() -> list[str]:
     """Names of the implemented games."""
     return list(GAMES)
+
+
+def _load(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def game_class(name: str) -> type[Game]:
@@ -34,9 +44,9 @@ def game_class(name: str) -> type[Game]:
         if name in PLANNED:
             raise OptionError(f"game {name!r} is not implemented yet; available: {', '.join(GAMES)}")
         raise OptionError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
-    module_name, _, class_name = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    assert issubclass(cls, Game)
+    cls = _load(target)
+    if not (isinstance(cls, type) and issubclass(cls, Game)):  # pragma: no cover - registry misconfigured
+        raise TypeError(f"{target} is not a Game class")
     return cls
 
 
@@ -50,3 +60,15 @@ def game_from_string(text: str) -> Game:
     name, pairs = parse_game_string(text)
     preset = pairs.pop("preset", None)
     return make_game(name, preset, pairs)
+
+
+def session_class(name: str) -> type[Session]:
+    """The session (list) rules of game ``name``."""
+    game_class(name)  # unknown game -> the usual error
+    target = SESSIONS.get(name)
+    if target is None:
+        raise OptionError(f"{name} has no session (list) rules yet")
+    cls = _load(target)
+    if not (isinstance(cls, type) and issubclass(cls, Session)):  # pragma: no cover - registry misconfigured
+        raise TypeError(f"{target} is not a Session class")
+    return cls
