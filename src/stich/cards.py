@@ -216,11 +216,12 @@ class Deck:
         """Faces of the physical cards in ``mask``, in index order (duplicates kept)."""
         return [self.card(i) for i in iter_bits(mask)]
 
-    def mask_of(self, cards: list[Card] | tuple[Card, ...]) -> int:
-        """Physical mask for a list of faces: repeated faces take the next copy.
+    def mask_of(self, cards: list[Card] | tuple[Card, ...], taken: int = 0) -> int:
+        """Physical mask for a list of faces: each face takes the lowest copy not yet used.
 
-        Raises :class:`NotationError` if a face is not in the pack or appears
-        more often than the pack has copies.
+        ``taken`` holds physical cards already given elsewhere (other hands of
+        the same deal).  Raises :class:`NotationError` if a face is not in the
+        pack or appears more often than the pack still holds it.
         """
         mask = 0
         for card in cards:
@@ -229,12 +230,22 @@ class Deck:
                 raise NotationError(f"{card.text} is not in this pack")
             for copy in range(self.copies):
                 bit = 1 << (copy * self.n_faces + f)
-                if not mask & bit and bit & self.full_mask:
+                if not (mask | taken) & bit and bit & self.full_mask:
                     mask |= bit
                     break
             else:
                 raise NotationError(f"{card.text} appears more often than the pack holds it")
         return mask
+
+    def masks_of(self, hands: list[list[Card]] | tuple[tuple[Card, ...], ...]) -> list[int]:
+        """Physical masks for several hands of one deal, sharing the copies between them."""
+        masks: list[int] = []
+        taken = 0
+        for hand in hands:
+            mask = self.mask_of(hand, taken)
+            taken |= mask
+            masks.append(mask)
+        return masks
 
 
 def iter_bits(mask: int) -> list[int]:

@@ -196,12 +196,7 @@ class Game(ABC):
         """Validate explicit hands (every card of the pack exactly once) as masks."""
         if len(hands) != self.num_seats:
             raise NotationError(f"a deal needs {self.num_seats} hands, got {len(hands)}")
-        masks = [self.deck.mask_of(list(h)) for h in hands]
-        union = 0
-        for mask in masks:
-            if union & mask:
-                raise NotationError("a physical card is dealt twice")
-            union |= mask
+        masks = self.deck.masks_of([list(h) for h in hands])
         combined = sorted((c for h in hands for c in h), key=lambda c: (c.suit, c.rank))
         expected = sorted(self.deck.cards(self.deck.full_mask), key=lambda c: (c.suit, c.rank))
         if combined != expected:
@@ -214,6 +209,14 @@ class State(ABC):
 
     game: Game
     history: list[tuple[int, int]]
+    """Every action so far as ``(seat, code)``."""
+    dealt: tuple[int, ...]
+    """The hands as dealt (physical-card masks per seat)."""
+    dealer: int
+    seed: int | None
+    """The seed the deal came from, or ``None`` for an explicit deal."""
+    context: dict[str, Any]
+    """What the session passed in (game-specific keys, JSON-able)."""
 
     @abstractmethod
     def current_player(self) -> int:
@@ -260,7 +263,7 @@ class State(ABC):
         """Normalise an action given as Action, code or text."""
         space = self.game.actions
         if isinstance(action, Action):
-            if action.code >= len(space) or space[action.code] != action:
+            if action.code >= len(space) or (space[action.code] is not action and space[action.code] != action):
                 raise NotationError(f"{action.text!r} is not an action of {self.game.name}")
             return action
         if isinstance(action, int):

@@ -11,6 +11,7 @@ tricks are a few lookups and bit operations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from stich.cards import Card, Deck, Rank, Suit
 
@@ -115,6 +116,7 @@ class CardOrder:
         return self.eff[f] == TRUMP
 
 
+@cache
 def card_order(contract: Contract, dullen: bool, top: tuple[int, ...] = ()) -> CardOrder:
     """Build the order tables of ``contract``.
 

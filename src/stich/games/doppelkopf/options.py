@@ -39,7 +39,9 @@ class DoppelkopfOptions:
     # §8.1 table, deck, round
     players: int = option(4, "players at the table; 5 = the dealer sits out and scores 0", "2.1", minimum=4, maximum=5)
     nines: bool = option(True, "play with the nines (48 cards); false = 40 cards, 10 tricks, call counts -2", "1.1")
-    round_games: int = option(0, "games in a list round including the Pflichtsoli; 0 = 24 (4 players) or 30 (5 players)", "2.1", minimum=0, maximum=400)
+    round_games: int = option(
+        0, "games in a list round including the Pflichtsoli; 0 = 24 (4 players) or 30 (5 players)", "2.1", minimum=0, maximum=400
+    )
     pflichtsolo: bool = option(True, "each player owes one compulsory solo per list round", "2.2")
     vorfuehrung: bool = option(True, "force the owed compulsory solos at the end of the round", "2.3")
     pflichtsolo_same_dealer_redeals: bool = option(True, "after a compulsory solo the same dealer deals again", "2.1")
@@ -51,15 +53,24 @@ class DoppelkopfOptions:
     second_dulle_beats_first: bool = option(False, "[VAR] of two Dullen in one trick the second wins", "1.2")
     second_dulle_except_last_trick: bool = option(False, "[VAR] ... except in the last trick", "1.2")
     second_dulle_in_solo: bool = option(False, "[VAR] ... also in solos (a silent wedding counts as a solo)", "1.2")
-    schweine: str = option("off", "[VAR] both diamond aces in one hand become the highest trumps (normal games)", "1.3", choices=("off", "both"))
+    schweine: str = option(
+        "off", "[VAR] both diamond aces in one hand become the highest trumps (normal games)", "1.3", choices=("off", "both")
+    )
     superschweine: bool = option(False, "[VAR] with Schweine, both diamond nines (no nines: kings) in one hand rank above them", "1.3")
     must_overtrump: bool = option(False, "[VAR] Überstechen: a player must beat the trick when able", "6.1")
     # §8.3 game types and game finding
     solos: frozenset[str] = option(DDV_SOLOS, "solo types that may be declared", "1.3", choices=ALL_SOLOS)
     hochzeit: bool = option(True, "a player with both queens of clubs may announce a wedding", "4.2")
-    hochzeit_rule: str = option("first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump"))
+    hochzeit_rule: str = option(
+        "first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump")
+    )
     hochzeit_window_tricks: int = option(3, "tricks in which the wedding partner can be found", "4.2", minimum=1, maximum=12)
-    hochzeit_announcement_timing: str = option("shifted", "wedding call deadlines: TSR shift, or normal deadlines with Kontra converted", "5.4", choices=("shifted", "normal_with_conversion"))
+    hochzeit_announcement_timing: str = option(
+        "shifted",
+        "wedding call deadlines: TSR shift, or normal deadlines with Kontra converted",
+        "5.4",
+        choices=("shifted", "normal_with_conversion"),
+    )
     stille_hochzeit: bool = option(True, "a holder of both queens of clubs may keep quiet and play alone", "4.3")
     armut: bool = option(False, "[VAR] poverty: a player with few trumps hands them over to a partner", "4.5")
     armut_max_trumps: int = option(3, "[VAR] most trumps a poor hand may hold", "4.5", minimum=0, maximum=6)
@@ -73,7 +84,9 @@ class DoppelkopfOptions:
     skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
     absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
     # §8.5 scoring
-    call_scoring: str = option("add_2", "Re and Kontra each add 2 points, or [VAR] each double the value", "7.8", choices=("add_2", "double"))
+    call_scoring: str = option(
+        "add_2", "Re and Kontra each add 2 points, or [VAR] each double the value", "7.8", choices=("add_2", "double")
+    )
     re_needs_121_when_only_kontra: bool = option(False, "[VAR] Re needs 121 even when only Kontra was called", "7.1")
     sp_gegen_die_alten: bool = option(True, "special point: Kontra wins against the queens of clubs", "7.3")
     sp_doppelkopf: bool = option(True, "special point: a trick of 40 or more eyes", "7.3")
