@@ -1,0 +1,411 @@
+"""``stich play``: play at the terminal against bots.
+
+The human's seat sees exactly its observation: its sorted hand, the public
+events (bots' actions are printed from that observation, so a hidden poverty
+discard stays hidden), the trick on the table and the numbered legal choices.
+Input is a choice number, an action text (``play H10``, ``H10``, ``announce
+re``, ``re``, ``gesund``, ``solo damen``, ``damen``) or a command (``help``,
+``hand``, ``last``, ``score``, ``quit``).  A wrong input prints one line that
+says what is wrong and what is allowed, and asks again: the deal is never
+changed by a rejected input.  End of input or Ctrl-C quits cleanly.
+
+Input and output are injectable (``input_fn`` and ``console``) so tests can
+drive a whole game with scripted input.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from stich.bots.base import Bot
+from stich.bots.registry import make_bot
+from stich.cards import parse_card
+from stich.cli.common import UsageError, bot_seed, session_class
+from stich.cli.render import (
+    action_markup,
+    card_markup,
+    cards_markup,
+    explain_result,
+    game_title,
+    hand_markup,
+    sheet_table,
+    sort_key_for,
+    trick_eyes,
+    trick_markup,
+)
+from stich.core.errors import IllegalActionError, NotationError
+from stich.core.game import Action, DealResult, Game, Observation, State, TrickView
+from stich.core.registry import SESSIONS
+from stich.core.session import Session, SheetRow
+
+InputFn = Callable[[str], str]
+
+HELP_LINES = (
+    "Type the number of a choice, or an action: [bold]play H10[/] or just [bold]H10[/] (suit C S H D, rank A 10 K Q J 9),",
+    "[bold]announce re[/] or just [bold]re[/] / [bold]kontra[/] / [bold]keine90[/], [bold]gesund[/], [bold]vorbehalt[/],",
+    "[bold]solo damen[/] or just [bold]damen[/], [bold]accept[/], [bold]decline[/].",
+    "Commands: [bold]help[/] this text, [bold]hand[/] your hand, [bold]last[/] the last trick, "
+    "[bold]score[/] the score sheet, [bold]quit[/] stop playing.",
+)
+COMMANDS = ("help", "hand", "last", "score", "quit")
+
+
+class QuitGame(Exception):
+    """The player asked to stop (``quit``, end of input or Ctrl-C)."""
+
+
+class _SimpleSession(Session):
+    """A plain series of deals for games without session rules: the deal passes clockwise, nothing else."""
+
+    def is_over(self) -> bool:
+        return self.limit is not None and self.deal_index >= self.limit
+
+    def context(self) -> dict[str, Any]:
+        return {}
+
+    def _book(self, state: State, result: DealResult) -> SheetRow:
+        for seat, score in enumerate(result.scores):
+            self.totals[seat] += score
+        row = SheetRow(self.deal_index + 1, self.dealer, "deal", tuple(result.scores), tuple(self.totals))
+        self.dealer = (self.dealer + 1) % self.game.num_seats
+        return row
+
+
+class TerminalGame:
+    """One sitting at the terminal: a session (or a number of deals) with the human in one seat."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        seat: int,
+        bots: Sequence[str],
+        seed: int,
+        deals: int | None,
+        german_suits: bool = False,
+        input_fn: InputFn | None = None,
+        console: Console | None = None,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.bot_names = list(bots)
+        """Bot name per seat (the human's entry is unused)."""
+        self.seed = seed
+        self.german = german_suits
+        self.console = console if console is not None else Console(highlight=False)
+        self.input_fn: InputFn = input_fn if input_fn is not None else self._console_input
+        self.names = ["You" if s == seat else f"Seat {s}" for s in range(game.num_seats)]
+        if game.name in SESSIONS:
+            self.session: Session = session_class(game.name)(game, seed, None)
+        elif deals is None:
+            raise UsageError(f"{game.name} has no list rules yet; play a number of deals with --deals N")
+        else:
+            self.session = _SimpleSession(game, seed, None)
+        self.deals = deals
+        """Deals to play (thrown-in deals count), or ``None`` for the whole list."""
+        self.state: State | None = None
+        """The deal being played (tests may peek; the screen shows only the human's observation)."""
+        self._events = 0
+        self._tricks = 0
+        self._game_line = ""
+        self._private: dict[str, tuple[str, ...]] = {}
+
+    # ----------------------------------------------------------------- output
+    def say(self, markup: str = "") -> None:
+        """Print one line of rich markup."""
+        self.console.print(markup, highlight=False)
+
+    def _console_input(self, prompt: str) -> str:
+        return self.console.input(prompt)
+
+    def ask(self, prompt: str) -> str:
+        """Read one line; end of input or Ctrl-C becomes :class:`QuitGame`."""
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise QuitGame from None
+
+    def label(self, seat: int) -> str:
+        """``You`` or ``Seat 2 (heuristic)``."""
+        return "You" if seat == self.seat else f"Seat {seat} ({self.bot_names[seat]})"
+
+    # ------------------------------------------------------------------- run
+    def run(self) -> int:
+        """Play until the session ends or the player quits; always returns 0."""
+        others = ", ".join(f"seat {s} {self.bot_names[s]}" for s in range(self.game.num_seats) if s != self.seat)
+        self.say(f"[bold]{escape(self.game.title)}[/]: {escape(self.game.canonical)}")
+        self.say(f"You are seat {self.seat}; {escape(others)}. Seed {self.seed} (play again with --seed {self.seed}).")
+        self.say("Type [bold]help[/] for help.")
+        try:
+            while self.deals is None or len(self.session.rows) < self.deals:
+                state = self.session.next_deal()
+                if state is None:
+                    if self.deals is not None:
+                        self.say(f"The list is over after {len(self.session.rows)} deals.")
+                    break
+                self.play_deal(state)
+                self.session.book(state)
+                self.say()
+                self.show_sheet()
+        except (QuitGame, KeyboardInterrupt):
+            self.say()
+            self.say("Game abandoned. " + self._totals_text())
+            return 0
+        self.say(f"[bold]Game over.[/] {self._totals_text()}")
+        return 0
+
+    def _totals_text(self) -> str:
+        totals = self.session.totals
+        return "Totals: " + ", ".join(f"{escape(self.names[s])} {t:+d}" for s, t in enumerate(totals))
+
+    # ------------------------------------------------------------------ deals
+    def play_deal(self, state: State) -> None:
+        """Play one deal: bots act on their own, the human is asked."""
+        self.state = state
+        self._events = 0
+        self._tricks = 0
+        self._game_line = ""
+        self._private = {}
+        number = self.session.deal_index
+        bots: dict[int, Bot] = {
+            s: make_bot(self.bot_names[s], self.game, s, bot_seed(self.seed, 0, s, number))
+            for s in range(self.game.num_seats)
+            if s != self.seat
+        }
+        obs = state.observation(self.seat)
+        dealer = obs.public.get("dealer", getattr(state, "dealer", None))
+        self.say()
+        dealer_text = f" — dealer: {escape(self.label(dealer))}" if isinstance(dealer, int) else ""
+        self.say(f"[bold]Deal {number + 1}[/]{dealer_text}")
+        self.show_hand(obs)
+        while not state.is_terminal():
+            to_move = state.current_player()
+            if to_move == self.seat:
+                self.human_turn(state)
+            else:
+                state.apply(bots[to_move].choose(state.observation(to_move)))
+            self.report(state)
+        self.say()
+        self.say("[bold underline]Evaluation[/]")
+        for line in explain_result(state.result().to_json(), self.names):
+            self.say(line)
+
+    def report(self, state: State) -> None:
+        """Print what happened since the last report, as the human saw it."""
+        obs = state.observation(self.seat)
+        for actor, text in obs.events[self._events :]:
+            who = "You" if actor == self.seat else escape(self.label(actor))
+            self.say(f"{who}: {action_markup(text, self.german)}")
+        self._events = len(obs.events)
+        done = [t for t in obs.tricks if t.winner is not None]
+        for index in range(self._tricks, len(done)):
+            self.say(self._trick_line(done[index], index, obs))
+        self._tricks = len(done)
+        line = self._game_description(obs)
+        if line and line != self._game_line:
+            self._game_line = line
+            self.say(line)
+        if obs.phase not in ("armut_give", "armut_return"):
+            for key, what in (("armut_given", "You handed over"), ("armut_returned", "Cards given back to the poor hand")):
+                cards = tuple(obs.private.get(key, ()))
+                if cards and self._private.get(key) != cards:
+                    self._private[key] = cards
+                    self.say(f"{what}: {cards_markup([parse_card(c) for c in cards], self.german)}")
+
+    def _trick_line(self, trick: TrickView, index: int, obs: Observation) -> str:
+        active = list(obs.public.get("active", range(self.game.num_seats)))
+        eyes = trick_eyes(self.game, trick.cards)
+        winner = trick.winner if trick.winner is not None else -1
+        eyes_text = f" ({eyes} eyes)" if eyes is not None else ""
+        return (
+            f"  Trick {index + 1}: {trick_markup(trick, active, self.names, self.german)}"
+            f"  → [bold]{escape(self.names[winner])}[/]{eyes_text}"
+        )
+
+    def _game_description(self, obs: Observation) -> str:
+        """The game type as the human knows it, once play has begun."""
+        if obs.phase not in ("play", "end") or "kind" not in obs.public:
+            return ""
+        pub = obs.public
+        kind, contract = str(pub["kind"]), str(pub.get("contract", ""))
+        text = f"Game: {escape(game_title(kind, contract))}"
+        for key, what in (("soloist", "soloist"), ("hochzeiter", "wedding of"), ("poor", "poverty of"), ("armut_taker", "taken by")):
+            who = pub.get(key)
+            if isinstance(who, int):
+                text += f", {what} {escape(self.names[who])}"
+        party = obs.private.get("party")
+        if party:
+            text += f"; you play [bold]{escape(str(party).capitalize())}[/]"
+        return text
+
+    # ------------------------------------------------------------------ human
+    def choices(self, obs: Observation) -> list[Action]:
+        """The human's legal actions in display order: cards in hand order, then the rest."""
+        key = sort_key_for(self.game, obs.public)
+
+        def order(action: Action) -> tuple[int, tuple[int, ...], int]:
+            verb, _, rest = action.text.partition(" ")
+            if verb in ("play", "discard"):
+                try:
+                    return (0, key(parse_card(rest)), action.code)
+                except NotationError:
+                    pass
+            return (1, (), action.code)
+
+        return sorted(obs.legal_actions, key=order)
+
+    def choice_markup(self, action: Action) -> str:
+        """A choice as shown in the menu: the card alone for ``play``."""
+        verb, _, rest = action.text.partition(" ")
+        if verb == "play":
+            try:
+                return card_markup(parse_card(rest), self.german)
+            except NotationError:
+                pass
+        return action_markup(action.text, self.german)
+
+    def show_hand(self, obs: Observation) -> None:
+        """Print the human's sorted hand."""
+        self.say(f"Your hand: {hand_markup(obs.hand, self.game, obs.public, self.german)}")
+
+    def show_turn(self, obs: Observation, options: Sequence[Action]) -> None:
+        """Print the table as the human sees it and the numbered choices."""
+        self.say()
+        phase = obs.phase.replace("_", " ")
+        party = obs.private.get("party")
+        party_text = f", you play {escape(str(party).capitalize())}" if party else ""
+        if obs.phase == "play":
+            done = sum(1 for t in obs.tricks if t.winner is not None)
+            self.say(f"[bold]Your turn[/] (trick {done + 1}{party_text})")
+            current = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
+            if current is None:
+                self.say("  Table: you lead")
+            else:
+                active = list(obs.public.get("active", range(self.game.num_seats)))
+                self.say(f"  Table: {trick_markup(current, active, self.names, self.german)}")
+        else:
+            self.say(f"[bold]Your turn[/] ({escape(phase)}{party_text})")
+        self.show_hand(obs)
+        menu = "  ".join(f"[bold]{i}[/]) {self.choice_markup(a)}" for i, a in enumerate(options, start=1))
+        self.say(f"Choices: {menu}")
+
+    def human_turn(self, state: State) -> None:
+        """Ask until the human gives a legal action, and apply it."""
+        obs = state.observation(self.seat)
+        options = self.choices(obs)
+        self.show_turn(obs, options)
+        while True:
+            raw = self.ask("> ").strip()
+            word = raw.lower()
+            if not word:
+                self.say(f"Type a number 1–{len(options)}, an action such as 'play H10', or help.")
+                continue
+            if word in ("help", "?", "h"):
+                for line in HELP_LINES:
+                    self.say(line)
+                self.show_turn(obs, options)
+                continue
+            if word == "hand":
+                self.show_hand(obs)
+                continue
+            if word == "last":
+                self.show_last(obs)
+                continue
+            if word == "score":
+                self.show_sheet()
+                continue
+            if word in ("quit", "exit", "q"):
+                raise QuitGame
+            action = self.resolve(raw, state, options)
+            if action is None:
+                continue
+            try:
+                state.apply(action)
+            except IllegalActionError as exc:
+                self.say(f"[red]Not allowed:[/] {escape(str(exc))}. Allowed: {self._allowed_text(options)}")
+                continue
+            return
+
+    def _allowed_text(self, options: Sequence[Action]) -> str:
+        return " ".join(f"{i}) {self.choice_markup(a)}" for i, a in enumerate(options, start=1))
+
+    def resolve(self, raw: str, state: State, options: Sequence[Action]) -> Action | None:
+        """The action meant by ``raw`` (legal or not), or ``None`` after printing why it is not understood."""
+        text = raw.strip()
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(options):
+                return options[number - 1]
+            self.say(f"[red]No choice {number}:[/] type a number from 1 to {len(options)}. Allowed: {self._allowed_text(options)}")
+            return None
+        for candidate in self._candidates(text, options):
+            try:
+                return state.to_action(candidate)
+            except NotationError:
+                continue
+        self.say(
+            f"[red]Not understood:[/] {escape(text)!r} is no choice, action or command. "
+            f"Type 1–{len(options)}, an action such as 'play H10' or 're', or one of: {', '.join(COMMANDS)}."
+        )
+        return None
+
+    @staticmethod
+    def _candidates(text: str, options: Sequence[Action]) -> list[str]:
+        """Action texts ``text`` may stand for: itself, a card to play or discard, an announcement or a solo."""
+        out = [text]
+        words = text.split()
+        if len(words) == 1:
+            try:
+                card = parse_card(words[0])
+            except NotationError:
+                card = None
+            if card is not None:
+                discarding = any(a.kind == "discard" for a in options)
+                out.append(f"{'discard' if discarding else 'play'} {card.text}")
+            else:
+                out += [f"announce {words[0]}", f"solo {words[0]}"]
+        return out
+
+    def show_last(self, obs: Observation) -> None:
+        """Print the last completed trick."""
+        done = [t for t in obs.tricks if t.winner is not None]
+        if not done:
+            self.say("No trick has been completed yet.")
+            return
+        self.say(self._trick_line(done[-1], len(done) - 1, obs))
+
+    def show_sheet(self) -> None:
+        """Print the score sheet so far."""
+        rows = self.session.sheet()
+        if not rows:
+            self.say("No deal has been scored yet.")
+            return
+        self.console.print(sheet_table(rows, self.names))
+
+
+def run_play(
+    game: Game,
+    *,
+    seat: int,
+    bots: Sequence[str],
+    seed: int | None,
+    deals: int | None,
+    german_suits: bool = False,
+    input_fn: InputFn | None = None,
+    console: Console | None = None,
+) -> int:
+    """Play the first ``deals`` deals of a list (``None``: the whole list) at the terminal.
+
+    ``bots`` names one bot per seat (the human's entry is ignored); ``seed``
+    ``None`` draws a random seed, which is printed so the sitting can be repeated.
+    """
+    if seed is None:
+        seed = secrets.randbits(32)
+    table = TerminalGame(game, seat=seat, bots=bots, seed=seed, deals=deals, german_suits=german_suits, input_fn=input_fn, console=console)
+    return table.run()
