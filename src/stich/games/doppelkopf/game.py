@@ -71,6 +71,9 @@ class Doppelkopf(Game):
         """
         if not 0 <= dealer < self.num_seats:
             raise NotationError(f"dealer must be a seat 0..{self.num_seats - 1}, got {dealer}")
+        forced = (context or {}).get("forced_soloist")
+        if forced is not None and (not 0 <= int(forced) < self.num_seats or (self.num_seats == 5 and int(forced) == dealer)):
+            raise NotationError(f"forced_soloist must be a seat that holds cards, got {forced}")
         if hands is not None:
             masks = self.hands_from_cards(hands)
             if self.num_seats == 5 and masks[dealer]:

@@ -26,14 +26,16 @@ def _public_kind(state: DoppelkopfState) -> str:
     if state.kind != "stille_hochzeit":
         return state.kind
     holder = state.soloist
-    played = sum(1 for seats, cards, _ in state.tricks for s, c in zip(seats, cards) if s == holder and c % N_FACES == CQ)
-    played += sum(1 for s, c in zip(state.trick_seats, state.trick_cards) if s == holder and c % N_FACES == CQ)
+    played = sum(1 for seats, cards, _ in state.tricks for s, c in zip(seats, cards, strict=True) if s == holder and c % N_FACES == CQ)
+    played += sum(1 for s, c in zip(state.trick_seats, state.trick_cards, strict=True) if s == holder and c % N_FACES == CQ)
     return "stille_hochzeit" if played == 2 else "normal"
 
 
 def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
     """Seats whose party the whole table knows [§4.1, TSR 5.5.1]."""
     known: dict[int, str] = {}
+    if kind == "armut" and (state.armut_taker is None or state.phase < PLAY):
+        return known  # parties form only once the exchange is complete [§4.5]
     if kind in ("solo", "stille_hochzeit", "hochzeit_solo", "armut") or (kind == "hochzeit" and state.clarified):
         return {s: PARTY_NAMES[state.party[s]] for s in state.active}
     if kind == "hochzeit" and state.hochzeiter is not None:
@@ -41,15 +43,15 @@ def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
     for seat, code in state.history:
         if A.ANNOUNCE <= code < A.SOLO and state.clarified:
             known[seat] = PARTY_NAMES[state.party[seat]]
-    all_cards = [(s, c) for seats, cards, _ in state.tricks for s, c in zip(seats, cards)]
-    all_cards += list(zip(state.trick_seats, state.trick_cards))
+    all_cards = [(s, c) for seats, cards, _ in state.tricks for s, c in zip(seats, cards, strict=True)]
+    all_cards += list(zip(state.trick_seats, state.trick_cards, strict=True))
     for seat, card in all_cards:
         if card % N_FACES == CQ and kind == "normal":
             known[seat] = "re"
     # A player who throws off a plain card on a trump lead holds no trump, hence no queen of clubs.
     for seats, cards, _ in state.tricks:
         if state.order.eff[cards[0] % N_FACES] == TRUMP:
-            for s, c in zip(seats[1:], cards[1:]):
+            for s, c in zip(seats[1:], cards[1:], strict=True):
                 if state.order.eff[c % N_FACES] != TRUMP and kind == "normal":
                     known.setdefault(s, "kontra")
     return known
@@ -99,9 +101,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         private["armut_given"] = [c.text for c in state.game.deck.cards(state.armut_cards)]
     if seat in (state.poor, state.armut_taker) and state.armut_returned:
         private["armut_returned"] = [c.text for c in state.game.deck.cards(state.armut_returned)]
-    tricks = tuple(
-        TrickView(seats[0], tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in state.tricks
-    )
+    tricks = tuple(TrickView(seats[0], tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in state.tricks)
     if state.trick_cards:
         tricks += (TrickView(state.trick_seats[0], tuple(FACES[c % N_FACES] for c in state.trick_cards)),)
     to_move = state.current_player()

@@ -24,21 +24,20 @@ from typing import TYPE_CHECKING, Any, Self
 
 from stich.cards import Card
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State, TrickView
+from stich.core.game import TERMINAL, DealResult, Observation, State
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
     CONTRACTS,
     CQ,
+    D9,
     DA,
     DK,
-    EYES,
     FACE_MASK,
     FACES,
     H10,
     N_FACES,
     TRUMP,
     CardOrder,
-    D9,
     card_order,
     face,
 )
@@ -107,8 +106,11 @@ class DoppelkopfState(State):
         self.next_seat = [-1] * n
         for i, seat in enumerate(self.active):
             self.next_seat[seat] = self.active[(i + 1) % len(self.active)]
+        self.context = dict(context)
+        """The session context this deal was created with (see Doppelkopf.new_state)."""
         owes = context.get("owes_solo")
-        self.owes = tuple(bool(x) for x in owes) if owes is not None else tuple(True for _ in range(n))
+        # Without compulsory solos (pflichtsolo=false) nobody owes one: every solo is a Lustsolo [§2.2].
+        self.owes = tuple(bool(x) and opts.pflichtsolo for x in owes) if owes is not None else tuple(opts.pflichtsolo for _ in range(n))
         self.multiplier = int(context.get("multiplier", 1))
         forced = context.get("forced_soloist")
         self.forced: int | None = int(forced) if forced is not None else None
@@ -225,7 +227,9 @@ class DoppelkopfState(State):
         follow = hand & self.order.follow[self.led]
         if not follow:
             if self.game.options.must_overtrump:
-                return self._overtrump(hand, hand)
+                # A void player may still discard; only a ruff must beat the trick when it can.
+                trumps = hand & self.order.follow[TRUMP]
+                return (hand & ~trumps) | self._overtrump(trumps, trumps)
             return hand
         if self.game.options.must_overtrump:
             return self._overtrump(follow, hand)
@@ -370,7 +374,8 @@ class DoppelkopfState(State):
 
     def _start_play(self, leader: int) -> None:
         opts = self.game.options
-        if opts.schweine == "both" and self.kind in ("normal", "stille_hochzeit", "hochzeit", "armut"):
+        # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS).
+        if opts.schweine == "both" and self.kind in ("normal", "stille_hochzeit", "armut"):
             self._find_schweine()
         self.phase = PLAY
         self.leader = leader
@@ -540,6 +545,8 @@ class DoppelkopfState(State):
         if winner != self.hochzeiter and qualifies:
             self.party[winner] = RE
             self.clarified = True
+            if opts.schweine == "both":
+                self._find_schweine()
         elif number >= opts.hochzeit_window_tricks:
             self.kind = "hochzeit_solo"
             self.contract = "karo"
@@ -612,9 +619,7 @@ class DoppelkopfState(State):
             re_seats=frozenset(s for s in self.active if self.party[s] == RE),
             re_level=self.level[RE],
             kontra_level=self.level[KONTRA],
-            tricks=tuple(
-                PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks
-            ),
+            tricks=tuple(PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks),
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
         )
@@ -641,12 +646,12 @@ class DoppelkopfState(State):
         if phase == PLAY and code < N_FACES:
             if not faces_of(self.hands[p]) >> code & 1:
                 return (f"{FACES[code].text} is not in your hand", "§6.1")
-            if self.trick_cards and self.hands[p] & self.order.follow[self.led]:
+            if self.trick_cards and self.order.eff[code] != self.led and self.hands[p] & self.order.follow[self.led]:
                 return ("you must follow the suit led (trumps count as one suit)", "§6.1, TSR 5.2")
             return ("you must beat the trick when you can (Überstechen)", "§6.1 [VAR]")
         if phase == PLAY and A.ANNOUNCE <= code < A.SOLO:
             return self._explain_announce(code)
-        if code >= A.ANNOUNCE and phase != PLAY:
+        if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
             return (f"cards are played only in the play phase, not during {PHASE_NAMES[phase]}", "§3.1, TSR 4.1.1")
@@ -656,6 +661,7 @@ class DoppelkopfState(State):
             ARMUT_GIVE: ("hand over all your trumps first, then fill up with other cards", "§4.5"),
             ARMUT_OFFER: ("accept or decline the poverty", "§4.5"),
             ARMUT_RETURN: ("return three cards of your hand", "§4.5"),
+            PLAY: ("the game type is settled: play a card (calls come before your card)", "§6.1, §5.6"),
         }
         msg, rule = expected.get(phase, ("not possible now", ""))
         if phase == RESERVATION and code == A.GESUND:
@@ -677,7 +683,15 @@ class DoppelkopfState(State):
             return ("your party has already made this call", "§5.1, TSR 6.4.7")
         if self.late_reply[party]:
             return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
-        return (f"too late: this call needs at least {self.required(max(self.level[party] + 1, RE_KONTRA))} cards in hand", "§5.2, TSR 6.2.2")
+        opts = self.game.options
+        if level > max(self.level[party] + 1, RE_KONTRA) and not opts.skip_levels:
+            return ("levels may not be skipped (skip_levels=false)", "§5.2, TSR 6.4.3")
+        if level > RE_KONTRA and self.level[1 - party] >= KEINE90 and not opts.absage_after_opponent_absage:
+            return ("the other party has made an absage (absage_after_opponent_absage=false)", "§5.5 [VAR]")
+        return (
+            f"too late: this call needs at least {self.required(max(self.level[party] + 1, RE_KONTRA))} cards in hand",
+            "§5.2, TSR 6.2.2",
+        )
 
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
