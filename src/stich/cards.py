@@ -152,7 +152,7 @@ def parse_card(text: str) -> Card:
     if len(raw) < 2:
         raise NotationError(f"not a card: {text!r} (expected e.g. H10, CQ, DA, T21)")
     letter, token = raw[0], raw[1:]
-    if letter == "T" and token.isdigit():
+    if letter == "T" and token.isascii() and token.isdigit() and not token.startswith("0"):
         number = int(token)
         if 1 <= number <= MAX_TAROCK:
             return Card(Suit.TAROCK, number)

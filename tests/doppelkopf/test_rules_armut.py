@@ -222,3 +222,22 @@ def test_throw_before_solo_option(throw_first: bool, to_move: int, expected: str
         s.apply("pass")  # seat 1 passes the solo question; seat 2's solo question binds
     assert s.current_player() == to_move
     assert any(a.kind == expected for a in s.legal_actions())
+
+
+TWO_POOR = ("H10 H10 CQ CQ SQ SQ HQ HQ DQ DQ CJ CJ", P1, "HJ SJ SJ DJ DJ DA D10 D10 DK DK D9 D9", "CK CK C9 C9 S10 S10 SK S9 HK HK H9 H9")
+
+
+def test_two_poor_hands_are_redealt() -> None:
+    # §4.5 [VAR] with two poor players the usual answer is a redeal (armut_two_poor=redeal, the default)
+    s = deal(game(armut=True), *TWO_POOR)
+    act(s, "gesund", "vorbehalt", "gesund", "gesund", "armut")
+    assert s.is_terminal()
+    assert s.result().scores == (0, 0, 0, 0)
+    assert dict(s.result().breakdown) == {"kind": "thrown", "reason": "two_poor", "seat": 1, "redeal": True}
+
+
+def test_two_poor_hands_may_be_played() -> None:
+    # §4.5 [VAR] armut_two_poor=play: the first poor player to declare plays the poverty
+    s = deal(game(armut=True, armut_two_poor="play"), *TWO_POOR)
+    act(s, "gesund", "vorbehalt", "gesund", "gesund", "armut")
+    assert (s.phase_name, s.current_player()) == ("armut_give", 1)

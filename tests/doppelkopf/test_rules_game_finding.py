@@ -59,7 +59,7 @@ def test_silent_wedding_is_a_solo_for_the_holder() -> None:
     assert {s.observation(seat).private["party"] for seat in (1, 2, 3)} == {"kontra"}
     play_out(s)
     result = s.result()
-    assert result.breakdown["kind"] == "stille_hochzeit"
+    assert (result.breakdown["kind"], result.breakdown["contract"]) == ("stille_hochzeit", "karo")
     assert result.scores[0] == -3 * result.scores[1] != 0
     assert result.scores[1] == result.scores[2] == result.scores[3]
 
@@ -68,14 +68,14 @@ def test_silent_wedding_public_view_is_normal_until_second_queen() -> None:
     # §4.3 / A-21 the others see a normal game until the second queen of clubs falls
     s = healthy(wedding_deal())
     for seat in (1, 2, 3):
-        assert public(s, seat)["kind"] == "normal"
+        assert (public(s, seat)["kind"], public(s, seat)["contract"]) == ("normal", "normal")
         assert public(s, seat)["soloist"] is None
     play(s, "CQ SQ HJ HJ")
     assert public(s, 2)["kind"] == "normal"
     assert public(s, 2)["parties"] == {"0": "re"}
     play(s, "CQ")
     view = public(s, 2)
-    assert (view["kind"], view["soloist"]) == ("stille_hochzeit", 0)
+    assert (view["kind"], view["contract"], view["soloist"]) == ("stille_hochzeit", "karo", 0)
     assert view["parties"] == {"0": "re", "1": "kontra", "2": "kontra", "3": "kontra"}
 
 

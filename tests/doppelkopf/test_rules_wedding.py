@@ -199,3 +199,40 @@ def test_no_schweine_during_window_or_in_fallback_solo() -> None:
     assert winner_of_last_trick(s) == 0
     play(s, SPADES_OWN)
     assert (public(s)["kind"], public(s)["schweine"]) == ("hochzeit_solo", None)
+
+
+def test_normal_with_conversion_allows_re_and_kontra_before_clarification() -> None:
+    # §5.4 [VAR] normal_with_conversion: Re/Kontra keep their normal deadlines before clarification; absagen wait for it
+    s = wedding(hochzeit_announcement_timing="normal_with_conversion")
+    assert legal_calls(s) == {"re"}
+    with pytest.raises(IllegalActionError, match=r"§5.4"):
+        s.apply("announce keine90")
+    play(s, PLAIN_OWN)
+    play(s, "HA HK H9")
+    assert s.current_player() == 3
+    assert legal_calls(s) == {"kontra"}
+
+
+def test_normal_with_conversion_turns_the_partners_kontra_into_re() -> None:
+    # §5.4 [VAR] a player who said Kontra and then becomes the partner has that Kontra turned into a Re
+    s = wedding(hochzeit_announcement_timing="normal_with_conversion")
+    play(s, PLAIN_OWN)
+    play(s, "HA HK H9")
+    act(s, "announce kontra", "play D9")  # seat 3 ruffs trick 2 and becomes the partner
+    view = public(s)
+    assert view["calls"] == {"re": 1, "kontra": 0}
+    assert re_party(s) == {0, 3}
+    # normal (unshifted) deadlines after clarification: seat 3 leads with 10 cards, keine 90 needs 10
+    assert s.current_player() == 3
+    assert legal_calls(s) == ALL_CALLS
+
+
+def test_normal_with_conversion_keeps_a_true_kontra() -> None:
+    # §5.4 [VAR] a Kontra said by a player who stays Kontra is not converted
+    s = wedding(hochzeit_announcement_timing="normal_with_conversion")
+    play(s, PLAIN_OWN)
+    act(s, "play HA", "play HK")
+    assert s.current_player() == 2
+    act(s, "announce kontra", "play H9", "play D9")  # seat 3 wins trick 2 and becomes the partner
+    assert public(s)["calls"] == {"re": 0, "kontra": 1}
+    assert re_party(s) == {0, 3}

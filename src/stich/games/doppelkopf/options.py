@@ -73,7 +73,10 @@ class DoppelkopfOptions:
     )
     stille_hochzeit: bool = option(True, "a holder of both queens of clubs may keep quiet and play alone", "4.3")
     armut: bool = option(False, "[VAR] poverty: a player with few trumps hands them over to a partner", "4.5")
-    armut_max_trumps: int = option(3, "[VAR] most trumps a poor hand may hold", "4.5", minimum=0, maximum=6)
+    armut_max_trumps: int = option(3, "[VAR] most trumps a poor hand may hold (all of them are handed over)", "4.5", minimum=0, maximum=3)
+    armut_two_poor: str = option(
+        "redeal", "[VAR] when a second player is poor too: redeal, or the first to declare plays it", "4.5", choices=("redeal", "play")
+    )
     armut_no_taker: str = option("redeal", "[VAR] when nobody takes the poverty", "4.5", choices=("redeal", "last_must_take"))
     schmeissen: frozenset[str] = option(frozenset(), "[VAR] hands that may be thrown in for a redeal", "4.6", choices=THROW_CONDITIONS)
     throw_before_solo: bool = option(False, "[VAR] throwing in outranks solos in the reservation query", "3.2")

@@ -141,6 +141,7 @@ class DoppelkopfState(State):
         self.armut_offers: list[int] = []
         # Announcements
         self.level = [NONE, NONE]
+        self.kontra_caller: int | None = None
         self.late_reply = [False, False]
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
@@ -348,7 +349,9 @@ class DoppelkopfState(State):
         for s in self.active:
             self.party[s] = RE if s in holders else KONTRA
         if len(holders) == 1:
+            # A silent wedding is a Karo solo with the normal game's card order (§4.3, TSR 4.4.5).
             self.kind = "stille_hochzeit"
+            self.contract = "karo"
             self.soloist = holders[0]
         self._start_play(self.active[0])
 
@@ -380,7 +383,8 @@ class DoppelkopfState(State):
         self.phase = PLAY
         self.leader = leader
         self.to_move = leader
-        self.ann_open = opts.announcements and self.clarified
+        early = opts.hochzeit_announcement_timing == "normal_with_conversion"
+        self.ann_open = opts.announcements and (self.clarified or early)
 
     def _find_schweine(self) -> None:
         """[VAR §1.3] both diamond aces in one hand become the highest trumps."""
@@ -413,6 +417,9 @@ class DoppelkopfState(State):
         h = self.hands[p].bit_count()
         opp = self.level[1 - party]
         top = SCHWARZ if opts.skip_levels else own + 1
+        if not self.clarified:
+            # normal_with_conversion: before the clarification trick only Re and Kontra [§5.4 VAR].
+            top = RE_KONTRA
         if opp >= KEINE90 and not opts.absage_after_opponent_absage:
             top = min(top, RE_KONTRA)
         if own == NONE:
@@ -440,6 +447,8 @@ class DoppelkopfState(State):
         level = RE_KONTRA if idx < 2 else idx
         if self.level[party] == NONE and self.hands[p].bit_count() < self.required(RE_KONTRA):
             self.late_reply[party] = True
+        if code == A.ANNOUNCE + KONTRA:
+            self.kontra_caller = p
         self.level[party] = level
 
     # ----------------------------------------------------------------- apply
@@ -477,6 +486,10 @@ class DoppelkopfState(State):
             self.poor = p
             self.kind = "armut"
             self.phase = ARMUT_GIVE
+            if self.game.options.armut_two_poor == "redeal" and any(self._poor(self.hands[s]) for s in self.active if s != p):
+                # [§4.5 VAR] two poor hands: the usual answer is a redeal.
+                self.thrown = ("two_poor", p)
+                self._finish()
         elif code == A.SCHMEISSEN:
             self.thrown = (self._throw_reason(self.hands[p]) or "", p)
             self._finish()
@@ -554,7 +567,14 @@ class DoppelkopfState(State):
             self.clarified = True
         if self.clarified:
             self.clar_trick = number
-            self.call_offset += number - 1
+            if opts.hochzeit_announcement_timing == "shifted":
+                self.call_offset += number - 1
+            elif self.kontra_caller is not None and self.party[self.kontra_caller] == RE:
+                # [§5.4 VAR] the partner's earlier Kontra turns into a Re.
+                self.level[RE] = max(self.level[RE], RE_KONTRA)
+                self.level[KONTRA] = NONE
+                self.late_reply[KONTRA] = False
+                self.kontra_caller = None
             self.ann_open = opts.announcements
 
     # ---------------------------------------------------------------- poverty
@@ -673,9 +693,12 @@ class DoppelkopfState(State):
         party = self.party[p]
         if not self.game.options.announcements:
             return ("announcements are switched off", "§8.4")
-        if not self.clarified:
-            return ("in a wedding the first call comes after the clarification trick", "§5.4, TSR 4.4.4")
         idx = code - A.ANNOUNCE
+        if not self.clarified:
+            if self.game.options.hochzeit_announcement_timing == "shifted":
+                return ("in a wedding the first call comes after the clarification trick", "§5.4, TSR 4.4.4")
+            if idx >= 2:
+                return ("in a wedding absagen come only after the clarification trick", "§5.4 [VAR]")
         if idx < 2 and idx != party:
             return (f"you belong to the {PARTY_NAMES[party]} party", "§5.1")
         level = RE_KONTRA if idx < 2 else idx
