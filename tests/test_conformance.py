@@ -298,7 +298,14 @@ def test_suite_reaches_every_kind_of_deal() -> None:
     # the random player reaches every game kind and phase, so the checks above run on all of them
     wanted_kinds = {"normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "thrown"}
     wanted_phases = {"reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end"}
-    extra = {"armut": True, "armut_max_trumps": 3, "armut_two_poor": "play", "schmeissen": "max_trump_le_da", "hochzeit_window_tricks": 1, "stille_hochzeit": False}
+    extra = {
+        "armut": True,
+        "armut_max_trumps": 3,
+        "armut_two_poor": "play",
+        "schmeissen": "max_trump_le_da",
+        "hochzeit_window_tricks": 1,
+        "stille_hochzeit": False,
+    }
     games = [make_game("doppelkopf", "house_classic"), make_game("doppelkopf", "ddv", extra)]
     kinds: set[str] = set()
     phases: set[str] = set()
