@@ -254,6 +254,24 @@ class State(ABC):
     def hand_mask(self, seat: int) -> int:
         """Physical cards still held by ``seat`` (full information)."""
 
+    @abstractmethod
+    def card_places(self) -> dict[str, int]:
+        """Where every physical card is now: named masks that partition the pack.
+
+        E.g. ``{"hand 0": ..., "hand 1": ..., "played": ..., "talon": ...}``;
+        the conformance suite checks that they never overlap and always hold
+        the whole pack (cards are conserved).
+        """
+
+    @abstractmethod
+    def knowable_cards(self, seat: int) -> int:
+        """Physical cards ``seat`` is entitled to know now (own hand, cards played,
+        talon cards shown to it, cards it handed over or received...).
+
+        Stated from the rules, independently of :meth:`observation`, so that
+        the conformance suite can check observations leak nothing beyond it.
+        """
+
     def legal_actions(self) -> list[Action]:
         """Legal actions, sorted by code (deterministic)."""
         table = self.game.actions.actions

@@ -658,6 +658,32 @@ class DoppelkopfState(State):
                 self._result = evaluate(self.facts(), self.game.options)
         return self._result
 
+    # ------------------------------------------------------- card accounting
+    def played_mask(self) -> int:
+        """Physical cards played to tricks so far (complete and current)."""
+        mask = 0
+        for _seats, cards, _winner in self.tricks:
+            for index in cards:
+                mask |= 1 << index
+        for index in self.trick_cards:
+            mask |= 1 << index
+        return mask
+
+    def card_places(self) -> dict[str, int]:
+        places = {f"hand {seat}": self.hands[seat] for seat in range(self.game.num_seats)}
+        places["played"] = self.played_mask()
+        # poverty cards handed over and not yet taken in by anybody [§4.5]
+        places["armut"] = self.armut_cards if self.armut_taker is None else 0
+        return places
+
+    def knowable_cards(self, seat: int) -> int:
+        known = self.hands[seat] | self.played_mask()
+        if seat in (self.poor, self.armut_taker):
+            known |= self.armut_cards | self.armut_returned
+        if self.thrown is not None and self.thrown[0] != "armut_not_taken":
+            known |= self.hands[self.thrown[1]]  # a thrown-in hand is shown [§4.6]
+        return known
+
     # ---------------------------------------------------------- explanations
     def _explain(self, code: int) -> tuple[str, str]:
         """Why ``code`` is illegal now: a message and the dossier rule."""
