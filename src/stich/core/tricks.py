@@ -1,0 +1,121 @@
+"""Table-driven trick play shared by the Tarock-family games.
+
+All five games play tricks the same way at heart: follow suit if able; if not,
+trump if able (Trumpfzwang, not in Doppelkopf); else play any card; the
+highest trump wins, else the highest card of the suit led; there is no duty to
+beat.  A :class:`PlayOrder` holds, per physical card index, the card's
+effective suit (a plain suit 0..3, :data:`TRUMP`, or :data:`EXCUSE` for a
+card that never wins and may always be played, like Droggn's Gstieß) and its
+strength, so that legal cards and trick winners are a few bit operations.
+Special rules (a laid-out Pagat, Gstiesieren, Buchenbach's first tricks) are
+applied by the games on top of :func:`legal_cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from stich.cards import Card, Deck
+
+TRUMP = 4
+"""Effective suit of a trump."""
+EXCUSE = 5
+"""Effective suit of an excuse: playable to any trick, never wins it."""
+NO_SUIT = -1
+"""``led`` of a trick whose suit is not set yet (empty, or only an excuse led)."""
+
+
+@dataclass(frozen=True)
+class PlayOrder:
+    """Per physical card: effective suit and strength; per effective suit: a card mask."""
+
+    eff: tuple[int, ...]
+    strength: tuple[int, ...]
+    follow: tuple[int, ...]
+
+    @property
+    def trumps(self) -> int:
+        """Mask of the trumps."""
+        return self.follow[TRUMP]
+
+    @property
+    def excuses(self) -> int:
+        """Mask of the excuse cards."""
+        return self.follow[EXCUSE]
+
+    def key(self, index: int, led: int) -> int:
+        """Comparable strength of card ``index`` in a trick whose suit is ``led``.
+
+        Trumps rank above the suit led; other suits and excuses cannot win (-1).
+        """
+        eff = self.eff[index]
+        if eff == TRUMP:
+            return 1000 + self.strength[index]
+        if eff == led:
+            return self.strength[index]
+        return -1
+
+
+def build_order(deck: Deck, classify: Callable[[Card], tuple[int, int]]) -> PlayOrder:
+    """A :class:`PlayOrder` for ``deck``; ``classify(card)`` gives ``(effective suit, strength)``.
+
+    Cards not in the pack get effective suit :data:`NO_SUIT` and are never
+    part of a follow mask.
+    """
+    size = deck.n_faces * deck.copies
+    eff = [NO_SUIT] * size
+    strength = [0] * size
+    follow = [0] * 6
+    for index in deck.physical:
+        suit, rank = classify(deck.card(index))
+        if not 0 <= suit <= EXCUSE:
+            raise ValueError(f"effective suit {suit} out of range for {deck.card(index).text}")
+        eff[index] = suit
+        strength[index] = rank
+        follow[suit] |= 1 << index
+    return PlayOrder(tuple(eff), tuple(strength), tuple(follow))
+
+
+def led_suit(order: PlayOrder, trick: Sequence[int]) -> int:
+    """The suit a trick asks for: that of the first card that is not an excuse."""
+    for index in trick:
+        eff = order.eff[index]
+        if eff != EXCUSE:
+            return eff
+    return NO_SUIT
+
+
+def legal_cards(order: PlayOrder, hand: int, led: int, *, must_trump: bool = True) -> int:
+    """Cards of ``hand`` that may be played to a trick asking for ``led``.
+
+    Follow suit if able; if not, trump if able (when ``must_trump``); else
+    anything.  An excuse may always be played.  ``led == NO_SUIT`` (leading,
+    or after a led excuse) allows every card.
+    """
+    if led == NO_SUIT:
+        return hand
+    excuses = hand & order.follow[EXCUSE]
+    follow = hand & order.follow[led]
+    if follow:
+        return follow | excuses
+    if must_trump:
+        trumps = hand & order.follow[TRUMP]
+        if trumps:
+            return trumps | excuses
+    return hand
+
+
+def trick_winner(order: PlayOrder, trick: Sequence[int]) -> int:
+    """Position (0-based) of the winning card: highest trump, else highest of the suit led.
+
+    An excuse never wins; a trick of excuses only is won by its first card
+    (games with such a case decide it themselves).  Ties go to the earlier card.
+    """
+    led = led_suit(order, trick)
+    best, best_key = 0, -2
+    for pos, index in enumerate(trick):
+        key = order.key(index, led)
+        if key > best_key:
+            best, best_key = pos, key
+    return best
