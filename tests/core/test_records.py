@@ -270,7 +270,7 @@ def test_card_not_in_the_pack() -> None:
 def test_wrong_number_of_hands() -> None:
     record = good()
     record["deal"].append([])
-    with pytest.raises(RecordError, match="needs 4 hands, got 5") as info:
+    with pytest.raises(RecordError, match="needs 4, got 5") as info:
         replay_deal(record)
     assert info.value.where == "deal"
 

@@ -164,6 +164,16 @@ class Game(ABC):
         """Seats at the table (including a dealer who sits out)."""
 
     @property
+    def deal_parts(self) -> tuple[str, ...]:
+        """Names of the piles a deal makes: one hand per seat, then any talon piles.
+
+        ``deal()``, ``State.dealt``, ``new_state(hands=...)`` and a record's
+        ``deal`` list the piles in this order.  Games with a talon override it,
+        e.g. ``("seat 0", "seat 1", "seat 2", "talon")``.
+        """
+        return tuple(f"seat {i}" for i in range(self.num_seats))
+
+    @property
     @abstractmethod
     def deck(self) -> Deck:
         """The physical pack."""
@@ -175,7 +185,7 @@ class Game(ABC):
 
     @abstractmethod
     def deal(self, seed: int, dealer: int) -> list[int]:
-        """Hands (physical-card masks, one per seat) dealt from ``seed``."""
+        """Piles (physical-card masks, one per entry of :attr:`deal_parts`) dealt from ``seed``."""
 
     @abstractmethod
     def new_state(
@@ -186,16 +196,17 @@ class Game(ABC):
         dealer: int = 0,
         context: Mapping[str, Any] | None = None,
     ) -> State:
-        """A fresh deal from a seed or from explicit hands (one list of cards per seat).
+        """A fresh deal from a seed or from explicit piles (one list of cards per :attr:`deal_parts` entry).
 
         ``context`` carries what the session knows (who still owes a compulsory
         solo, a forced solo, bock multipliers...); games document their keys.
         """
 
     def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
-        """Validate explicit hands (every card of the pack exactly once) as masks."""
-        if len(hands) != self.num_seats:
-            raise NotationError(f"a deal needs {self.num_seats} hands, got {len(hands)}")
+        """Validate explicit piles (every card of the pack exactly once) as masks."""
+        parts = self.deal_parts
+        if len(hands) != len(parts):
+            raise NotationError(f"a deal needs {len(parts)} piles ({', '.join(parts)}), got {len(hands)}")
         masks = self.deck.masks_of([list(h) for h in hands])
         combined = sorted((c for h in hands for c in h), key=lambda c: (c.suit, c.rank))
         expected = sorted(self.deck.cards(self.deck.full_mask), key=lambda c: (c.suit, c.rank))
@@ -211,7 +222,7 @@ class State(ABC):
     history: list[tuple[int, int]]
     """Every action so far as ``(seat, code)``."""
     dealt: tuple[int, ...]
-    """The hands as dealt (physical-card masks per seat)."""
+    """The piles as dealt (physical-card masks, one per ``game.deal_parts`` entry)."""
     dealer: int
     seed: int | None
     """The seed the deal came from, or ``None`` for an explicit deal."""

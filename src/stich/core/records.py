@@ -530,8 +530,11 @@ def _deal_masks(record: Mapping[str, Any], game: Game, prefix: str) -> list[int]
     """Physical-card masks of the record's hands, checking they hold exactly the pack."""
     hands = record["deal"]
     n = game.num_seats
-    if len(hands) != n:
-        raise RecordError(f"{game} is played by {n} seats, so the deal needs {n} hands, got {len(hands)}", prefix + "deal")
+    parts = game.deal_parts
+    if len(hands) != len(parts):
+        raise RecordError(
+            f"{game} deals {len(parts)} piles ({', '.join(parts)}), so the deal needs {len(parts)}, got {len(hands)}", prefix + "deal"
+        )
     if record["dealer"] >= n:
         raise RecordError(f"must be a seat 0..{n - 1}, got {record['dealer']}", prefix + "dealer")
     deck = game.deck
