@@ -193,7 +193,7 @@ class TerminalGame:
             self.report(state)
         self.say()
         self.say("[bold underline]Evaluation[/]")
-        for line in explain_result(state.result().to_json(), self.names):
+        for line in explain_result(state.result().to_json(), self.names, self.game):
             self.say(line)
 
     def report(self, state: State) -> None:

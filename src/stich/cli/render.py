@@ -103,63 +103,20 @@ def action_markup(text: str, german_suits: bool = False) -> str:
 SortKey = Callable[[Card], tuple[int, ...]]
 
 
-def generic_sort_key(card: Card) -> tuple[int, ...]:
-    """Suit by suit (clubs, spades, hearts, diamonds, tarock), highest rank first."""
-    return (int(card.suit), -card.rank)
-
-
-def doppelkopf_sort_key(game: Game, public: Mapping[str, Any]) -> SortKey:
-    """Doppelkopf order for the game type in ``public``: trumps high to low, then ♣ ♠ ♥ ♦ high to low."""
-    from stich.games.doppelkopf.contracts import CONTRACTS, DA, TRUMP, card_order, face
-
-    contract = CONTRACTS.get(str(public.get("contract", "normal")), CONTRACTS["normal"])
-    top: tuple[int, ...] = ()
-    if public.get("schweine") is not None:
-        top = (DA,)
-        if public.get("superschweine") is not None:
-            nines = bool(getattr(game.options, "nines", True))
-            top = (face("D9") if nines else face("DK"), DA)
-    order = card_order(contract, bool(getattr(game.options, "dullen", True)), top)
-
-    def key(card: Card) -> tuple[int, ...]:
-        f = face(card.text)
-        if order.eff[f] == TRUMP:
-            return (0, -order.strength[f])
-        return (1 + int(card.suit), -order.strength[f])
-
-    return key
+def sort_hand(cards: Sequence[Card], game: Game, public: Mapping[str, Any]) -> list[Card]:
+    """Cards in the order a player holds them (the game's :meth:`~stich.core.game.Game.hand_groups`)."""
+    return [c for group in game.hand_groups(cards, public) for c in group]
 
 
 def sort_key_for(game: Game, public: Mapping[str, Any]) -> SortKey:
-    """The hand order of ``game`` given the public facts of the deal (its game type)."""
-    if game.name == "doppelkopf":
-        return doppelkopf_sort_key(game, public)
-    return generic_sort_key
-
-
-def sort_hand(cards: Sequence[Card], game: Game, public: Mapping[str, Any]) -> list[Card]:
-    """Cards in the order a player holds them."""
-    return sorted(cards, key=sort_key_for(game, public))
-
-
-def trump_split(cards: Sequence[Card], game: Game, public: Mapping[str, Any]) -> tuple[list[Card], list[Card]]:
-    """A sorted hand split into trumps and plain cards (Doppelkopf; other games: no trumps)."""
-    ordered = sort_hand(cards, game, public)
-    if game.name != "doppelkopf":
-        return [], ordered
-    key = sort_key_for(game, public)
-    trumps = [c for c in ordered if key(c)[0] == 0]
-    return trumps, [c for c in ordered if key(c)[0] != 0]
+    """A sort key giving the game's hand order for any card of its pack."""
+    position = {card: (i,) for i, card in enumerate(sort_hand(game.deck.faces, game, public))}
+    return lambda card: position.get(card, (len(position),))
 
 
 def hand_markup(cards: Sequence[Card], game: Game, public: Mapping[str, Any], german_suits: bool = False) -> str:
-    """A sorted hand; in Doppelkopf the trumps come first, set off by a bar."""
-    trumps, plain = trump_split(cards, game, public)
-    parts = []
-    if trumps:
-        parts.append(cards_markup(trumps, german_suits))
-    if plain:
-        parts.append(cards_markup(plain, german_suits))
+    """A sorted hand, its groups (in Doppelkopf: trumps, then the plain cards) set off by bars."""
+    parts = [cards_markup(group, german_suits) for group in game.hand_groups(cards, public)]
     return " [dim]|[/] ".join(parts) if parts else "[dim](no cards)[/]"
 
 
@@ -175,12 +132,8 @@ def trick_seat_order(trick: TrickView, active: Sequence[int]) -> list[int]:
 
 
 def trick_eyes(game: Game, cards: Sequence[Card]) -> int | None:
-    """Card points in a trick, where the game counts them (Doppelkopf)."""
-    if game.name != "doppelkopf":
-        return None
-    from stich.games.doppelkopf.scoring import card_eyes
-
-    return sum(card_eyes(c) for c in cards)
+    """Card points in a trick, where the game counts them per trick."""
+    return game.trick_points(cards)
 
 
 def trick_markup(trick: TrickView, active: Sequence[int], names: Sequence[str], german_suits: bool = False) -> str:
@@ -224,11 +177,13 @@ def _party_label(party: str) -> str:
     return party.capitalize()
 
 
-def explain_result(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game | None = None) -> list[str]:
     """The evaluation of a finished deal, step by step, as markup lines.
 
     ``result`` is the JSON form of a :class:`~stich.core.game.DealResult`
     (``scores`` plus the game's breakdown); ``names`` are the seat names.
+    Doppelkopf's breakdown is explained here item by item; other games
+    describe their own results (``game.describe_result``).
     """
     scores = list(result.get("scores", []))
     lines: list[str] = []
@@ -241,6 +196,8 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str]) -> list[str]
         lines.append(_scores_line(scores, names))
         return lines
     if "eyes" not in result:
+        if game is not None:
+            lines += [escape(line) for line in game.describe_result(result)]
         lines.append(_scores_line(scores, names))
         return lines
 

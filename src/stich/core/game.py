@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from stich.cards import Card, Deck
+from stich.cards import Card, Deck, Suit
 from stich.core.errors import IllegalActionError, NotationError
 from stich.core.options import OptionTable
 
@@ -201,6 +201,38 @@ class Game(ABC):
         ``context`` carries what the session knows (who still owes a compulsory
         solo, a forced solo, bock multipliers...); games document their keys.
         """
+
+    # Display hooks: how players hold their cards and read a result.  Rules
+    # never depend on them; the terminal and the web client use them.
+    def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:
+        """The hand as players hold it: groups shown apart, each highest card first.
+
+        ``public`` is the observation's public facts (the game type can change
+        the order).  Default: tarocks high to low, then each suit (clubs,
+        spades, hearts, diamonds) high to low by rank; games override this.
+        """
+        groups: list[list[Card]] = []
+        for suit in (Suit.TAROCK, Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS):
+            group = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
+            if group:
+                groups.append(group)
+        return groups
+
+    def trick_points(self, cards: Sequence[Card]) -> int | None:
+        """Card points of a trick, where the game counts them per trick (``None`` otherwise)."""
+        return None
+
+    def describe_result(self, result: Mapping[str, Any]) -> list[str]:
+        """A finished deal's result (``DealResult.to_json()``) in a few plain-text lines.
+
+        Default: the breakdown's simple values; games override this with their
+        own evaluation in words.
+        """
+        lines = []
+        for key, value in result.items():
+            if key != "scores" and isinstance(value, (str, int, float, bool)):
+                lines.append(f"{key.replace('_', ' ')}: {value}")
+        return lines
 
     def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
         """Validate explicit piles (every card of the pack exactly once) as masks."""

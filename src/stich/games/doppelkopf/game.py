@@ -11,7 +11,7 @@ from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
 from stich.games.doppelkopf.actions import ACTIONS
-from stich.games.doppelkopf.contracts import DECK_40, DECK_48
+from stich.games.doppelkopf.contracts import CONTRACTS, DA, DECK_40, DECK_48, EYES, FACES, TRUMP, card_order, face
 from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
 from stich.games.doppelkopf.state import DoppelkopfState
 
@@ -83,6 +83,30 @@ class Doppelkopf(Game):
         else:
             raise NotationError("a deal needs a seed or explicit hands")
         return DoppelkopfState(self, masks, dealer, seed, context or {})
+
+    def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:
+        """Trumps high to low, then the plain cards clubs, spades, hearts, diamonds, each high to low.
+
+        The order follows the game type in ``public`` (``contract``, and the
+        Schweine once they are public).
+        """
+        contract = CONTRACTS.get(str(public.get("contract", "normal")), CONTRACTS["normal"])
+        top: tuple[int, ...] = ()
+        if public.get("schweine") is not None:
+            top = (DA,)
+            if public.get("superschweine") is not None:
+                top = (face("D9") if self.options.nines else face("DK"), DA)
+        order = card_order(contract, self.options.dullen, top)
+        indexed = sorted(
+            ((FACES.index(c), c) for c in cards), key=lambda fc: (order.eff[fc[0]] != TRUMP, order.eff[fc[0]], -order.strength[fc[0]])
+        )
+        trumps = [c for f, c in indexed if order.eff[f] == TRUMP]
+        plain = [c for f, c in indexed if order.eff[f] != TRUMP]
+        return [g for g in (trumps, plain) if g]
+
+    def trick_points(self, cards: Sequence[Card]) -> int | None:
+        """Eyes in a trick."""
+        return sum(EYES[FACES.index(c)] for c in cards)
 
     def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
         masks = super().hands_from_cards(hands)
