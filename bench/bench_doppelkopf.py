@@ -1,0 +1,684 @@
+"""Throughput benchmark: stich Doppelkopf against OpenSpiel card games.
+
+Usage::
+
+    python bench/bench_doppelkopf.py [--seconds S] [--repeats R] [--json]
+
+Everything runs in this one process, one measurement after the other:
+
+1. stich: random full Doppelkopf deals per second (game finding,
+   announcements and trick play included), with the code API
+   (``legal_codes()`` + ``apply(code)``), the public action API
+   (``legal_actions()`` + ``apply(action)``) and, for reference, the
+   engine-internal step without the legality check (``_apply_code``); then
+   the presets ``ddv_no_nines``, ``house_classic`` and ``players=5``;
+2. micro-benchmarks in µs per call on play-phase positions taken from random
+   deals: ``legal_codes()``, ``legal_actions()``, ``apply`` (on fresh clones)
+   and ``clone()`` (timeit-style batches, median of several repeats);
+3. OpenSpiel (``pyspiel``, optional): random full games per second of
+   ``tarok(players=4)`` (bids passed, random card play), ``skat`` and
+   ``hearts``, plus the same micro-benchmarks on Tarok play positions;
+4. the ratios stich deals/s ÷ OpenSpiel games/s.
+
+These are measurements, not tests: nothing here fails when a target is
+missed; the output says whether each target is met.  See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+try:  # `make bench` installs stich; a plain checkout works through src/.
+    import stich  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the environment
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from stich.core.game import Game, State
+from stich.core.registry import make_game
+
+# Targets from the issue.
+TARGET_DEALS_PER_S = 2000.0
+TARGET_RATIO_TAROK = 1.0
+TARGET_MICRO_US = 5.0
+
+SEED = 20240601
+"""Base seed: deals, random play and chance sampling are all reproducible."""
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class Throughput:
+    """Random full games per second of one configuration, over several repeats."""
+
+    name: str
+    api: str
+    rates: list[float] = field(default_factory=list)
+    """Games per second, one per repeat."""
+    games: int = 0
+    decisions: int = 0
+    chance: int = 0
+    notes: str = ""
+
+    @property
+    def best(self) -> float:
+        """The fastest repeat (the least disturbed by other load)."""
+        return max(self.rates)
+
+    @property
+    def spread(self) -> float:
+        """(max - min) / max over the repeats."""
+        return (max(self.rates) - min(self.rates)) / max(self.rates)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "name": self.name,
+            "api": self.api,
+            "games_per_s_best": round(self.best, 1),
+            "games_per_s_median": round(statistics.median(self.rates), 1),
+            "games_per_s_min": round(min(self.rates), 1),
+            "spread": round(self.spread, 4),
+            "repeats": [round(r, 1) for r in self.rates],
+            "games": self.games,
+            "decisions_per_game": round(self.decisions / self.games, 2),
+            "chance_nodes_per_game": round(self.chance / self.games, 2),
+            "us_per_decision": round(1e6 / (self.best * self.decisions / self.games), 3),
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class Micro:
+    """One micro-benchmark: µs per call, median of several repeats."""
+
+    name: str
+    op: str
+    samples_us: list[float]
+    calls_per_repeat: int
+    target_us: float | None = None
+
+    @property
+    def median(self) -> float:
+        """Median µs per call."""
+        return statistics.median(self.samples_us)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "name": self.name,
+            "op": self.op,
+            "us_per_call_median": round(self.median, 3),
+            "us_per_call_min": round(min(self.samples_us), 3),
+            "us_per_call_max": round(max(self.samples_us), 3),
+            "repeats": len(self.samples_us),
+            "calls_per_repeat": self.calls_per_repeat,
+            "target_us": self.target_us,
+            "meets_target": None if self.target_us is None else self.median < self.target_us,
+        }
+
+
+# ---------------------------------------------------------------- machine
+
+
+def git_revision() -> str:
+    """Short commit of the checkout, with ``+dirty`` when the tree has changes (``unknown`` outside git)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def machine_info() -> dict[str, Any]:
+    """The machine the figures were taken on."""
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        usable = os.cpu_count() or 0
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:  # pragma: no cover
+        load = []
+    versions: dict[str, str] = {}
+    for dist in ("stich", "open_spiel"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": usable,
+        "cpu_count": os.cpu_count(),
+        "cpu_model": model,
+        "python": platform.python_version(),
+        "python_impl": platform.python_implementation(),
+        "platform": platform.platform(),
+        "loadavg_at_start": load,
+        "versions": versions,
+        "git": git_revision(),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+    }
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Switch the cyclic garbage collector off for a timing (as timeit does)."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+# ---------------------------------------------------------------- stich deals
+
+
+def _deal_codes(game: Game, seed: int, rng: random.Random) -> int:
+    """One random deal through ``legal_codes()`` + ``apply(code)``; returns its decisions."""
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    n = 0
+    while not state.is_terminal():
+        codes = state.legal_codes()
+        state.apply(rng.choice(codes))
+        n += 1
+    state.result()
+    return n
+
+
+def _deal_actions(game: Game, seed: int, rng: random.Random) -> int:
+    """One random deal through ``legal_actions()`` + ``apply(action)``."""
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    n = 0
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(rng.choice(actions))
+        n += 1
+    state.result()
+    return n
+
+
+def _deal_internal(game: Game, seed: int, rng: random.Random) -> int:
+    """One random deal through ``legal_codes()`` + ``_apply_code`` (no legality re-check)."""
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    n = 0
+    while not state.is_terminal():
+        codes = state.legal_codes()
+        state._apply_code(rng.choice(codes))
+        n += 1
+    state.result()
+    return n
+
+
+def bench_stich_deals(
+    label: str, game: Game, step: Callable[[Game, int, random.Random], int], api: str, seconds: float, repeats: int
+) -> Throughput:
+    """Random deals per second of ``game``; each repeat replays the same seeded deals from seed 0."""
+    out = Throughput(label, api, notes=game.canonical)
+    step(game, 0, random.Random(SEED))  # warm-up (imports, caches)
+    for _ in range(repeats):
+        rng = random.Random(SEED)
+        deals = decisions = 0
+        clock = time.perf_counter
+        start = clock()
+        deadline = start + seconds
+        while True:
+            decisions += step(game, deals, rng)
+            deals += 1
+            now = clock()
+            if now >= deadline:
+                break
+        out.rates.append(deals / (now - start))
+        out.games += deals
+        out.decisions += decisions
+    return out
+
+
+# ---------------------------------------------------------------- micro
+
+
+def play_positions(game: Game, count: int, seed: int) -> list[State]:
+    """``count`` play-phase positions (with at least one card left to play) from random deals."""
+    rng = random.Random(seed)
+    positions: list[State] = []
+    deal = 0
+    while len(positions) < count:
+        state = game.new_state(seed=seed + deal, dealer=deal % game.num_seats)
+        deal += 1
+        while not state.is_terminal() and getattr(state, "phase_name", "play") != "play":
+            state.apply(rng.choice(state.legal_codes()))
+        # Sample a few positions along this deal's play phase.
+        while not state.is_terminal() and len(positions) < count:
+            if rng.random() < 0.15:
+                positions.append(state.clone())
+            state.apply(rng.choice(state.legal_codes()))
+    return positions
+
+
+def _autorange(run: Callable[[int], float], min_time: float) -> int:
+    """Smallest loop count (1, 2, 5, 10, ...) whose batch takes at least ``min_time`` seconds."""
+    number = 1
+    while True:
+        for factor in (1, 2, 5):
+            n = number * factor
+            if run(n) >= min_time:
+                return n
+        number *= 10
+
+
+def time_calls(
+    name: str, op: str, pool: list[Any], call: Callable[[Any], object], repeats: int, min_time: float, target: float | None
+) -> Micro:
+    """µs per ``call(x)`` over the pool, timeit-style: batches of ``number`` passes, median of repeats."""
+
+    def run(number: int) -> float:
+        clock = time.perf_counter
+        start = clock()
+        for _ in range(number):
+            for x in pool:
+                call(x)
+        return clock() - start
+
+    with no_gc():
+        number = _autorange(run, min_time)
+        samples = [run(number) / (number * len(pool)) * 1e6 for _ in range(repeats)]
+    return Micro(name, op, samples, number * len(pool), target)
+
+
+def time_apply(
+    name: str,
+    op: str,
+    pool: list[Any],
+    moves: list[Any],
+    clone: Callable[[Any], Any],
+    apply: Callable[[Any, Any], object],
+    repeats: int,
+    min_time: float,
+    target: float | None,
+) -> Micro:
+    """µs per ``apply(clone, move)``, timeit-style.
+
+    Each pass clones the whole pool (off the clock) and then times applying
+    one move to every fresh clone, so the clones are as warm in the cache as
+    in a search that clones and applies at once.
+    """
+    pairs = list(zip(pool, moves, strict=True))
+
+    def run(number: int) -> float:
+        clock = time.perf_counter
+        total = 0.0
+        for _ in range(number):
+            work = [(clone(s), m) for s, m in pairs]
+            start = clock()
+            for s, m in work:
+                apply(s, m)
+            total += clock() - start
+        return total
+
+    with no_gc():
+        number = _autorange(run, min_time)
+        samples = [run(number) / (number * len(pool)) * 1e6 for _ in range(repeats)]
+    return Micro(name, op, samples, number * len(pool), target)
+
+
+def bench_stich_micro(game: Game, positions: int, repeats: int, min_time: float) -> list[Micro]:
+    """legal_codes / legal_actions / apply / clone on play-phase positions of ``game``."""
+    pool = play_positions(game, positions, SEED)
+    rng = random.Random(SEED)
+    codes = [rng.choice(s.legal_codes()) for s in pool]
+    table = game.actions.actions
+    acts = [table[c] for c in codes]
+    label = f"stich {game.canonical}"
+    t = TARGET_MICRO_US
+
+    def apply_code(s: State, c: int) -> None:
+        s.apply(c)
+
+    def apply_action(s: State, a: Any) -> None:
+        s.apply(a)
+
+    def apply_internal(s: State, c: int) -> None:
+        s._apply_code(c)
+
+    return [
+        time_calls(label, "legal_codes()", pool, lambda s: s.legal_codes(), repeats, min_time, t),
+        time_calls(label, "legal_actions()", pool, lambda s: s.legal_actions(), repeats, min_time, t),
+        time_apply(label, "apply(code)", pool, codes, lambda s: s.clone(), apply_code, repeats, min_time, t),
+        time_apply(label, "apply(action)", pool, acts, lambda s: s.clone(), apply_action, repeats, min_time, t),
+        time_apply(label, "_apply_code(code) [internal]", pool, codes, lambda s: s.clone(), apply_internal, repeats, min_time, None),
+        time_calls(label, "clone()", pool, lambda s: s.clone(), repeats, min_time, t),
+    ]
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+
+class SpielRunner:
+    """Random full games of one OpenSpiel game through its Python API."""
+
+    def __init__(self, pyspiel: Any, game_string: str, tarok: bool) -> None:
+        self.pyspiel = pyspiel
+        self.game_string = game_string
+        self.game = pyspiel.load_game(game_string)
+        self.tarok = tarok
+        self.bidding = pyspiel.TarokGamePhase.BIDDING if tarok else None
+        self.contracts: dict[str, int] = {}
+
+    @staticmethod
+    def sample_chance(state: Any, rng: random.Random) -> int:
+        """An outcome of a chance node, drawn with ``rng`` from ``chance_outcomes()``."""
+        outcomes = state.chance_outcomes()
+        if len(outcomes) == 1:
+            return int(outcomes[0][0])
+        r = rng.random()
+        acc = 0.0
+        for action, p in outcomes:
+            acc += p
+            if r < acc:
+                return int(action)
+        return int(outcomes[-1][0])
+
+    def play(self, rng: random.Random) -> tuple[int, int]:
+        """One random game; returns (decisions, chance nodes).
+
+        Tarok: during the bidding every player takes the lowest legal action,
+        which is ``Pass`` (action 0) whenever passing is allowed and otherwise
+        the lowest contract the player must name (Klop when all passed);
+        everything after the bidding is uniformly random.
+        """
+        state = self.game.new_initial_state()
+        sample = self.sample_chance
+        choice = rng.choice
+        bidding = self.tarok
+        decisions = chance = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample(state, rng))
+                chance += 1
+                continue
+            legal = state.legal_actions()
+            if bidding and state.current_game_phase() == self.bidding:
+                state.apply_action(legal[0])
+            else:
+                bidding = False
+                state.apply_action(choice(legal))
+            decisions += 1
+        if self.tarok:
+            name = str(state.selected_contract()).rsplit(".", 1)[-1]
+            self.contracts[name] = self.contracts.get(name, 0) + 1
+        state.returns()
+        return decisions, chance
+
+    def bench(self, label: str, seconds: float, repeats: int) -> Throughput:
+        """Games per second over ``repeats`` runs of ``seconds`` each."""
+        out = Throughput(label, "legal_actions() + apply_action(a)", notes=self.game_string)
+        self.play(random.Random(SEED))  # warm-up
+        self.contracts.clear()
+        for _ in range(repeats):
+            rng = random.Random(SEED)
+            games = decisions = chance = 0
+            clock = time.perf_counter
+            start = clock()
+            deadline = start + seconds
+            while True:
+                d, c = self.play(rng)
+                decisions += d
+                chance += c
+                games += 1
+                now = clock()
+                if now >= deadline:
+                    break
+            out.rates.append(games / (now - start))
+            out.games += games
+            out.decisions += decisions
+            out.chance += chance
+        if self.tarok:
+            total = sum(self.contracts.values())
+            mix = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(self.contracts.items(), key=lambda kv: -kv[1]))
+            out.notes += f"; contracts: {mix}"
+        return out
+
+    def play_positions(self, count: int, seed: int) -> list[Any]:
+        """Tarok positions in the trick-playing phase (for the micro-benchmarks)."""
+        rng = random.Random(seed)
+        playing = self.pyspiel.TarokGamePhase.TRICKS_PLAYING
+        positions: list[Any] = []
+        while len(positions) < count:
+            state = self.game.new_initial_state()
+            while not state.is_terminal() and len(positions) < count:
+                if state.is_chance_node():
+                    state.apply_action(self.sample_chance(state, rng))
+                    continue
+                legal = state.legal_actions()
+                if state.current_game_phase() == self.bidding:
+                    state.apply_action(legal[0])
+                    continue
+                if state.current_game_phase() == playing and rng.random() < 0.15:
+                    positions.append(state.clone())
+                state.apply_action(rng.choice(legal))
+        return positions
+
+
+def bench_openspiel(seconds: float, repeats: int, positions: int, micro_repeats: int, min_time: float) -> dict[str, Any]:
+    """OpenSpiel figures, or a ``skipped`` reason when pyspiel is missing."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError as exc:
+        return {"skipped": f"open_spiel is not installed ({exc}); install it with: pip install -e '.[bench]'"}
+    runs: list[Throughput] = []
+    tarok = SpielRunner(pyspiel, f"tarok(players=4,rng_seed={SEED})", tarok=True)
+    runs.append(tarok.bench("openspiel tarok(players=4)", seconds, repeats))
+    runs.append(SpielRunner(pyspiel, "skat", tarok=False).bench("openspiel skat", seconds, repeats))
+    runs.append(SpielRunner(pyspiel, "hearts", tarok=False).bench("openspiel hearts", seconds, repeats))
+    pool = tarok.play_positions(positions, SEED)
+    rng = random.Random(SEED)
+    moves = [rng.choice(s.legal_actions()) for s in pool]
+    label = "openspiel tarok(players=4)"
+
+    def clone_spiel(s: Any) -> Any:
+        return s.clone()
+
+    def apply_spiel(s: Any, a: int) -> None:
+        s.apply_action(a)
+
+    micro = [
+        time_calls(label, "legal_actions()", pool, lambda s: s.legal_actions(), micro_repeats, min_time, None),
+        time_apply(label, "apply_action(a)", pool, moves, clone_spiel, apply_spiel, micro_repeats, min_time, None),
+        time_calls(label, "clone()", pool, lambda s: s.clone(), micro_repeats, min_time, None),
+    ]
+    return {"throughput": runs, "micro": micro}
+
+
+# ---------------------------------------------------------------- report
+
+
+def _targets(base: float, tarok_ratio: float | None, micro: list[Micro]) -> dict[str, Any]:
+    """Each target of the issue with the measured value and whether it is met."""
+    timed = [m for m in micro if m.target_us is not None]
+    return {
+        "deals_per_s": {"target": TARGET_DEALS_PER_S, "value": round(base, 1), "met": base >= TARGET_DEALS_PER_S},
+        "ratio_vs_tarok": {
+            "target": TARGET_RATIO_TAROK,
+            "value": None if tarok_ratio is None else round(tarok_ratio, 3),
+            "met": None if tarok_ratio is None else tarok_ratio >= TARGET_RATIO_TAROK,
+        },
+        "micro_us": {m.op: {"target": m.target_us, "value": round(m.median, 3), "met": m.median < TARGET_MICRO_US} for m in timed},
+    }
+
+
+def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Run every measurement; returns the report as plain data (Throughput/Micro objects inside)."""
+    info = machine_info()
+    ddv = make_game("doppelkopf", "ddv")
+    deals: list[Throughput] = []
+    plan: list[tuple[str, Game, Callable[[Game, int, random.Random], int], str]] = [
+        ("stich doppelkopf ddv", ddv, _deal_codes, "legal_codes() + apply(code)"),
+        ("stich doppelkopf ddv", ddv, _deal_actions, "legal_actions() + apply(action)"),
+        ("stich doppelkopf ddv", ddv, _deal_internal, "legal_codes() + _apply_code(code) [internal]"),
+        ("stich doppelkopf ddv_no_nines", make_game("doppelkopf", "ddv_no_nines"), _deal_codes, "legal_codes() + apply(code)"),
+        ("stich doppelkopf house_classic", make_game("doppelkopf", "house_classic"), _deal_codes, "legal_codes() + apply(code)"),
+        ("stich doppelkopf ddv players=5", make_game("doppelkopf", "ddv", {"players": 5}), _deal_codes, "legal_codes() + apply(code)"),
+    ]
+    for label, game, step, api in plan:
+        progress(f"{label}: {api}")
+        deals.append(bench_stich_deals(label, game, step, api, args.seconds, args.repeats))
+    progress("stich micro-benchmarks")
+    micro = bench_stich_micro(ddv, args.positions, args.micro_repeats, args.min_time)
+    progress("OpenSpiel")
+    spiel = bench_openspiel(args.seconds, args.repeats, args.positions, args.micro_repeats, args.min_time)
+    with suppress(OSError):
+        info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    ratios: dict[str, float] = {}
+    base = deals[0].best
+    for t in spiel.get("throughput", []):
+        ratios[f"{deals[0].name} / {t.name}"] = base / t.best
+    tarok_ratio = next((v for k, v in ratios.items() if "tarok" in k), None)
+    targets = _targets(base, tarok_ratio, micro)
+    return {
+        "machine": info,
+        "settings": {
+            "seconds_per_repeat": args.seconds,
+            "repeats": args.repeats,
+            "micro_positions": args.positions,
+            "micro_repeats": args.micro_repeats,
+            "micro_min_batch_s": args.min_time,
+            "seed": SEED,
+        },
+        "stich": {"deals": deals, "micro": micro},
+        "openspiel": spiel,
+        "ratios": ratios,
+        "targets": targets,
+    }
+
+
+def to_json(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with every result object in its JSON form."""
+
+    def conv(x: Any) -> Any:
+        if isinstance(x, Throughput | Micro):
+            return x.to_json()
+        if isinstance(x, dict):
+            return {k: conv(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [conv(v) for v in x]
+        if isinstance(x, float):
+            return round(x, 4)
+        return x
+
+    out = conv(report)
+    assert isinstance(out, dict)
+    return out
+
+
+def render(report: dict[str, Any]) -> str:
+    """A readable table."""
+    m = report["machine"]
+    s = report["settings"]
+    lines = [
+        "stich Doppelkopf benchmark",
+        f"  date      {m['date']}",
+        f"  machine   {m['nproc']} usable cores ({m['cpu_count']} total), {m['cpu_model']}",
+        f"  python    {m['python_impl']} {m['python']} on {m['platform']}",
+        f"  versions  stich {m['versions']['stich']} (git {m['git']}), open_spiel {m['versions']['open_spiel']}",
+        f"  load avg  start {m['loadavg_at_start']}  end {m.get('loadavg_at_end')}",
+        f"  command   {m['command']}",
+        f"  settings  {s['repeats']} repeats x {s['seconds_per_repeat']} s per throughput figure; "
+        f"micro: {s['micro_positions']} positions, median of {s['micro_repeats']} batches >= {s['micro_min_batch_s']} s",
+        "",
+        "Random full games per second (best repeat; spread = (max-min)/max over repeats)",
+    ]
+    header = f"  {'configuration':<34} {'API':<46} {'games/s':>9} {'spread':>7} {'dec/game':>9} {'µs/dec':>7}"
+    lines += [header, "  " + "-" * (len(header) - 2)]
+    rows: list[Throughput] = list(report["stich"]["deals"]) + list(report["openspiel"].get("throughput", []))
+    for t in rows:
+        j = t.to_json()
+        per_game = f"{j['decisions_per_game']:>9.1f} {j['us_per_decision']:>7.2f}"
+        lines.append(f"  {t.name:<34} {t.api:<46} {t.best:>9.0f} {100 * t.spread:>6.1f}% {per_game}")
+    if "skipped" in report["openspiel"]:
+        lines.append(f"  OpenSpiel skipped: {report['openspiel']['skipped']}")
+    for t in report["openspiel"].get("throughput", []):
+        if t.notes:
+            lines.append(f"  note {t.name}: {t.notes}")
+    lines += ["", "Micro-benchmarks on play-phase positions (µs per call, median of repeats)"]
+    header = f"  {'engine / game':<36} {'operation':<30} {'median':>8} {'min':>8} {'max':>8} {'target':>8}"
+    lines += [header, "  " + "-" * (len(header) - 2)]
+    for mi in list(report["stich"]["micro"]) + list(report["openspiel"].get("micro", [])):
+        target = "" if mi.target_us is None else (f"<{mi.target_us:g} " + ("ok" if mi.median < mi.target_us else "MISS"))
+        lines.append(f"  {mi.name:<36} {mi.op:<30} {mi.median:>8.2f} {min(mi.samples_us):>8.2f} {max(mi.samples_us):>8.2f} {target:>8}")
+    lines += ["", "Ratios (stich ddv deals/s with legal_codes() + apply(code) ÷ OpenSpiel games/s)"]
+    if report["ratios"]:
+        for k, v in report["ratios"].items():
+            lines.append(f"  {k:<70} {v:>6.2f}")
+    else:
+        lines.append("  (none: OpenSpiel skipped)")
+    tg = report["targets"]
+    lines += ["", "Targets"]
+    d = tg["deals_per_s"]
+    lines.append(f"  deals/s >= {d['target']:g}: {d['value']:.0f} -> {'met' if d['met'] else 'MISSED'}")
+    r = tg["ratio_vs_tarok"]
+    if r["value"] is not None:
+        lines.append(f"  ratio vs tarok(players=4) >= {r['target']:g}: {r['value']:.2f} -> {'met' if r['met'] else 'MISSED'}")
+    for op, v in tg["micro_us"].items():
+        lines.append(f"  {op} < {v['target']:g} µs: {v['value']:.2f} -> {'met' if v['met'] else 'MISSED'}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per repeat of each throughput figure (default 2)")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats of each throughput figure; the best is reported (default 3)")
+    parser.add_argument("--positions", type=int, default=200, help="play-phase positions for the micro-benchmarks (default 200)")
+    parser.add_argument("--micro-repeats", type=int, default=7, help="batches per micro-benchmark; the median is reported (default 7)")
+    parser.add_argument("--min-time", type=float, default=0.05, help="minimum seconds per micro-benchmark batch (default 0.05)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.micro_repeats < 1:
+        parser.error("--seconds, --repeats, --positions and --micro-repeats must be positive")
+
+    def progress(msg: str) -> None:
+        print(f"... {msg}", file=sys.stderr, flush=True)
+
+    report = run(args, progress)
+    if args.json:
+        print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        print(render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
