@@ -151,3 +151,17 @@ def test_iter_bits(mask: int) -> None:
     bits = iter_bits(mask)
     assert bits == sorted(bits)
     assert sum(1 << b for b in bits) == mask
+
+
+def test_inline_shuffle_matches_the_generator() -> None:
+    # core.rng.shuffled writes SplitMix64 out inline; it must equal the generator's Fisher-Yates
+    from stich.core.rng import SplitMix64, shuffled
+
+    for seed in (0, 1, 2**63, 2**64 - 1, 123456789):
+        items = list(range(48))
+        expected = list(items)
+        gen = SplitMix64(seed)
+        for i in range(len(expected) - 1, 0, -1):
+            j = gen.below(i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert shuffled(items, seed) == expected

@@ -120,6 +120,10 @@ class Card:
         elif self.rank not in _RANK_TOKENS:
             raise NotationError(f"no rank {self.rank} in a plain suit")
 
+    def __hash__(self) -> int:
+        # Cheaper than the generated tuple hash; cards key many lookup tables.
+        return self.rank * 8 + self.suit
+
     @property
     def text(self) -> str:
         """The card in text notation, e.g. ``H10`` or ``T21``."""

@@ -335,12 +335,19 @@ class State(ABC):
 
     def apply(self, action: Action | int | str) -> None:
         """Apply an action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
-        act = self.to_action(action)
-        reason = self.illegal_reason(act.code)
+        table = self.game.actions.actions
+        # Fast path for codes and interned actions (search and simulation loops).
+        if type(action) is int and 0 <= action < len(table):
+            code = action
+        elif type(action) is Action and action.code < len(table) and table[action.code] is action:
+            code = action.code
+        else:
+            code = self.to_action(action).code
+        reason = self.illegal_reason(code)
         if reason is not None:
             message, rule = reason
-            raise IllegalActionError(f"{act.text}: {message}", rule)
-        self._apply_code(act.code)
+            raise IllegalActionError(f"{table[code].text}: {message}", rule)
+        self._apply_code(code)
 
     def is_legal(self, action: Action | int | str) -> bool:
         """Whether an action is legal now (malformed text counts as illegal)."""

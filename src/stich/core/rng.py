@@ -37,11 +37,25 @@ class SplitMix64:
 
 
 def shuffled(items: list[int] | tuple[int, ...], seed: int) -> list[int]:
-    """A seeded Fisher–Yates shuffle of ``items`` (a new list)."""
+    """A seeded Fisher–Yates shuffle of ``items`` (a new list).
+
+    Equivalent to ``j = SplitMix64(seed).below(i + 1)`` for ``i`` from the
+    last index down to 1, with the generator steps written out inline because
+    dealing is on the simulation hot path (tests check the two agree).
+    """
     out = list(items)
-    gen = SplitMix64(seed)
+    state = seed & MASK64
     for i in range(len(out) - 1, 0, -1):
-        j = gen.below(i + 1)
+        n = i + 1
+        limit = MASK64 - (MASK64 + 1) % n
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z <= limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -214,7 +214,11 @@ class DoppelkopfState(State):
         return []
 
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
-        if self.phase == END:
+        phase = self.phase
+        if phase == PLAY and code < N_FACES:
+            # a card: one bit test instead of building the legal list
+            return None if faces_of(self._playable(self.to_move)) >> code & 1 else self._explain(code)
+        if phase == END:
             return ("the deal is over", "§7")
         if code in self.legal_codes():
             return None
