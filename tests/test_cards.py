@@ -165,3 +165,13 @@ def test_inline_shuffle_matches_the_generator() -> None:
             j = gen.below(i + 1)
             expected[i], expected[j] = expected[j], expected[i]
         assert shuffled(items, seed) == expected
+
+
+def test_deck_cards_order_does_not_reveal_copies() -> None:
+    # a hand shown to a player lists faces in pack order, whichever physical copies it holds
+    from stich.games.doppelkopf.contracts import DECK_48, N_FACES, face
+
+    cq, ha = face("CQ"), face("HA")
+    first_copies = (1 << cq) | (1 << (ha + N_FACES))
+    other_copies = (1 << (cq + N_FACES)) | (1 << ha)
+    assert DECK_48.cards(first_copies) == DECK_48.cards(other_copies) == [parse_card("CQ"), parse_card("HA")]

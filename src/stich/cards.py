@@ -217,8 +217,18 @@ class Deck:
         return out & self.face_mask
 
     def cards(self, mask: int) -> list[Card]:
-        """Faces of the physical cards in ``mask``, in index order (duplicates kept)."""
-        return [self.card(i) for i in iter_bits(mask)]
+        """Faces of the physical cards in ``mask`` in pack order, copies of a face side by side.
+
+        The order never depends on *which* copy of a face is in the mask, so a
+        list of cards shown to a player cannot reveal how copies were dealt.
+        """
+        out = []
+        n = self.n_faces
+        for f in range(n):
+            for copy in range(self.copies):
+                if mask >> (copy * n + f) & 1:
+                    out.append(self.faces[f])
+        return out
 
     def mask_of(self, cards: list[Card] | tuple[Card, ...], taken: int = 0) -> int:
         """Physical mask for a list of faces: each face takes the lowest copy not yet used.

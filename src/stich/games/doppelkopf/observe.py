@@ -87,6 +87,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "armut_taker": state.armut_taker,
         "armut_trumps_returned": (state.armut_returned & state.order.follow[TRUMP]).bit_count() if state.armut_taker is not None else None,
         "multiplier": state.multiplier,
+        "owes_solo": list(state.owes),
         "hand_sizes": {str(s): state.hands[s].bit_count() for s in state.active},
     }
     private: dict[str, Any] = {}
