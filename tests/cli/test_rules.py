@@ -62,7 +62,7 @@ def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert games[0]["default_preset"] == "ddv"
 
 
-@pytest.mark.parametrize(("name", "expected"), [("skat", "unknown game 'skat'"), ("dappen", "not implemented yet")])
+@pytest.mark.parametrize(("name", "expected"), [("skat", "unknown game 'skat'"), ("doppelkopp", "unknown game 'doppelkopp'")])
 def test_unknown_game_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], name: str, expected: str) -> None:
     status, out, err = run_cli(capsys, "rules", name)
     line = assert_one_error_line(status, err)

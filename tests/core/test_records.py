@@ -385,7 +385,6 @@ def test_changed_breakdown_missing_and_extra_keys() -> None:
     ("game", "message"),
     [
         ("skat", "unknown game 'skat'"),
-        ("dappen", "not implemented yet"),
         ("doppelkopf(foo=1)", "foo"),
         ("doppelkopf(preset=nope)", "nope"),
         ("doppelkopf(players=4", "not a game string"),

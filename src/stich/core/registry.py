@@ -19,12 +19,14 @@ from stich.core.session import Session
 # implemented are listed in PLANNED so errors can say so precisely.
 GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
+    "dobbm": "stich.games.dobbm.game:Dobbm",
 }
-PLANNED = ("tapp_tarock", "dobbm", "droggn", "dappen")
 # name -> "module:Class" of the game's session (list) rules.
 SESSIONS: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
+    "dobbm": "stich.games.dobbm.session:DobbmSession",
 }
+PLANNED: tuple[str, ...] = ("tapp_tarock", "droggn", "dappen")
 
 
 def game_names() -> list[str]:
