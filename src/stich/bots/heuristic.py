@@ -18,6 +18,7 @@ from stich.core.game import Game
 
 HEURISTICS: dict[str, str] = {
     "doppelkopf": "stich.bots.doppelkopf_heuristic:DoppelkopfHeuristic",
+    "dappen": "stich.bots.dappen_heuristic:DappenHeuristic",
     "dobbm": "stich.bots.dobbm_heuristic:DobbmHeuristic",
 }
 """Game name -> ``module:Class`` of its heuristic bot (constructed as ``Class(game, seat, seed)``)."""

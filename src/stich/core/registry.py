@@ -19,14 +19,16 @@ from stich.core.session import Session
 # implemented are listed in PLANNED so errors can say so precisely.
 GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
+    "dappen": "stich.games.dappen.game:Dappen",
     "dobbm": "stich.games.dobbm.game:Dobbm",
 }
 # name -> "module:Class" of the game's session (list) rules.
 SESSIONS: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
+    "dappen": "stich.games.dappen.session:DappenSession",
     "dobbm": "stich.games.dobbm.session:DobbmSession",
 }
-PLANNED: tuple[str, ...] = ("tapp_tarock", "droggn", "dappen")
+PLANNED: tuple[str, ...] = ("tapp_tarock", "droggn")
 
 
 def game_names() -> list[str]:
