@@ -72,7 +72,7 @@ def test_tarock_and_cavalier_notation() -> None:
     assert Card(Suit.TAROCK, 1).display() == "Pagat"
     assert Card(Suit.TAROCK, 22).display() == "Sküs"
     assert Card(Suit.HEARTS, Rank.TEN).display() == "♥10"
-    assert Card(Suit.CLUBS, Rank.QUEEN).display(german_suits=True) == "EQ"
+    assert Card(Suit.CLUBS, Rank.QUEEN).display(german_suits=True) == "EO"  # Eichel-Ober
 
 
 def test_card_order_is_by_suit_then_rank() -> None:

@@ -52,7 +52,7 @@ class Suit(IntEnum):
     @property
     def german_name(self) -> str:
         """Name of the matching German-suited suit (Dobbm, German packs)."""
-        return ("Eichel", "Grün", "Rot", "Schellen", "Tarock")[self]
+        return ("Eichel", "Laub", "Herz", "Schellen", "Tarock")[self]
 
 
 class Rank(IntEnum):
@@ -140,6 +140,8 @@ class Card:
             return {1: "Pagat", 21: "Mond", 22: "Sküs"}.get(self.rank, f"T{self.rank}")
         token = _RANK_TOKENS[Rank(self.rank)]
         if german_suits:
+            # German packs: Ober and Unter instead of queen and jack (the ace is the Daus/Sau).
+            token = {"Q": "O", "J": "U"}.get(token, token)
             return f"{self.suit.german_name[0]}{token}"
         return f"{self.suit.symbol}{token}"
 

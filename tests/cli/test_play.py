@@ -169,7 +169,7 @@ def test_german_suits() -> None:
     table.run()
     hand_line = next(line for line in buffer.getvalue().splitlines() if line.startswith("Your hand:"))
     assert "♥" not in hand_line and "♣" not in hand_line
-    assert any(token in hand_line for token in ("R10", "EQ", "GQ", "RQ", "SQ"))
+    assert any(token in hand_line for token in ("H10", "EO", "LO", "HO", "SO"))  # Herz-Zehn, the Ober
 
 
 def test_main_play_reads_stdin_until_the_deal_is_over(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

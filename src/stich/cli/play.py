@@ -55,6 +55,10 @@ HELP_LINES = (
 COMMANDS = ("help", "hand", "last", "score", "quit")
 
 
+PRIVATE_LABELS = {"armut_given": "You handed over", "armut_returned": "Cards given back to the poor hand"}
+"""Words for private card lists of an observation; other keys are shown by their name."""
+
+
 class QuitGame(Exception):
     """The player asked to stop (``quit``, end of input or Ctrl-C)."""
 
@@ -96,7 +100,7 @@ class TerminalGame:
         self.bot_names = list(bots)
         """Bot name per seat (the human's entry is unused)."""
         self.seed = seed
-        self.german = german_suits
+        self.german = german_suits or game.german_suited
         self.console = console if console is not None else Console(highlight=False)
         self.input_fn: InputFn = input_fn if input_fn is not None else self._console_input
         self.names = ["You" if s == seat else f"Seat {s}" for s in range(game.num_seats)]
@@ -211,12 +215,22 @@ class TerminalGame:
         if line and line != self._game_line:
             self._game_line = line
             self.say(line)
-        if obs.phase not in ("armut_give", "armut_return"):
-            for key, what in (("armut_given", "You handed over"), ("armut_returned", "Cards given back to the poor hand")):
-                cards = tuple(obs.private.get(key, ()))
-                if cards and self._private.get(key) != cards:
-                    self._private[key] = cards
-                    self.say(f"{what}: {cards_markup([parse_card(c) for c in cards], self.german)}")
+        if obs.phase in ("play", "end"):
+            self._report_private_cards(obs)
+
+    def _report_private_cards(self, obs: Observation) -> None:
+        """Show card lists only this seat knows (cards handed over, taken from a talon...) once play starts."""
+        for key, value in obs.private.items():
+            if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+                continue
+            try:
+                cards = [parse_card(v) for v in value]
+            except NotationError:
+                continue
+            if self._private.get(key) != tuple(value):
+                self._private[key] = tuple(value)
+                what = PRIVATE_LABELS.get(key, key.replace("_", " ").capitalize())
+                self.say(f"{escape(what)}: {cards_markup(cards, self.german)}")
 
     def _trick_line(self, trick: TrickView, index: int, obs: Observation) -> str:
         active = list(obs.public.get("active", range(self.game.num_seats)))

@@ -141,6 +141,8 @@ class Game(ABC):
     rules_version: ClassVar[int]
     option_table: ClassVar[OptionTable]
     score_unit: ClassVar[str] = "points"
+    german_suited: ClassVar[bool] = False
+    """Whether the game is played with a German-suited pack (display only)."""
 
     def __init__(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.preset, self.options = self.option_table.build(preset, options)
