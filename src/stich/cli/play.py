@@ -46,9 +46,9 @@ from stich.core.session import Session, SheetRow
 InputFn = Callable[[str], str]
 
 HELP_LINES = (
-    "Type the number of a choice, or an action: [bold]play H10[/] or just [bold]H10[/] (suit C S H D, rank A 10 K Q J 9),",
-    "[bold]announce re[/] or just [bold]re[/] / [bold]kontra[/] / [bold]keine90[/], [bold]gesund[/], [bold]vorbehalt[/],",
-    "[bold]solo damen[/] or just [bold]damen[/], [bold]accept[/], [bold]decline[/].",
+    "Type the number of a choice, or an action: [bold]play H10[/] or just [bold]H10[/] (suits C S H D, tarocks T1–T22),",
+    "or the last word of an action on the menu: [bold]re[/], [bold]kontra[/], [bold]damen[/] for [bold]solo damen[/], "
+    "[bold]dobbm[/] for [bold]bid dobbm[/], [bold]pass[/], [bold]accept[/].",
     "Commands: [bold]help[/] this text, [bold]hand[/] your hand, [bold]last[/] the last trick, "
     "[bold]score[/] the score sheet, [bold]quit[/] stop playing.",
 )
@@ -371,7 +371,7 @@ class TerminalGame:
 
     @staticmethod
     def _candidates(text: str, options: Sequence[Action]) -> list[str]:
-        """Action texts ``text`` may stand for: itself, a card to play or discard, an announcement or a solo."""
+        """Action texts ``text`` may stand for: itself, a card to play or discard, or a legal action it ends."""
         out = [text]
         words = text.split()
         if len(words) == 1:
@@ -383,7 +383,10 @@ class TerminalGame:
                 discarding = any(a.kind == "discard" for a in options)
                 out.append(f"{'discard' if discarding else 'play'} {card.text}")
             else:
-                out += [f"announce {words[0]}", f"solo {words[0]}"]
+                # a single word: any legal action whose last word it is (``re``, ``damen``, ``dapp``, ``retour``)
+                word = words[0].lower()
+                out += [a.text for a in options if a.text.split()[-1].lower() == word]
+                out += [f"announce {word}", f"solo {word}", f"bid {word}"]
         return out
 
     def show_last(self, obs: Observation) -> None:

@@ -188,7 +188,7 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game |
     scores = list(result.get("scores", []))
     lines: list[str] = []
     kind = str(result.get("kind", ""))
-    if kind == "thrown":
+    if kind == "thrown" and isinstance(result.get("seat"), int):
         seat = result.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
         reason = str(result.get("reason", "")).replace("_", " ")

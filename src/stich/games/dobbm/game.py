@@ -34,6 +34,7 @@ class Dobbm(Game):
     rules_version: ClassVar[int] = 1
     option_table: ClassVar[OptionTable] = OPTION_TABLE
     score_unit: ClassVar[str] = "units"
+    german_suited: ClassVar[bool] = True
     options: DobbmOptions
 
     @property
