@@ -19,16 +19,18 @@ from stich.core.session import Session
 # implemented are listed in PLANNED so errors can say so precisely.
 GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
+    "droggn": "stich.games.droggn.game:Droggn",
     "dappen": "stich.games.dappen.game:Dappen",
     "dobbm": "stich.games.dobbm.game:Dobbm",
 }
 # name -> "module:Class" of the game's session (list) rules.
 SESSIONS: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
+    "droggn": "stich.games.droggn.session:DroggnSession",
     "dappen": "stich.games.dappen.session:DappenSession",
     "dobbm": "stich.games.dobbm.session:DobbmSession",
 }
-PLANNED: tuple[str, ...] = ("tapp_tarock", "droggn")
+PLANNED: tuple[str, ...] = ("tapp_tarock",)
 
 
 def game_names() -> list[str]:
