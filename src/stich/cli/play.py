@@ -236,7 +236,7 @@ class TerminalGame:
         active = list(obs.public.get("active", range(self.game.num_seats)))
         eyes = trick_eyes(self.game, trick.cards)
         winner = trick.winner if trick.winner is not None else -1
-        eyes_text = f" ({eyes} eyes)" if eyes is not None else ""
+        eyes_text = f" ({eyes} {self.game.card_points_name})" if eyes is not None else ""
         return (
             f"  Trick {index + 1}: {trick_markup(trick, active, self.names, self.german)}"
             f"  → [bold]{escape(self.names[winner])}[/]{eyes_text}"

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from stich.cards import Card, Deck, Suit
+from stich.cards import Card, Deck, Suit, parse_card
 from stich.core.errors import IllegalActionError, NotationError
 from stich.core.options import OptionTable
 
@@ -38,6 +38,14 @@ class Action:
         return self.text.split(" ", 1)[0]
 
 
+def _normalise_word(word: str) -> str:
+    """A word of an action text: cards in canonical upper case, everything else lower case."""
+    try:
+        return parse_card(word).text
+    except NotationError:
+        return word.lower()
+
+
 class ActionSpace:
     """All actions of a game, indexed by code and by text."""
 
@@ -58,11 +66,7 @@ class ActionSpace:
         words = text.split()
         if not words:
             raise NotationError("empty action")
-        words[0] = words[0].lower()
-        if len(words) > 1 and words[0] in ("play", "discard"):
-            words[1] = words[1].upper()
-        else:
-            words = [w.lower() for w in words]
+        words = [_normalise_word(w) for w in words]
         key = " ".join(words)
         action = self.by_text.get(key)
         if action is None:
@@ -143,6 +147,8 @@ class Game(ABC):
     score_unit: ClassVar[str] = "points"
     german_suited: ClassVar[bool] = False
     """Whether the game is played with a German-suited pack (display only)."""
+    card_points_name: ClassVar[str] = "points"
+    """What players call card points (Doppelkopf: eyes), for display."""
 
     def __init__(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.preset, self.options = self.option_table.build(preset, options)

@@ -23,6 +23,7 @@ class Doppelkopf(Game):
     title: ClassVar[str] = "Doppelkopf"
     rules_version: ClassVar[int] = 1
     option_table: ClassVar[OptionTable] = OPTION_TABLE
+    card_points_name: ClassVar[str] = "eyes"
     options: DoppelkopfOptions
 
     @property
