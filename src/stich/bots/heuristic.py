@@ -18,6 +18,7 @@ from stich.core.game import Game
 
 HEURISTICS: dict[str, str] = {
     "doppelkopf": "stich.bots.doppelkopf_heuristic:DoppelkopfHeuristic",
+    "tapp_tarock": "stich.bots.tapp_tarock_heuristic:TappTarockHeuristic",
     "droggn": "stich.bots.droggn_heuristic:DroggnHeuristic",
     "dappen": "stich.bots.dappen_heuristic:DappenHeuristic",
     "dobbm": "stich.bots.dobbm_heuristic:DobbmHeuristic",

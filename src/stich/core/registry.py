@@ -19,6 +19,7 @@ from stich.core.session import Session
 # implemented are listed in PLANNED so errors can say so precisely.
 GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
+    "tapp_tarock": "stich.games.tapp_tarock.game:TappTarock",
     "droggn": "stich.games.droggn.game:Droggn",
     "dappen": "stich.games.dappen.game:Dappen",
     "dobbm": "stich.games.dobbm.game:Dobbm",
@@ -26,11 +27,12 @@ GAMES: dict[str, str] = {
 # name -> "module:Class" of the game's session (list) rules.
 SESSIONS: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
+    "tapp_tarock": "stich.games.tapp_tarock.session:TappTarockSession",
     "droggn": "stich.games.droggn.session:DroggnSession",
     "dappen": "stich.games.dappen.session:DappenSession",
     "dobbm": "stich.games.dobbm.session:DobbmSession",
 }
-PLANNED: tuple[str, ...] = ("tapp_tarock",)
+PLANNED: tuple[str, ...] = ()
 
 
 def game_names() -> list[str]:
