@@ -197,3 +197,15 @@ def test_games_without_list_rules_play_plain_deals(monkeypatch: pytest.MonkeyPat
     assert rows[-1]["totals"] == [a + b for a, b in zip(rows[0]["scores"], rows[1]["scores"], strict=True)]
     with pytest.raises(UsageError, match="no list rules"):
         make_table(game, 4, [], deals=None)
+
+
+def test_a_thrown_in_deal_is_redealt_and_not_counted() -> None:
+    # Tapp Tarock seed 3: everybody passes the first deal; --deals 1 still plays one deal out
+    game = make_game("tapp_tarock")
+    con, _buffer = console()
+    table = TerminalGame(game, seat=0, bots=["heuristic"] * 3, seed=3, deals=1, console=con, input_fn=lambda p: "1")
+    assert table.run() == 0
+    rows = table.session.rows
+    assert len(rows) == 2
+    assert rows[0].notes.get("redeal") is True
+    assert "Redeal" not in rows[1].label

@@ -1,11 +1,10 @@
 """The ``heuristic`` bot: a rule-based player per game, chosen by game name.
 
-Each game with rules of its own registers its bot class in :data:`HEURISTICS`
-(for Doppelkopf :class:`~stich.bots.doppelkopf_heuristic.DoppelkopfHeuristic`).
-For any other game the factory falls back to the seeded
-:class:`~stich.bots.random_bot.RandomBot`, so that ``--bots heuristic`` works
-for every registered game; that fallback reports its own name (``random``), so
-records never pass random play off as heuristic play.
+Each game registers its bot class in :data:`HEURISTICS` (for Doppelkopf
+:class:`~stich.bots.doppelkopf_heuristic.DoppelkopfHeuristic`).  A game
+without one gets the seeded :class:`~stich.bots.random_bot.RandomBot`, which
+reports its own name (``random``), so records never pass random play off as
+heuristic play.
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ from stich.core.game import Game
 HEURISTICS: dict[str, str] = {
     "doppelkopf": "stich.bots.doppelkopf_heuristic:DoppelkopfHeuristic",
     "tapp_tarock": "stich.bots.tapp_tarock_heuristic:TappTarockHeuristic",
+    "dobbm": "stich.bots.dobbm_heuristic:DobbmHeuristic",
     "droggn": "stich.bots.droggn_heuristic:DroggnHeuristic",
     "dappen": "stich.bots.dappen_heuristic:DappenHeuristic",
-    "dobbm": "stich.bots.dobbm_heuristic:DobbmHeuristic",
 }
 """Game name -> ``module:Class`` of its heuristic bot (constructed as ``Class(game, seat, seed)``)."""
 

@@ -111,7 +111,7 @@ class TerminalGame:
         else:
             self.session = _SimpleSession(game, seed, None)
         self.deals = deals
-        """Deals to play (thrown-in deals count), or ``None`` for the whole list."""
+        """Deals to play out (thrown-in deals are redealt and not counted), or ``None`` for the whole list."""
         self.state: State | None = None
         """The deal being played (tests may peek; the screen shows only the human's observation)."""
         self._events = 0
@@ -146,15 +146,18 @@ class TerminalGame:
         self.say(f"[bold]{escape(self.game.title)}[/]: {escape(self.game.canonical)}")
         self.say(f"You are seat {self.seat}; {escape(others)}. Seed {self.seed} (play again with --seed {self.seed}).")
         self.say("Type [bold]help[/] for help.")
+        played = 0
         try:
-            while self.deals is None or len(self.session.rows) < self.deals:
+            while self.deals is None or played < self.deals:
                 state = self.session.next_deal()
                 if state is None:
                     if self.deals is not None:
-                        self.say(f"The list is over after {len(self.session.rows)} deals.")
+                        self.say(f"The list is over after {played} deals.")
                     break
                 self.play_deal(state)
                 self.session.book(state)
+                if not state.result().thrown_in:
+                    played += 1
                 self.say()
                 self.show_sheet()
         except (QuitGame, KeyboardInterrupt):

@@ -131,6 +131,8 @@ class DealResult:
 
     scores: tuple[int, ...]
     breakdown: Mapping[str, Any]
+    thrown_in: bool = False
+    """The deal was not played out (thrown in, all passed): it is redealt and does not count as a game."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON form used in records (``result.scores`` is the contract)."""

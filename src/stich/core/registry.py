@@ -15,24 +15,22 @@ from stich.core.game import Game
 from stich.core.options import parse_game_string
 from stich.core.session import Session
 
-# name -> "module:Class".  Every game name of the project; the ones not yet
-# implemented are listed in PLANNED so errors can say so precisely.
+# name -> "module:Class" of every game, in the order the project lists them.
 GAMES: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.game:Doppelkopf",
     "tapp_tarock": "stich.games.tapp_tarock.game:TappTarock",
+    "dobbm": "stich.games.dobbm.game:Dobbm",
     "droggn": "stich.games.droggn.game:Droggn",
     "dappen": "stich.games.dappen.game:Dappen",
-    "dobbm": "stich.games.dobbm.game:Dobbm",
 }
 # name -> "module:Class" of the game's session (list) rules.
 SESSIONS: dict[str, str] = {
     "doppelkopf": "stich.games.doppelkopf.session:DoppelkopfSession",
     "tapp_tarock": "stich.games.tapp_tarock.session:TappTarockSession",
+    "dobbm": "stich.games.dobbm.session:DobbmSession",
     "droggn": "stich.games.droggn.session:DroggnSession",
     "dappen": "stich.games.dappen.session:DappenSession",
-    "dobbm": "stich.games.dobbm.session:DobbmSession",
 }
-PLANNED: tuple[str, ...] = ()
 
 
 def game_names() -> list[str]:
@@ -49,8 +47,6 @@ def game_class(name: str) -> type[Game]:
     """The Game class registered under ``name``."""
     target = GAMES.get(name)
     if target is None:
-        if name in PLANNED:
-            raise OptionError(f"game {name!r} is not implemented yet; available: {', '.join(GAMES)}")
         raise OptionError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
     cls = _load(target)
     if not (isinstance(cls, type) and issubclass(cls, Game)):  # pragma: no cover - registry misconfigured

@@ -228,7 +228,9 @@ def _responsible(facts: DealFacts, options: DappenOptions, payers: tuple[int, ..
 
 def thrown_result(num_seats: int) -> DealResult:
     """Everybody passed and nobody had to dapp: "das Spiel kommt ins Loch", no payment [§3.3, §10.12]."""
-    return DealResult(tuple([0] * num_seats), {"kind": "thrown", "reason": "all passed (ins Loch)", "seat": None, "redeal": False})
+    return DealResult(
+        tuple([0] * num_seats), {"kind": "thrown", "reason": "all passed (ins Loch)", "seat": None, "redeal": False}, thrown_in=True
+    )
 
 
 def penalty_result(num_seats: int, offender: int, others: tuple[int, ...], options: DappenOptions) -> DealResult:

@@ -135,4 +135,4 @@ def all_pass_result(num_seats: int, dealer: int, options: DobbmOptions) -> DealR
         "stockerl": amount,
         "collector": collector,
     }
-    return DealResult(tuple(scores), breakdown)
+    return DealResult(tuple(scores), breakdown, thrown_in=True)

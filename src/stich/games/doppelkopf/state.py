@@ -657,6 +657,7 @@ class DoppelkopfState(State):
                 self._result = DealResult(
                     tuple(0 for _ in range(self.game.num_seats)),
                     {"kind": "thrown", "reason": reason, "seat": seat, "redeal": True},
+                    thrown_in=True,
                 )
             else:
                 self._result = evaluate(self.facts(), self.game.options)

@@ -182,4 +182,6 @@ def evaluate(
 
 def thrown_in(dealer: int, num_seats: int) -> DealResult:
     """All passed: the cards are thrown in, nobody scores, the same dealer deals again [§3.2]."""
-    return DealResult(tuple(0 for _ in range(num_seats)), {"kind": "thrown", "reason": "all_passed", "seat": dealer, "redeal": True})
+    return DealResult(
+        tuple(0 for _ in range(num_seats)), {"kind": "thrown", "reason": "all_passed", "seat": dealer, "redeal": True}, thrown_in=True
+    )

@@ -213,4 +213,4 @@ def evaluate(facts: DealFacts, opts: TappTarockOptions) -> DealResult:
 
 def thrown_result(num_seats: int, next_dealer: int) -> DealResult:
     """The result of a deal thrown in because everybody passed [§3.3]: nobody scores, ``next_dealer`` deals again."""
-    return DealResult(tuple(0 for _ in range(num_seats)), {"kind": "all_pass", "redeal": True, "next_dealer": next_dealer})
+    return DealResult(tuple(0 for _ in range(num_seats)), {"kind": "all_pass", "redeal": True, "next_dealer": next_dealer}, thrown_in=True)
