@@ -119,3 +119,14 @@ def trick_winner(order: PlayOrder, trick: Sequence[int]) -> int:
         if key > best_key:
             best, best_key = pos, key
     return best
+
+
+def played_mask(tricks: Sequence[tuple[Sequence[int], Sequence[int], int]], current: Sequence[int]) -> int:
+    """Mask of the cards played so far: completed tricks as ``(seats, cards, winner)`` plus the current trick's cards."""
+    mask = 0
+    for _seats, cards, _winner in tricks:
+        for index in cards:
+            mask |= 1 << index
+    for index in current:
+        mask |= 1 << index
+    return mask

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Self
 from stich.cards import iter_bits
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, State
-from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards
+from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask
 from stich.games.dappen import actions as A
 from stich.games.dappen.outcome import DealFacts
 from stich.games.dappen.pack import (
@@ -633,13 +633,7 @@ class DappenState(State):
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
         """Cards played to tricks so far (complete and current)."""
-        mask = 0
-        for _seats, cards, _winner in self.tricks:
-            for c in cards:
-                mask |= 1 << c
-        for c in self.trick_cards:
-            mask |= 1 << c
-        return mask
+        return played_mask(self.tricks, self.trick_cards)
 
     def card_places(self) -> dict[str, int]:
         places = {f"hand {seat}": self.hands[seat] for seat in range(self.game.num_seats)}

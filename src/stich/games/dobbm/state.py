@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, State
-from stich.core.tricks import NO_SUIT, led_suit, legal_cards, trick_winner
+from stich.core.tricks import NO_SUIT, led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.outcome import DealFacts
 from stich.games.dobbm.pack import CONTRACTS, DOBB_SIZE, FACES, HEARTS, NON_SOW_HEARTS, ORDER, PLAIN_SOWS, SOWS, TRICKS, points_of
@@ -368,13 +368,7 @@ class DobbmState(State):
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
         """Cards played to tricks so far (complete and current)."""
-        mask = 0
-        for _seats, cards, _winner in self.tricks:
-            for c in cards:
-                mask |= 1 << c
-        for c in self.trick_cards:
-            mask |= 1 << c
-        return mask
+        return played_mask(self.tricks, self.trick_cards)
 
     def card_places(self) -> dict[str, int]:
         places = {f"hand {seat}": self.hands[seat] for seat in range(self.game.num_seats)}

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Self
 from stich.cards import Card
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.tricks import played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
     CONTRACTS,
@@ -666,13 +667,7 @@ class DoppelkopfState(State):
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
         """Physical cards played to tricks so far (complete and current)."""
-        mask = 0
-        for _seats, cards, _winner in self.tricks:
-            for index in cards:
-                mask |= 1 << index
-        for index in self.trick_cards:
-            mask |= 1 << index
-        return mask
+        return played_mask(self.tricks, self.trick_cards)
 
     def card_places(self) -> dict[str, int]:
         places = {f"hand {seat}": self.hands[seat] for seat in range(self.game.num_seats)}
