@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
+from stich.cards import iter_bits as bits
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, State
 from stich.core.tricks import NO_SUIT, led_suit, legal_cards, played_mask, trick_winner
@@ -50,16 +51,6 @@ BID_WORDS = {A.PASS: "pass", A.BID_DOBBM: "dobbm", A.BID_SOLO: "solo", A.ACCEPT:
 def active_seats(num_seats: int, dealer: int) -> tuple[int, ...]:
     """The seats that get cards, clockwise from the dealer's left (the idle dealer left out at five) [§2]."""
     return tuple((dealer + i) % num_seats for i in range(1, num_seats + 1) if num_seats == 4 or (dealer + i) % num_seats != dealer)
-
-
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class DobbmState(State):
