@@ -1,4 +1,4 @@
-"""The ``stich`` command line: ``rules``, ``sim``, ``replay`` and ``play``.
+"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay`` and ``play``.
 
 Every user mistake (an unknown game, preset, option, bot or file, a value of
 the wrong type) ends in exactly one line on stderr, ``stich: error: ...``,
@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.set_defaults(func=cmd_sim)
+
+    from stich.cli.arena import add_arena_parser  # the arena's own arguments and command live in stich.cli.arena
+
+    add_arena_parser(sub, _add_game_arguments, _int_type, MAX_SEED)
 
     replay = sub.add_parser("replay", help="re-check every record of a JSON Lines file")
     replay.add_argument("file", metavar="FILE.jsonl")

@@ -1,0 +1,603 @@
+"""Duplicate matches: a candidate bot against reference bots on the same seeded deals.
+
+Card games are noisy: the cards decide more than the players.  Duplicate play
+takes the cards out of the comparison.  For every deal ``i`` of a match with
+seed ``S`` (dealt from ``derive_seed(S, i)`` by dealer ``i % seats``) and every
+reference ``R``:
+
+* the **baseline**: ``R`` plays every seat;
+* one **rotation** per active seat ``k``: the candidate sits in seat ``k``,
+  ``R`` in every other seat.
+
+The candidate's mean for the deal is the mean over the rotations of its
+score in seat ``k``; the reference mean is the mean of the baseline's scores
+in the same seats; the deal's duplicate difference is candidate mean minus
+reference mean.  Both sides held the same cards in the same seats, so what
+is left is the difference the bot made.
+
+**Idle seats.** At a table with a seat that gets no cards (a five-player
+Doppelkopf or Dobbm table, four at Tapp Tarock or Droggn, eight at Dappen:
+the dealer sits out) the candidate is only rotated through the *active*
+seats, those dealt a hand.  A bot in an idle seat makes no decision, so that
+rotation would repeat the baseline; its score there (zero, or a share of the
+defenders' payment) says nothing about the bot and is left out of both means.
+
+**Seeds.** The bot in seat ``k`` of deal ``i`` is seeded by
+:func:`arena_bot_seed` from ``S``, ``i`` and ``k`` only, whichever bot it is
+and whichever rotation is played, so a reference makes the same random
+choices in the baseline and the rotations until the candidate changes the
+course of the deal, and a bot against itself (``random,random``) gives a
+difference of exactly zero on every deal.  Each deal is played on its own, so
+the result does not depend on how deals are spread over worker processes.
+
+**Bot specs.** A bot is named as in :mod:`stich.bots.registry`, optionally
+with options: ``name:key=value,key=value`` (``pimc:time=0.5``,
+``ismcts:sims=200``).  In a comma-separated list of bots a part with ``=`` and
+no ``:`` continues the options of the bot before it, so
+``pimc:time=0.5,worlds=20,random`` names two bots.  Option values are read as
+integers, floats, ``true``/``false`` or else text, and passed to the bot's
+factory as keyword arguments after ``(game, seat, seed)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import re
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from stich.bots.base import Bot
+from stich.bots.registry import BOTS, bot_names, make_bot
+from stich.core.errors import OptionError, StichError
+from stich.core.game import Game, State
+from stich.core.records import MAX_SEED, deal_record
+from stich.core.registry import game_from_string
+from stich.core.rng import MASK64, derive_seed
+
+__all__ = [
+    "ARENA_SALT",
+    "ArenaError",
+    "ArenaResult",
+    "BotSpec",
+    "BotTiming",
+    "DealOutcome",
+    "PairingDeal",
+    "active_seats",
+    "arena_bot_seed",
+    "bot_labels",
+    "build_bot",
+    "parse_bot_spec",
+    "parse_bot_specs",
+    "run_duplicate",
+]
+
+OptionValue = bool | int | float | str
+"""The value of one bot option."""
+
+ARENA_SALT = 0xA2E7_A5EE_D000_0001
+"""Mixed into bot seeds so that bots never draw from the same stream as the deal (nor as ``stich sim``'s bots)."""
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
+_RESERVED = ("game", "seat", "seed")
+
+
+class ArenaError(StichError, RuntimeError):
+    """A match that could not be played to the end (a worker process died)."""
+
+
+# --------------------------------------------------------------------- bot specs
+def _parse_value(text: str) -> OptionValue:
+    """An option value: ``true``/``false``, an integer, a float, or else the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) else text
+
+
+def _format_value(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot by registry name with keyword options, e.g. ``pimc:time=0.5`` (``name="pimc"``, ``options=(("time", 0.5),)``)."""
+
+    name: str
+    options: tuple[tuple[str, OptionValue], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The canonical text form, ``name`` or ``name:key=value,...`` (keys in the order given)."""
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{key}={_format_value(value)}" for key, value in self.options)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def kwargs(self) -> dict[str, OptionValue]:
+        """The options as keyword arguments of the bot's factory."""
+        return dict(self.options)
+
+
+def _available() -> str:
+    return ", ".join(bot_names())
+
+
+def _factory(name: str) -> Callable[..., Bot]:
+    """The registry's factory (class or function) of bot ``name``."""
+    target = BOTS.get(name)
+    if target is None:
+        raise OptionError(f"unknown bot {name!r}; available: {_available()}")
+    module_name, _, attr = target.partition(":")
+    factory: Callable[..., Bot] = getattr(importlib.import_module(module_name), attr)
+    return factory
+
+
+def _check_options(spec: BotSpec) -> None:
+    """Every option of ``spec`` must be a keyword parameter of its factory (or the factory takes ``**kwargs``)."""
+    if not spec.options:
+        return
+    factory = _factory(spec.name)
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature: let the call decide
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    accepted = [
+        name
+        for name, p in params.items()
+        if name not in _RESERVED and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]
+    for key, _value in spec.options:
+        if key not in accepted:
+            takes = f"its options: {', '.join(accepted)}" if accepted else "it takes no options"
+            raise OptionError(f"bot {spec.name!r} has no option {key!r}; {takes}")
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """One bot spec, ``name`` or ``name:key=value,key=value``; raises :class:`OptionError` naming the problem."""
+    name, sep, rest = text.strip().partition(":")
+    name = name.strip()
+    if not name:
+        raise OptionError(f"empty bot name in {text!r}; available: {_available()}")
+    if name not in BOTS:
+        raise OptionError(f"unknown bot {name!r}; available: {_available()}")
+    options: list[tuple[str, OptionValue]] = []
+    if sep:
+        items = [item.strip() for item in rest.split(",")]
+        if not any(items):
+            raise OptionError(f"bot {text.strip()!r}: expected key=value options after ':'")
+        for item in items:
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or not _KEY.match(key) or not value.strip():
+                raise OptionError(f"bot {name!r}: expected key=value, got {item!r}")
+            if key in (k for k, _ in options):
+                raise OptionError(f"bot {name!r}: option {key!r} given twice")
+            options.append((key, _parse_value(value.strip())))
+    spec = BotSpec(name, tuple(options))
+    _check_options(spec)
+    return spec
+
+
+def parse_bot_specs(text: str) -> list[BotSpec]:
+    """A comma-separated list of bot specs; a part with ``=`` but no ``:`` continues the previous bot's options.
+
+    ``"heuristic,random"`` -> two bots; ``"pimc:time=0.5,worlds=20,random"`` ->
+    ``pimc:time=0.5,worlds=20`` and ``random``.
+    """
+    groups: list[str] = []
+    for part in text.split(","):
+        piece = part.strip()
+        if "=" in piece and ":" not in piece:
+            if not groups or ":" not in groups[-1]:
+                raise OptionError(f"option {piece!r} in {text!r} follows no bot; write name:key=value")
+            groups[-1] += "," + piece
+        else:
+            if not piece:
+                raise OptionError(f"empty bot name in {text!r}; available: {_available()}")
+            if not _NAME.match(piece.partition(":")[0].strip()):
+                raise OptionError(f"unknown bot {piece.partition(':')[0].strip()!r}; available: {_available()}")
+            groups.append(piece)
+    return [parse_bot_spec(group) for group in groups]
+
+
+def bot_labels(specs: Sequence[BotSpec]) -> tuple[str, ...]:
+    """Distinct labels for the bots of a match: the spec text, with ``#2``, ``#3``... on repeats."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        count = seen.get(spec.text, 0) + 1
+        seen[spec.text] = count
+        labels.append(spec.text if count == 1 else f"{spec.text}#{count}")
+    return tuple(labels)
+
+
+def build_bot(spec: BotSpec, game: Game, seat: int, seed: int) -> Bot:
+    """The bot of ``spec`` for ``seat`` of ``game``; a factory that rejects the options raises :class:`OptionError`."""
+    if not spec.options:
+        return make_bot(spec.name, game, seat, seed)
+    try:
+        return _factory(spec.name)(game, seat, seed, **spec.kwargs())
+    except (TypeError, ValueError) as exc:
+        raise OptionError(f"bot {spec.text!r}: {exc}") from None
+
+
+def arena_bot_seed(seed: int, deal_index: int, seat: int) -> int:
+    """Seed of the bot in ``seat`` for deal ``deal_index`` of a match with seed ``seed`` (the same in every rotation)."""
+    return derive_seed(derive_seed((seed ^ ARENA_SALT) & MASK64, deal_index), seat)
+
+
+def active_seats(state: State) -> tuple[int, ...]:
+    """Seats dealt a hand: every seat but a dealer who sits out (who makes no decision in the deal)."""
+    return tuple(seat for seat in range(state.game.num_seats) if state.dealt[seat])
+
+
+# --------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class PairingDeal:
+    """One deal of the candidate against one reference.
+
+    ``seats[j]`` is the seat of the ``j``-th rotation; ``candidate_scores[j]``
+    the candidate's score in that seat and ``reference_scores[j]`` the
+    reference's score in the same seat of the baseline.
+    """
+
+    reference: str
+    seats: tuple[int, ...]
+    candidate_scores: tuple[float, ...]
+    reference_scores: tuple[float, ...]
+
+    @property
+    def candidate_mean(self) -> float:
+        """The candidate's mean score over its rotations."""
+        return math.fsum(self.candidate_scores) / len(self.seats)
+
+    @property
+    def reference_mean(self) -> float:
+        """The reference's mean score in the same seats (baseline)."""
+        return math.fsum(self.reference_scores) / len(self.seats)
+
+    @property
+    def difference(self) -> float:
+        """Candidate mean minus reference mean (its sign is exact for integer scores)."""
+        return (math.fsum(self.candidate_scores) - math.fsum(self.reference_scores)) / len(self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "reference": self.reference,
+            "seats": list(self.seats),
+            "candidate_scores": list(self.candidate_scores),
+            "reference_scores": list(self.reference_scores),
+            "candidate_mean": self.candidate_mean,
+            "reference_mean": self.reference_mean,
+            "difference": self.difference,
+        }
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """Deal ``index`` (dealt from ``seed`` by ``dealer``): one :class:`PairingDeal` per reference, in order."""
+
+    index: int
+    seed: int
+    dealer: int
+    pairings: tuple[PairingDeal, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"index": self.index, "seed": self.seed, "dealer": self.dealer, "pairings": [p.to_json() for p in self.pairings]}
+
+
+@dataclass
+class BotTiming:
+    """How long one bot took to choose: total seconds over all its decisions."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+
+    @property
+    def mean_ms(self) -> float:
+        """Mean milliseconds per decision (0 without decisions)."""
+        return 1000.0 * self.seconds / self.decisions if self.decisions else 0.0
+
+    def add(self, decisions: int, seconds: float) -> None:
+        """Add more decisions."""
+        self.decisions += decisions
+        self.seconds += seconds
+
+
+@dataclass
+class ArenaResult:
+    """Everything a duplicate match measured.
+
+    ``deals`` (in deal order) is deterministic: the same game, bots, seed and
+    number of deals give the same list whatever the number of workers.
+    ``timings``, ``seconds`` and ``workers`` describe the run, not the match.
+    """
+
+    game: str
+    """Canonical string of the configured game."""
+    seed: int
+    candidate: BotSpec
+    references: tuple[BotSpec, ...]
+    labels: tuple[str, ...]
+    """Distinct labels: the candidate's first, then one per reference."""
+    deals: list[DealOutcome]
+    games_played: int
+    timings: dict[str, BotTiming] = field(default_factory=dict)
+    workers: int = 1
+    seconds: float = 0.0
+
+    @property
+    def candidate_label(self) -> str:
+        """The candidate's label."""
+        return self.labels[0]
+
+    @property
+    def reference_labels(self) -> tuple[str, ...]:
+        """The references' labels, in order."""
+        return self.labels[1:]
+
+    def differences(self, reference: int = 0) -> list[float]:
+        """Per-deal duplicate differences against reference number ``reference`` (0 = the first)."""
+        return [deal.pairings[reference].difference for deal in self.deals]
+
+
+# --------------------------------------------------------------------- playing
+@dataclass(frozen=True)
+class _Chunk:
+    """Deals ``start`` to ``stop - 1`` of a match: everything a worker process needs (picklable)."""
+
+    game: str
+    candidate: BotSpec
+    references: tuple[BotSpec, ...]
+    labels: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+    records: bool
+
+
+@dataclass
+class _ChunkResult:
+    """What a worker sends back for one chunk: the outcomes, records (if asked for), decision timings, games played."""
+
+    start: int
+    stop: int
+    deals: list[DealOutcome]
+    records: list[dict[str, Any]]
+    timings: dict[str, tuple[int, float]]
+    games: int
+
+
+@lru_cache(maxsize=8)
+def _game(canonical: str) -> Game:
+    """The configured game in a worker process, rebuilt once from its canonical string."""
+    return game_from_string(canonical)
+
+
+def _play(state: State, bots: Sequence[Bot], labels: Sequence[str], timings: dict[str, list[float]]) -> None:
+    """Play ``state`` to its end; each bot sees only its own observation and its ``choose`` is timed."""
+    clock = time.perf_counter
+    while not state.is_terminal():
+        seat = state.current_player()
+        observation = state.observation(seat)
+        started = clock()
+        action = bots[seat].choose(observation)
+        elapsed = clock() - started
+        tally = timings[labels[seat]]
+        tally[0] += 1
+        tally[1] += elapsed
+        state.apply(action)
+
+
+def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
+    """Play the deals of ``chunk``: per deal and reference, the baseline and one rotation per active seat."""
+    game = game if game is not None else _game(chunk.game)
+    n = game.num_seats
+    cand_label = chunk.labels[0]
+    timings: dict[str, list[float]] = {label: [0, 0.0] for label in chunk.labels}
+    deals: list[DealOutcome] = []
+    records: list[dict[str, Any]] = []
+    games = 0
+    for i in range(chunk.start, chunk.stop):
+        deal_seed = derive_seed(chunk.seed, i)
+        dealer = i % n
+        initial = game.new_state(seed=deal_seed, dealer=dealer)
+        seats = active_seats(initial)
+        if not seats:  # pragma: no cover - every game deals to someone
+            raise OptionError(f"deal {i} of {game} deals no hand to any seat")
+        bot_seeds = [arena_bot_seed(chunk.seed, i, seat) for seat in range(n)]
+        pairings = []
+        for ref, ref_label in zip(chunk.references, chunk.labels[1:], strict=True):
+            baseline = initial.clone()
+            seat_labels = [ref_label] * n
+            _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
+            games += 1
+            base_scores = baseline.result().scores
+            if chunk.records:
+                records.append(_record(baseline, [ref] * n, i, cand_label, ref_label, None))
+            cand_scores = []
+            for seat in seats:
+                state = initial.clone()
+                specs = [chunk.candidate if s == seat else ref for s in range(n)]
+                labels = [cand_label if s == seat else ref_label for s in range(n)]
+                _play(state, [build_bot(spec, game, s, bot_seeds[s]) for s, spec in enumerate(specs)], labels, timings)
+                games += 1
+                cand_scores.append(state.result().scores[seat])
+                if chunk.records:
+                    records.append(_record(state, specs, i, cand_label, ref_label, seat))
+            pairings.append(PairingDeal(ref_label, seats, tuple(cand_scores), tuple(base_scores[s] for s in seats)))
+        deals.append(DealOutcome(i, deal_seed, dealer, tuple(pairings)))
+    return _ChunkResult(chunk.start, chunk.stop, deals, records, {label: (int(t[0]), float(t[1])) for label, t in timings.items()}, games)
+
+
+def _record(state: State, specs: Sequence[BotSpec], index: int, candidate: str, reference: str, rotation: int | None) -> dict[str, Any]:
+    """The deal record of one arena game, its meta naming the bot per seat and the rotation (``None``: the baseline)."""
+    meta = {
+        "bots": [spec.text for spec in specs],
+        "arena": {
+            "deal_index": index,
+            "candidate": candidate,
+            "reference": reference,
+            "role": "baseline" if rotation is None else "rotation",
+            "rotation": rotation,
+        },
+    }
+    return deal_record(state, meta=meta)
+
+
+def _chunks(template: _Chunk, deals: int, workers: int) -> list[_Chunk]:
+    """Split ``deals`` into pieces: about four per worker (for balance), at most 25 deals each (for the progress bar)."""
+    size = max(1, min(25, math.ceil(deals / (workers * 4))))
+    out = []
+    for start in range(0, deals, size):
+        stop = min(deals, start + size)
+        out.append(
+            _Chunk(template.game, template.candidate, template.references, template.labels, template.seed, start, stop, template.records)
+        )
+    return out
+
+
+def _in_order(results: Iterator[_ChunkResult], sink: Callable[[list[dict[str, Any]]], None] | None) -> Iterator[_ChunkResult]:
+    """Pass chunk results through, handing their records to ``sink`` in deal order whatever order they finish in."""
+    waiting: dict[int, _ChunkResult] = {}
+    next_start = 0
+    for result in results:
+        waiting[result.start] = result
+        while next_start in waiting:
+            ready = waiting.pop(next_start)
+            if sink is not None and ready.records:
+                sink(ready.records)
+            ready.records = []
+            next_start = ready.stop
+            yield ready
+
+
+def _reporting(results: Iterator[_ChunkResult], progress: Callable[[int], None] | None) -> Iterator[_ChunkResult]:
+    """Pass chunk results through, telling ``progress`` how many deals each one finished as soon as it arrives."""
+    for result in results:
+        if progress is not None:
+            progress(result.stop - result.start)
+        yield result
+
+
+def _ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the main process, which stops the pool (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_parallel(chunks: list[_Chunk], workers: int) -> Iterator[_ChunkResult]:
+    """Play the chunks in ``workers`` processes of the platform's default kind, yielding results as they finish.
+
+    Callers on platforms that spawn processes (macOS, Windows) need the usual
+    ``if __name__ == "__main__":`` guard in a script that calls
+    :func:`run_duplicate` with several workers.
+    """
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
+        pending: set[Future[_ChunkResult]] = set()
+        queue = list(reversed(chunks))
+        # Keep a bounded number of chunks in flight so results stream back in roughly deal order.
+        while queue or pending:
+            while queue and len(pending) < 2 * workers:
+                pending.add(executor.submit(_play_chunk, queue.pop()))
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise ArenaError("a worker process stopped unexpectedly (out of memory?); try fewer --workers") from None
+                yield result
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+
+
+def run_duplicate(
+    game: Game,
+    candidate: BotSpec | str,
+    references: Sequence[BotSpec | str],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    *,
+    progress: Callable[[int], None] | None = None,
+    record_sink: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> ArenaResult:
+    """Play a duplicate match of ``candidate`` against each of ``references`` on ``deals`` seeded deals.
+
+    ``workers`` > 1 plays in that many processes, 1 in this process; the
+    result's ``deals`` are the same either way.  ``progress(k)`` is called
+    each time ``k`` more deals are done.  ``record_sink(records)`` receives
+    the deal records of every game played (baseline, then the rotations, per
+    deal and reference), in deal order; without it no records are made.
+    Raises :class:`OptionError` for an unknown bot, a bad bot option or a bad
+    count.
+    """
+    cand = candidate if isinstance(candidate, BotSpec) else parse_bot_spec(candidate)
+    refs = tuple(r if isinstance(r, BotSpec) else parse_bot_spec(r) for r in references)
+    if not refs:
+        raise OptionError("a duplicate match needs at least one reference bot")
+    if deals < 1:
+        raise OptionError(f"the number of deals must be at least 1, not {deals}")
+    if workers < 1:
+        raise OptionError(f"the number of workers must be at least 1, not {workers}")
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"the seed must be 0..{MAX_SEED}, not {seed}")
+    for spec in (cand, *refs):
+        _check_options(spec)
+        build_bot(spec, game, 0, 0)  # a bad option value fails here, before any work
+    labels = bot_labels((cand, *refs))
+    template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None)
+    chunks = _chunks(template, deals, workers)
+    used = min(workers, len(chunks))
+    started = time.perf_counter()
+    if used == 1:
+        raw: Iterator[_ChunkResult] = (_play_chunk(chunk, game) for chunk in chunks)
+    else:
+        raw = _run_parallel(chunks, used)
+    outcomes: list[DealOutcome] = []
+    timings = {label: BotTiming() for label in labels}
+    games = 0
+    for result in _in_order(_reporting(raw, progress), record_sink):
+        outcomes.extend(result.deals)
+        games += result.games
+        for label, (count, seconds) in result.timings.items():
+            timings[label].add(count, seconds)
+    return ArenaResult(
+        game=game.canonical,
+        seed=seed,
+        candidate=cand,
+        references=refs,
+        labels=labels,
+        deals=outcomes,
+        games_played=games,
+        timings=timings,
+        workers=used,
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,123 @@
+"""``stich arena``: a candidate bot against reference bots on duplicate deals, with statistics and ratings.
+
+A sibling of ``stich sim`` with the same conventions: ``GAME`` with
+``--preset``/``--option``/``--players``, a required ``--seed`` (deal ``i``
+comes from ``derive_seed(S, i)``, dealer ``i % seats``), a progress bar only
+when stderr is a terminal, ``--json`` for a one-object summary, and every
+mistake as one ``stich: error:`` line.  The method and the formulas are in
+``docs/arena.md``; the match itself is :func:`stich.arena.duplicate.run_duplicate`.
+
+This module is imported when the parser is built, so it imports the arena
+itself (and matplotlib, via the report) only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+GameArguments = Callable[[argparse.ArgumentParser], None]
+IntType = Callable[[str, int, int | None], Callable[[str], int]]
+
+
+def add_arena_parser(sub: argparse._SubParsersAction[Any], add_game_arguments: GameArguments, int_type: IntType, max_seed: int) -> None:
+    """Add the ``arena`` subcommand (``main`` passes its game arguments and integer type, so all commands read alike)."""
+    arena = sub.add_parser(
+        "arena",
+        help="rate a candidate bot against reference bots on duplicate deals",
+        description="Play every deal once per seat with the candidate (first of --bots) in that seat and a reference in the others, "
+        "and once with the reference everywhere; report the mean score difference per deal, win rates and Elo ratings.",
+    )
+    add_game_arguments(arena)
+    arena.add_argument(
+        "--bots",
+        metavar="A,B[,...]",
+        required=True,
+        help="the candidate, then one or more references; options as name:key=value,... (e.g. pimc:time=0.5)",
+    )
+    arena.add_argument("--deals", metavar="N", type=int_type("--deals", 1, None), required=True, help="deals to play")
+    arena.add_argument("--seed", metavar="S", type=int_type("--seed", 0, max_seed), required=True, help="seed of the whole match")
+    arena.add_argument(
+        "--workers", metavar="W", type=int_type("--workers", 1, None), help="worker processes (default: the number of CPUs; 1 = in-process)"
+    )
+    arena.add_argument("--out", metavar="DIR", help="write results.json, deals.csv, records.jsonl and plots into DIR")
+    arena.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    arena.set_defaults(func=cmd_arena)
+
+
+def command_line(args: argparse.Namespace, workers: int) -> str:
+    """The ``stich arena`` command that repeats this match (every setting explicit)."""
+    argv = ["stich", "arena", args.game]
+    if args.preset is not None:
+        argv += ["--preset", args.preset]
+    for item in args.option:
+        argv += ["--option", item]
+    if args.players is not None:
+        argv += ["--players", str(args.players)]
+    argv += ["--bots", args.bots, "--deals", str(args.deals), "--seed", str(args.seed), "--workers", str(workers)]
+    if args.out is not None:
+        argv += ["--out", args.out]
+    return shlex.join(argv)
+
+
+def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal, else nothing; returns (context, advance by k deals).
+
+    The bar refreshes only when deals finish (no refresh thread), so no thread
+    is running when worker processes are started.
+    """
+    if not sys.stderr.isatty():
+        return nullcontext(), lambda k: None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn("deals"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        auto_refresh=False,
+    )
+    task = progress.add_task("deals", total=total)
+
+    def advance(k: int) -> None:
+        progress.advance(task, k)
+        progress.refresh()
+
+    return progress, advance
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``stich arena GAME --bots A,B[,...] --deals N --seed S [--workers W] [--out DIR] [--json]``."""
+    from stich.arena.duplicate import parse_bot_specs, run_duplicate
+    from stich.arena.report import RECORDS_FILE, RecordWriter, prepare_out_dir, print_summary, summarize, write_outputs
+    from stich.cli.common import UsageError, build_game
+
+    game = build_game(args.game, args.preset, args.option, args.players)
+    specs = parse_bot_specs(args.bots)
+    if len(specs) < 2:
+        raise UsageError(f"--bots names {len(specs)} bot; give the candidate and at least one reference, e.g. --bots heuristic,random")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    out = prepare_out_dir(args.out) if args.out is not None else None
+    writer = RecordWriter(out / RECORDS_FILE) if out is not None else None
+    context, advance = _progress(args.deals)
+    with writer if writer is not None else nullcontext(), context:
+        result = run_duplicate(game, specs[0], specs[1:], args.deals, args.seed, workers, progress=advance, record_sink=writer)
+    command = command_line(args, workers)
+    data = summarize(result, command=command)
+    data["out"] = str(out) if out is not None else None
+    if out is not None:
+        full = summarize(result, command=command, include_deals=True)
+        full["out"] = data["out"]
+        for warning in write_outputs(out, result, full):
+            print(f"stich: warning: {warning}", file=sys.stderr)
+    print_summary(data, args.json)
+    return 0
