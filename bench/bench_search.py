@@ -1,0 +1,453 @@
+"""Search benchmark: random playouts and the exact solver, compiled kernel and pure Python, beside OpenSpiel.
+
+Usage::
+
+    python bench/bench_search.py [--seconds S] [--repeats R] [--json]
+
+Everything runs in this one process, on one core, one measurement after the
+other:
+
+1. random playouts per second (``stich.search.kernel.random_playouts``):
+   whole card-play phases (12 tricks, 48 cards) with uniformly random legal
+   cards, from the first card of normal Doppelkopf games; with the numba
+   kernel on prepared ``KernelPosition`` arrays (batches of 2,000), with the
+   kernel called on a ``DoppelkopfState`` for 100 playouts at a time
+   (conversion included, as a bot sampling worlds would call it), and with
+   the pure-Python fallback (same results, same stream);
+2. the exact solver on positions with 6 tricks left (and 7 for a larger
+   search): per position the time of ``KernelSolver(state).solve()``
+   (conversion included; every legal card's exact value) and of
+   ``.value()``, the nodes searched, nodes per second of search time; then
+   the pure-Python reference ``Solver`` on a subset of the same positions;
+3. OpenSpiel (optional): C++ random playouts through
+   ``pyspiel.evaluate_bots`` with C++ uniform random bots, the loop itself
+   in C++: card play only, from positions at the start of trick play
+   (``tarok(players=4)`` Klop, ``skat``, ``hearts``), and whole games from
+   the initial state.
+
+These are measurements, not tests: nothing fails when a target is missed.
+See bench/README.md, section bench_search.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+try:  # a plain checkout works through src/
+    import stich  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the environment
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from stich.core.registry import make_game
+from stich.games.doppelkopf.game import Doppelkopf
+from stich.games.doppelkopf.state import DoppelkopfState
+from stich.search import kernel
+from stich.search.solver import Solver, position_of, random_play_position
+
+TARGET_PLAYOUTS_PER_S = 100_000.0
+TARGET_NODES_PER_S = 10_000_000.0
+TARGET_SOLVE_6_MS = 20.0
+SEED = 20240601
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def git_revision() -> str:
+    """Short commit of the checkout, with ``+dirty`` when the tree has changes."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def machine_info() -> dict[str, Any]:
+    """The machine and software the figures were taken with."""
+    model = "unknown"
+    with suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    versions: dict[str, str] = {}
+    for dist in ("stich", "numba", "numpy", "open_spiel"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    load: list[float] = []
+    with suppress(OSError):
+        load = [round(x, 2) for x in os.getloadavg()]
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpu_model": model,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_at_start": load,
+        "versions": versions,
+        "kernel_backend": kernel.backend(),
+        "git": git_revision(),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+    }
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Garbage collector off during a timing (as timeit does)."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def rate(run_batch: Callable[[int], int], seconds: float, repeats: int) -> list[float]:
+    """Items per second, one figure per repeat; ``run_batch(i)`` does batch ``i`` and returns its item count."""
+    rates = []
+    for _ in range(repeats):
+        done = 0
+        i = 0
+        with no_gc():
+            start = time.perf_counter()
+            while True:
+                done += run_batch(i)
+                i += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds:
+                    break
+        rates.append(done / elapsed)
+    return rates
+
+
+def summary(rates: list[float]) -> dict[str, Any]:
+    """Best repeat and spread ((max - min) / max)."""
+    best = max(rates)
+    return {"best": best, "spread": (best - min(rates)) / best if best else 0.0, "repeats": rates}
+
+
+def dist(values_ms: list[float]) -> dict[str, Any]:
+    """Median, 90th percentile, mean and max of a list of milliseconds."""
+    ordered = sorted(values_ms)
+    return {
+        "n": len(ordered),
+        "median": statistics.median(ordered),
+        "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
+        "mean": statistics.fmean(ordered),
+        "max": ordered[-1],
+    }
+
+
+# ----------------------------------------------------------------- playouts
+
+
+def start_positions(game: Doppelkopf, count: int) -> list[DoppelkopfState]:
+    """Play-phase positions at the first card of normal games (everyone healthy)."""
+    return [random_play_position(game, SEED + i, tricks_left=game.options.hand_size, healthy=True, announce=0.0) for i in range(count)]
+
+
+def bench_playouts(game: Doppelkopf, seconds: float, repeats: int) -> dict[str, Any]:
+    """Random playouts per second: compiled kernel (arrays / states) and pure Python."""
+    states = start_positions(game, 20)
+    out: dict[str, Any] = {"positions": len(states), "cards_per_game": 4 * game.options.hand_size}
+    if kernel.available():
+        prepared = [kernel.KernelPosition(s) for s in states]
+        batch = 2000
+
+        def compiled(i: int) -> int:
+            kernel.random_playouts(prepared[i % len(prepared)], batch, SEED + i)
+            return batch
+
+        out["kernel_arrays"] = summary(rate(compiled, seconds, repeats))
+        small = 100
+
+        def from_state(i: int) -> int:
+            kernel.random_playouts(states[i % len(states)], small, SEED + i)
+            return small
+
+        out["kernel_states_100"] = summary(rate(from_state, seconds, repeats))
+    positions = [position_of(s) for s in states]
+    py_batch = 20
+
+    def python(i: int) -> int:
+        kernel._py_playouts(positions[i % len(positions)], py_batch, SEED + i)
+        return py_batch
+
+    out["python"] = summary(rate(python, seconds, repeats))
+    return out
+
+
+# ------------------------------------------------------------------- solver
+
+
+def solve_set(states: list[DoppelkopfState], compiled: bool) -> dict[str, Any]:
+    """Solve every position once (solve() and, on a fresh solver, value()); times in ms, nodes, nodes/s."""
+    total_ms: list[float] = []
+    value_ms: list[float] = []
+    nodes: list[int] = []
+    search_s = 0.0
+    with no_gc():
+        for state in states:
+            t0 = time.perf_counter()
+            solver: kernel.KernelSolver | Solver = kernel.KernelSolver(state) if compiled else Solver(state)
+            t1 = time.perf_counter()
+            solver.solve()
+            t2 = time.perf_counter()
+            total_ms.append(1000 * (t2 - t0))
+            search_s += t2 - t1
+            nodes.append(solver.nodes)
+            t3 = time.perf_counter()
+            (kernel.KernelSolver(state) if compiled else Solver(state)).value()
+            value_ms.append(1000 * (time.perf_counter() - t3))
+    return {
+        "solve_ms": dist(total_ms),
+        "value_ms": dist(value_ms),
+        "nodes_median": statistics.median(nodes),
+        "nodes_max": max(nodes),
+        "nodes_total": sum(nodes),
+        "nodes_per_s": sum(nodes) / search_s if search_s else 0.0,
+    }
+
+
+def bench_solver(game: Doppelkopf, count: int, reference_count: int, progress: Callable[[str], None]) -> dict[str, Any]:
+    """The solver on 6-trick positions (normal games; random game finding) and on 7-trick normal games."""
+    sets = {
+        "6 tricks, normal games": [
+            random_play_position(game, SEED + i, tricks_left=6, cards_in_trick=i % 4, healthy=True) for i in range(count)
+        ],
+        "6 tricks, random game finding": [random_play_position(game, SEED + i, tricks_left=6, cards_in_trick=i % 4) for i in range(count)],
+        "7 tricks, normal games": [
+            random_play_position(game, SEED + i, tricks_left=7, cards_in_trick=i % 4, healthy=True) for i in range(max(count // 3, 1))
+        ],
+    }
+    out: dict[str, Any] = {}
+    for name, states in sets.items():
+        kinds: dict[str, int] = {}
+        for s in states:
+            kinds[s.kind] = kinds.get(s.kind, 0) + 1
+        entry: dict[str, Any] = {"positions": len(states), "kinds": kinds}
+        if kernel.available():
+            progress(f"kernel solver: {name}")
+            entry["kernel"] = solve_set(states, compiled=True)
+        if name.startswith("6"):
+            progress(f"reference solver: {name} (first {reference_count})")
+            entry["reference"] = solve_set(states[:reference_count], compiled=False)
+        out[name] = entry
+    return out
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+
+def _spiel_play_start(pyspiel: Any, game: Any, name: str, rng: random.Random) -> Any:
+    """A state at the first card of trick play (Tarok: everyone passes, Klop)."""
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if name == "tarok" and state.current_game_phase() == pyspiel.TarokGamePhase.TRICKS_PLAYING:
+                return state
+            if name == "skat" and str(state).startswith("Phase: playing"):
+                return state
+            if name == "hearts" and not state.is_chance_node() and len(state.history()) >= 53 + (0 if "No Pass" in str(state) else 12):
+                return state
+            if state.is_chance_node():
+                action = rng.choice([a for a, _p in state.chance_outcomes()])
+            elif name == "tarok" and state.current_game_phase() == pyspiel.TarokGamePhase.BIDDING:
+                action = min(state.legal_actions())
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+
+
+def bench_openspiel(seconds: float, repeats: int) -> dict[str, Any]:
+    """C++ random playouts (evaluate_bots with uniform random bots), or a ``skipped`` reason."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError as exc:
+        return {"skipped": f"pyspiel not importable ({exc}); pip install open_spiel"}
+    out: dict[str, Any] = {}
+    for name, text in (("tarok", f"tarok(players=4,rng_seed={SEED})"), ("skat", "skat"), ("hearts", "hearts")):
+        game = pyspiel.load_game(text)
+        bots = [pyspiel.make_uniform_random_bot(p, SEED + p) for p in range(game.num_players())]
+        rng = random.Random(SEED)
+        starts = [_spiel_play_start(pyspiel, game, name, rng) for _ in range(20)]
+        plies: list[int] = []
+
+        def play(i: int, starts: list[Any] = starts, bots: list[Any] = bots, plies: list[int] = plies) -> int:
+            state = starts[i % len(starts)].clone()
+            before = len(state.history())
+            pyspiel.evaluate_bots(state, bots, SEED + i)
+            if len(plies) < 1000:
+                plies.append(len(state.history()) - before)
+            return 1
+
+        def whole(i: int, game: Any = game, bots: list[Any] = bots) -> int:
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, SEED + i)
+            return 1
+
+        out[name] = {
+            "game": text,
+            "card_play": summary(rate(play, seconds, repeats)),
+            "card_play_plies_per_game": statistics.fmean(plies),
+            "whole_game": summary(rate(whole, seconds, repeats)),
+        }
+    return out
+
+
+# ----------------------------------------------------------------- report
+
+
+def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Every measurement, as plain data."""
+    info = machine_info()
+    game = make_game("doppelkopf", "ddv")
+    assert isinstance(game, Doppelkopf)
+    if kernel.available():
+        progress("compiling the kernel (or loading numba's cache)")
+        t = time.perf_counter()
+        kernel.warmup()
+        info["kernel_warmup_s"] = round(time.perf_counter() - t, 2)
+    progress("random playouts")
+    playouts = bench_playouts(game, args.seconds, args.repeats)
+    solver = bench_solver(game, args.positions, args.reference_positions, progress)
+    progress("OpenSpiel")
+    spiel = bench_openspiel(args.seconds, args.repeats)
+    with suppress(OSError):
+        info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    targets: dict[str, Any] = {}
+    if kernel.available():
+        po = playouts["kernel_arrays"]["best"]
+        nodes = solver["7 tricks, normal games"]["kernel"]["nodes_per_s"]
+        med = {k: v["kernel"]["solve_ms"]["median"] for k, v in solver.items() if k.startswith("6")}
+        targets = {
+            "playouts_per_s": {"target": TARGET_PLAYOUTS_PER_S, "value": po, "met": po >= TARGET_PLAYOUTS_PER_S},
+            "nodes_per_s (7 tricks)": {"target": TARGET_NODES_PER_S, "value": nodes, "met": nodes >= TARGET_NODES_PER_S},
+            **{f"median solve ms ({k})": {"target": TARGET_SOLVE_6_MS, "value": v, "met": v < TARGET_SOLVE_6_MS} for k, v in med.items()},
+        }
+    return {
+        "machine": info,
+        "settings": vars(args) | {"seed": SEED},
+        "playouts": playouts,
+        "solver": solver,
+        "openspiel": spiel,
+        "targets": targets,
+    }
+
+
+def _rounded(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    if isinstance(x, float):
+        return round(x, 4)
+    return x
+
+
+def render(report: dict[str, Any]) -> str:
+    """A readable table."""
+    m = report["machine"]
+    v = m["versions"]
+    lines = [
+        "stich search benchmark (one core)",
+        f"  date      {m['date']}",
+        f"  machine   {m['nproc']} usable cores, {m['cpu_model']}; python {m['python']} on {m['platform']}",
+        f"  versions  stich {v['stich']} (git {m['git']}), numba {v['numba']}, numpy {v['numpy']}, open_spiel {v['open_spiel']}",
+        f"  kernel    {m['kernel_backend']}" + (f", warm-up {m['kernel_warmup_s']} s" if "kernel_warmup_s" in m else ""),
+        f"  load avg  start {m['loadavg_at_start']}  end {m.get('loadavg_at_end')}",
+        f"  command   {m['command']}",
+        "",
+        "Random playouts (whole card play from the first card, uniformly random legal cards; best repeat, spread)",
+    ]
+    po = report["playouts"]
+    cards = po["cards_per_game"]
+    for key, label in (
+        ("kernel_arrays", "stich kernel (numba), prepared arrays"),
+        ("kernel_states_100", "stich kernel (numba), from a state, 100 per call"),
+        ("python", "stich pure-Python fallback"),
+    ):
+        if key in po:
+            r = po[key]
+            lines.append(f"  {label:<52} {r['best']:>11,.0f} games/s {100 * r['spread']:>5.1f}%  ({cards} cards/game)")
+    sp = report["openspiel"]
+    if "skipped" in sp:
+        lines.append(f"  OpenSpiel skipped: {sp['skipped']}")
+    for name, r in sp.items():
+        if name == "skipped":
+            continue
+        cp, wg = r["card_play"], r["whole_game"]
+        lines.append(
+            f"  {'OpenSpiel C++ ' + name + ', card play only':<52} {cp['best']:>11,.0f} games/s {100 * cp['spread']:>5.1f}%  "
+            f"({r['card_play_plies_per_game']:.1f} cards/game)"
+        )
+        lines.append(f"  {'OpenSpiel C++ ' + name + ', whole game':<52} {wg['best']:>11,.0f} games/s {100 * wg['spread']:>5.1f}%")
+    lines += ["", "Exact solver (every legal card's exact value; ms per position incl. conversion from the state)"]
+    header = (
+        f"  {'positions':<32} {'solver':<10} {'n':>4} {'median':>8} {'p90':>8} {'mean':>8} {'max':>9} {'value()':>8} "
+        f"{'nodes med':>10} {'Mnodes/s':>9}"
+    )
+    lines += [header, "  " + "-" * (len(header) - 2)]
+    for name, entry in report["solver"].items():
+        for which in ("kernel", "reference"):
+            if which not in entry:
+                continue
+            e = entry[which]
+            d = e["solve_ms"]
+            lines.append(
+                f"  {name:<32} {which:<10} {d['n']:>4} {d['median']:>8.2f} {d['p90']:>8.2f} {d['mean']:>8.2f} {d['max']:>9.1f} "
+                f"{e['value_ms']['median']:>8.2f} {e['nodes_median']:>10,.0f} {e['nodes_per_s'] / 1e6:>9.2f}"
+            )
+        lines.append(f"  {'':<32} kinds: {entry['kinds']}")
+    lines += ["", "Targets (kernel)"]
+    if not report["targets"]:
+        lines.append("  (kernel unavailable: numba not installed)")
+    for name, t in report["targets"].items():
+        lines.append(f"  {name}: {t['value']:,.2f} vs {t['target']:,.0f} -> {'met' if t['met'] else 'MISSED'}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per repeat of each playout figure (default 2)")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats of each playout figure; the best is reported (default 3)")
+    parser.add_argument("--positions", type=int, default=100, help="positions per solver set (default 100; 7 tricks: a third)")
+    parser.add_argument("--reference-positions", type=int, default=30, help="positions of each 6-trick set for the pure-Python solver")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.reference_positions < 1:
+        parser.error("--seconds, --repeats, --positions and --reference-positions must be positive")
+
+    def progress(msg: str) -> None:
+        print(f"... {msg}", file=sys.stderr, flush=True)
+
+    report = run(args, progress)
+    print(json.dumps(_rounded(report), indent=2, ensure_ascii=False) if args.json else render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

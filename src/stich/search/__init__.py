@@ -1,0 +1,1 @@
+"""Search support: tools that bots use to look ahead (the exact solver, the fast kernel)."""

@@ -1,0 +1,691 @@
+"""The compiled part of :mod:`stich.search.kernel` (numba).  Import it only through ``kernel``.
+
+Everything here works on small numpy arrays and is compiled with
+``numba.njit(cache=True)``; the first call compiles (or loads the on-disk
+cache), later calls run native code.  Importing this module needs numba and
+numpy and raises :class:`ImportError` without them.
+
+Conventions (shared with :mod:`stich.search.kernel`, which builds the arrays):
+
+* hands are int64 in count form (bit ``f``: one copy or more of face ``f``,
+  bit ``f + 24``: both copies); faces 0..23;
+* ``ctx`` is an int64 table, laid out by the ``C_*`` offsets below: per face
+  the effective suit (``4`` = trump), the trick key base (``100 + strength``
+  for trumps, the strength otherwise) and the eyes; per effective suit the
+  24-bit face mask; then the Re mask, the Überstechen flag and the Dulle mode;
+* ``order`` is int64 ``[5, 13]``: per effective suit its faces strongest
+  first, padded with -1;
+* the transposition table ``tt`` is int64 ``[size, 8]`` in two-entry
+  buckets: words 0..3 the hands (word 0 with the leader in bits 56..57),
+  word 4 the generation, 5 and 6 the lower and upper bound of Re's future
+  eyes, 7 the best face plus 32 times the tricks left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba  # type: ignore[import-untyped,unused-ignore]
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+C_EFF = 0
+C_KEY = 24
+C_EYES = 48
+C_FOLLOW = 72
+C_RE = 77
+C_OVERTRUMP = 78
+C_DULLE = 79
+CTX_SIZE = 80
+
+FACES = 0xFFFFFF
+TRUMP = 4
+H10 = 13
+INF = 1 << 20
+MAX_MOVES = 12
+MOVE_STRIDE = 32
+"""Columns of one row of the move buffer: moves in 0..15, their scores in 16..31."""
+
+_TT_WORDS = 8
+_HASH_A = 0x1F3D5B79A2C4E687
+_HASH_B = 0x2545F4914F6CDD1D
+_HASH_C = 0x5851F42D4C957F2D
+_HASH_D = 0x14057B7EF767814F
+
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX_1 = 0xBF58476D1CE4E5B9
+_MIX_2 = 0x94D049BB133111EB
+
+
+def jit(func: F) -> F:
+    """``numba.njit(cache=True)`` with the function's own type kept for mypy."""
+    return cast(F, numba.njit(cache=True)(func))
+
+
+@jit
+def popcount24(x: int) -> int:
+    """Set bits of a mask below 2**24."""
+    x = x - ((x >> 1) & 0x555555)
+    x = (x & 0x333333) + ((x >> 2) & 0x333333)
+    x = (x + (x >> 4)) & 0x0F0F0F
+    return (x * 0x010101) >> 16 & 0xFF
+
+
+@jit
+def next_random(state: Any) -> Any:
+    """splitmix64: advance ``state[0]`` (uint64) and return the next 64-bit output."""
+    s = state[0] + np.uint64(_GAMMA)
+    state[0] = s
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(_MIX_1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX_2)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def pick_below(r: Any, count: int) -> int:
+    """Index 0..count-1 from a 64-bit random output (multiply-high of its top 32 bits)."""
+    return int(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))
+
+
+@jit
+def nth_face(mask: int, k: int) -> int:
+    """The ``k``-th lowest set bit of ``mask`` (0-based)."""
+    for _ in range(k):
+        mask &= mask - 1
+    low = mask & -mask
+    f = 0
+    while low > 1:
+        low >>= 1
+        f += 1
+    return f
+
+
+@jit
+def card_key(ctx: Any, f: int, led: int) -> int:
+    """Strength of face ``f`` in a trick asking for ``led`` (-1: cannot win)."""
+    e = ctx[C_EFF + f]
+    if e == TRUMP:
+        return int(ctx[C_KEY + f])
+    if e == led:
+        return int(ctx[C_KEY + f])
+    return -1
+
+
+@jit
+def beats(ctx: Any, f: int, k: int, best_key: int, tricks_left: int) -> bool:
+    """Whether face ``f`` with key ``k`` takes the lead of the trick from ``best_key``."""
+    if k > best_key:
+        return True
+    if k == best_key and f == H10:
+        mode = ctx[C_DULLE]
+        return mode == 1 or (mode == 2 and tricks_left != 1)
+    return False
+
+
+@jit
+def beating(ctx: Any, faces: int, led: int, best_key: int) -> int:
+    """[VAR Überstechen] faces of ``faces`` whose key is above ``best_key``."""
+    out = 0
+    m = faces
+    while m:
+        low = m & -m
+        m ^= low
+        f = 0
+        b = low
+        while b > 1:
+            b >>= 1
+            f += 1
+        if card_key(ctx, f, led) > best_key:
+            out |= low
+    return out
+
+
+@jit
+def legal_faces(ctx: Any, hand: int, n: int, led: int, best_key: int) -> int:
+    """Faces of count-form ``hand`` that may be played as card ``n`` of a trick (dossier §6.1)."""
+    faces = hand & FACES
+    if n == 0:
+        return faces
+    same = faces & ctx[C_FOLLOW + led]
+    if ctx[C_OVERTRUMP] == 0:
+        return same if same else faces
+    if same:
+        b = beating(ctx, same, led, best_key)
+        return b if b else same
+    trumps: int = faces & ctx[C_FOLLOW + TRUMP]
+    b = beating(ctx, trumps, led, best_key)
+    return (faces & ~trumps) | (b if b else trumps)
+
+
+@jit
+def take(hand: int, f: int) -> int:
+    """``hand`` (count form) with one copy of face ``f`` removed."""
+    if (hand >> (f + 24)) & 1:
+        return hand ^ (1 << (f + 24))
+    return hand ^ (1 << f)
+
+
+# ------------------------------------------------------------- playouts
+
+
+@jit
+def playouts(
+    hands0: Any, trick0: Any, n0: int, leader0: int, tricks_left0: int, re_eyes0: int, ctx: Any, count: int, seed: Any, out: Any
+) -> None:
+    """Play ``count`` random games from the position; ``out[i]`` = Re's final eyes of game ``i``.
+
+    Each card is chosen uniformly among the legal faces with one splitmix64
+    stream seeded by ``seed`` (uint64) for all games in turn.
+    """
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    hands = np.empty(4, dtype=np.int64)
+    re = ctx[C_RE]
+    # the part of the current trick already on the table
+    led0 = -1
+    bk0 = -1
+    bp0 = 0
+    te0 = 0
+    for i in range(n0):
+        f = trick0[i]
+        te0 += ctx[C_EYES + f]
+        if i == 0:
+            led0 = ctx[C_EFF + f]
+            bk0 = ctx[C_KEY + f]
+        else:
+            k = card_key(ctx, f, led0)
+            if beats(ctx, f, k, bk0, tricks_left0):
+                bk0 = k
+                bp0 = i
+    for g in range(count):
+        for s in range(4):
+            hands[s] = hands0[s]
+        leader = leader0
+        n = n0
+        led = led0
+        best_key = bk0
+        best_pos = bp0
+        teyes = te0
+        tricks_left = tricks_left0
+        total = re_eyes0
+        while True:
+            p = (leader + n) & 3
+            legal = legal_faces(ctx, hands[p], n, led, best_key)
+            f = nth_face(legal, pick_below(next_random(state), popcount24(legal)))
+            hands[p] = take(hands[p], f)
+            teyes += ctx[C_EYES + f]
+            if n == 0:
+                led = ctx[C_EFF + f]
+                best_key = ctx[C_KEY + f]
+                best_pos = 0
+            else:
+                k = card_key(ctx, f, led)
+                if beats(ctx, f, k, best_key, tricks_left):
+                    best_key = k
+                    best_pos = n
+            n += 1
+            if n == 4:
+                winner = (leader + best_pos) & 3
+                if (re >> winner) & 1:
+                    total += teyes
+                tricks_left -= 1
+                if tricks_left == 0:
+                    break
+                leader = winner
+                n = 0
+                teyes = 0
+        out[g] = total
+
+
+# ---------------------------------------------------------------- search
+
+
+@jit
+def tt_slot(tt: Any, hands: Any, leader: int) -> int:
+    """First slot of the bucket of a trick-start position."""
+    h = (hands[0] | (leader << 56)) * _HASH_A
+    h ^= hands[1] * _HASH_B
+    h ^= hands[2] * _HASH_C
+    h ^= hands[3] * _HASH_D
+    h ^= h >> 31
+    return int(h & (tt.shape[0] - 2))
+
+
+@jit
+def tt_find(tt: Any, slot: int, w0: int, hands: Any, gen: int) -> int:
+    """Slot holding this position in the bucket at ``slot``, or -1."""
+    for s in range(slot, slot + 2):
+        if tt[s, 4] == gen and tt[s, 0] == w0 and tt[s, 1] == hands[1] and tt[s, 2] == hands[2] and tt[s, 3] == hands[3]:
+            return s
+    return -1
+
+
+@jit
+def tt_store(tt: Any, slot: int, found: int, w0: int, hands: Any, gen: int, lo: int, hi: int, move: int, tricks_left: int) -> None:
+    """Store bounds: in place when found, else in the stale or shallower slot of the bucket (the second slot otherwise)."""
+    s = found
+    if s < 0:
+        s = slot + 1
+        if tt[slot, 4] != gen or (tt[slot, 7] >> 5) <= tricks_left:
+            s = slot
+    tt[s, 0] = w0
+    tt[s, 1] = hands[1]
+    tt[s, 2] = hands[2]
+    tt[s, 3] = hands[3]
+    tt[s, 4] = gen
+    tt[s, 5] = lo
+    tt[s, 6] = hi
+    tt[s, 7] = move + (tricks_left << 5)
+
+
+@jit
+def gen_moves(ctx: Any, order: Any, legal: int, foreign: int, row: Any) -> int:
+    """Write one face per class of equivalent legal faces into ``row``; return how many.
+
+    Same rule as :func:`stich.search.solver.equivalent_moves`.
+    """
+    m = 0
+    for suit in range(5):
+        if legal & ctx[C_FOLLOW + suit] == 0:
+            continue
+        prev = -1
+        blocked = True
+        for j in range(13):
+            f = order[suit, j]
+            if f < 0:
+                break
+            bit = 1 << f
+            is_foreign = (foreign & bit) != 0
+            if legal & bit:
+                if prev < 0 or blocked or is_foreign or ctx[C_EYES + f] != ctx[C_EYES + prev]:
+                    row[m] = f
+                    m += 1
+                prev = f
+                blocked = is_foreign
+            elif is_foreign:
+                blocked = True
+    return m
+
+
+@jit
+def order_moves(ctx: Any, row: Any, m: int, n: int, led: int, best_key: int, partner_wins: bool, first: int) -> None:
+    """Sort ``row[:m]`` by the heuristic of :meth:`stich.search.solver.Solver._ordered`; ``first`` (if there) leads."""
+    for i in range(m):
+        f = row[i]
+        if n == 0:
+            score = ctx[C_KEY + f]
+        else:
+            k = card_key(ctx, f, led)
+            eyes = ctx[C_EYES + f]
+            if partner_wins:
+                score = eyes * 64 - k
+            elif k > best_key:
+                score = 10_000 - k if n < 3 else 10_000 + eyes * 64 - k
+            else:
+                score = -eyes * 64 - k
+        if f == first:
+            score = 1 << 30
+        row[16 + i] = score
+    for i in range(1, m):
+        f = row[i]
+        s = row[16 + i]
+        j = i - 1
+        while j >= 0 and row[16 + j] < s:
+            row[j + 1] = row[j]
+            row[17 + j] = row[16 + j]
+            j -= 1
+        row[j + 1] = f
+        row[17 + j] = s
+
+
+# Fields of one search frame (one row of ``frames``).
+_N, _LEADER, _LED, _BP, _BK, _TE, _TL, _REM = 0, 1, 2, 3, 4, 5, 6, 7
+_A, _B, _A0, _B0, _LO, _HI, _SLOT, _FOUND = 8, 9, 10, 11, 12, 13, 14, 15
+_W0, _USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 16, 17, 18, 19, 20, 21, 22, 23
+_I, _GAIN = 24, 25
+FRAME_FIELDS = 32
+MAX_DEPTH = 52
+"""Rows of ``frames`` and ``buf``: one per card still to play, plus the root."""
+
+
+@jit
+def search(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    led: int,
+    best_pos: int,
+    best_key: int,
+    teyes: int,
+    tricks_left: int,
+    rem: int,
+    alpha: int,
+    beta: int,
+    only: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+) -> int:
+    """Re's future eyes (this trick included), fail-soft alpha-beta within ``alpha``, ``beta``.
+
+    ``tricks[tricks_left, :n]`` holds the current trick, with ``led``,
+    ``best_pos``, ``best_key`` and its eyes ``teyes`` so far; ``rem`` is the
+    eyes still in play (hands plus trick).  ``only >= 0`` searches that one
+    face at the root and leaves the root's table entry alone (for
+    :func:`solve_root`).
+
+    The recursion is unrolled into an explicit stack (``fr``: one row of
+    ``FRAME_FIELDS`` per depth, ``buf``: the move list of each depth), which
+    lets numba cache the compiled code (recursive functions crash its cache)
+    and keeps every frame in one small array.
+    """
+    re = ctx[C_RE]
+    fr[0, _N] = n
+    fr[0, _LEADER] = leader
+    fr[0, _LED] = led
+    fr[0, _BP] = best_pos
+    fr[0, _BK] = best_key
+    fr[0, _TE] = teyes
+    fr[0, _TL] = tricks_left
+    fr[0, _REM] = rem
+    fr[0, _A] = alpha
+    fr[0, _B] = beta
+    d = 0
+    v = 0
+    mode = 0  # 0: enter frame d, 1: next move of frame d, 2: frame d returns v, 3: frame d's child returned v
+    while True:
+        if mode == 0:
+            stats[0] += 1
+            a = fr[d, _A]
+            b = fr[d, _B]
+            rem = fr[d, _REM]
+            if a >= rem:
+                v = rem
+                mode = 2
+                continue
+            if b <= 0:
+                v = 0
+                mode = 2
+                continue
+            n = fr[d, _N]
+            leader = fr[d, _LEADER]
+            tricks_left = fr[d, _TL]
+            led = fr[d, _LED]
+            best_key = fr[d, _BK]
+            p = (leader + n) & 3
+            lo = 0
+            hi = rem
+            slot = -1
+            found = -1
+            w0 = 0
+            tt_move = -1
+            use_tt = n == 0 and (d > 0 or only < 0)
+            if use_tt:
+                w0 = hands[0] | (leader << 56)
+                slot = tt_slot(tt, hands, leader)
+                found = tt_find(tt, slot, w0, hands, gen)
+                if found >= 0:
+                    lo = tt[found, 5]
+                    hi = tt[found, 6]
+                    if lo >= b:
+                        v = lo
+                        mode = 2
+                        continue
+                    if hi <= a:
+                        v = hi
+                        mode = 2
+                        continue
+                    if lo == hi:
+                        v = lo
+                        mode = 2
+                        continue
+                    if lo > a:
+                        a = lo
+                    if hi < b:
+                        b = hi
+                    tt_move = tt[found, 7] & 31
+            hand = hands[p]
+            row = buf[d]
+            if d == 0 and only >= 0:
+                row[0] = only
+                m = 1
+            else:
+                legal = legal_faces(ctx, hand, n, led, best_key)
+                foreign = (hands[(p + 1) & 3] | hands[(p + 2) & 3] | hands[(p + 3) & 3]) & FACES
+                for i in range(n):
+                    foreign |= 1 << tricks[tricks_left, i]
+                m = gen_moves(ctx, order, legal, foreign, row)
+                if m > 1:
+                    partner_wins = False
+                    if n > 0:
+                        winner = (leader + fr[d, _BP]) & 3
+                        partner_wins = ((re >> winner) & 1) == ((re >> p) & 1)
+                    order_moves(ctx, row, m, n, led, best_key, partner_wins, tt_move)
+            maximise = (re >> p) & 1
+            fr[d, _A] = a
+            fr[d, _B] = b
+            fr[d, _A0] = a
+            fr[d, _B0] = b
+            fr[d, _LO] = lo
+            fr[d, _HI] = hi
+            fr[d, _SLOT] = slot
+            fr[d, _FOUND] = found
+            fr[d, _W0] = w0
+            fr[d, _USE_TT] = use_tt
+            fr[d, _P] = p
+            fr[d, _HAND] = hand
+            fr[d, _MAX] = maximise
+            fr[d, _BEST] = -INF if maximise else INF
+            fr[d, _BEST_MOVE] = 0
+            fr[d, _M] = m
+            fr[d, _I] = 0
+            mode = 1
+        elif mode == 1:
+            i = fr[d, _I]
+            a = fr[d, _A]
+            b = fr[d, _B]
+            if i >= fr[d, _M] or a >= b:
+                best = fr[d, _BEST]
+                if fr[d, _USE_TT]:
+                    lo = fr[d, _LO]
+                    hi = fr[d, _HI]
+                    if best <= fr[d, _A0]:
+                        if best < hi:
+                            hi = best
+                    elif best >= fr[d, _B0]:
+                        if best > lo:
+                            lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _W0], hands, gen, lo, hi, fr[d, _BEST_MOVE], fr[d, _TL])
+                v = best
+                mode = 2
+                continue
+            f = buf[d, i]
+            fr[d, _I] = i + 1
+            p = fr[d, _P]
+            hands[p] = take(fr[d, _HAND], f)
+            n = fr[d, _N]
+            tricks_left = fr[d, _TL]
+            tricks[tricks_left, n] = f
+            te = fr[d, _TE] + ctx[C_EYES + f]
+            if n == 0:
+                nled = ctx[C_EFF + f]
+                nbk = ctx[C_KEY + f]
+                nbp = 0
+            else:
+                nled = fr[d, _LED]
+                nbk = fr[d, _BK]
+                nbp = fr[d, _BP]
+                k = card_key(ctx, f, nled)
+                if beats(ctx, f, k, nbk, tricks_left):
+                    nbk = k
+                    nbp = n
+            if n < 3:
+                fr[d, _GAIN] = 0
+                c = d + 1
+                fr[c, _N] = n + 1
+                fr[c, _LEADER] = fr[d, _LEADER]
+                fr[c, _LED] = nled
+                fr[c, _BP] = nbp
+                fr[c, _BK] = nbk
+                fr[c, _TE] = te
+                fr[c, _TL] = tricks_left
+                fr[c, _REM] = fr[d, _REM]
+                fr[c, _A] = a
+                fr[c, _B] = b
+                d = c
+                mode = 0
+            else:
+                winner = (fr[d, _LEADER] + nbp) & 3
+                gain = te if (re >> winner) & 1 else 0
+                if tricks_left == 1:
+                    v = gain
+                    mode = 3
+                else:
+                    fr[d, _GAIN] = gain
+                    c = d + 1
+                    fr[c, _N] = 0
+                    fr[c, _LEADER] = winner
+                    fr[c, _LED] = -1
+                    fr[c, _BP] = 0
+                    fr[c, _BK] = -1
+                    fr[c, _TE] = 0
+                    fr[c, _TL] = tricks_left - 1
+                    fr[c, _REM] = fr[d, _REM] - te
+                    fr[c, _A] = a - gain
+                    fr[c, _B] = b - gain
+                    d = c
+                    mode = 0
+        elif mode == 2:
+            if d == 0:
+                return v
+            d -= 1
+            v += fr[d, _GAIN]
+            mode = 3
+        else:
+            hands[fr[d, _P]] = fr[d, _HAND]
+            if fr[d, _MAX]:
+                if v > fr[d, _BEST]:
+                    fr[d, _BEST] = v
+                    fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                    if v > fr[d, _A]:
+                        fr[d, _A] = v
+            elif v < fr[d, _BEST]:
+                fr[d, _BEST] = v
+                fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                if v < fr[d, _B]:
+                    fr[d, _B] = v
+            mode = 1
+
+
+@jit
+def root_trick(ctx: Any, trick: Any, n: int, tricks_left: int, out: Any) -> None:
+    """``out[:4]`` = led, best position, best key and eyes of the first ``n`` cards of a trick."""
+    led = -1
+    bk = -1
+    bp = 0
+    te = 0
+    for i in range(n):
+        f = trick[i]
+        te += ctx[C_EYES + f]
+        if i == 0:
+            led = ctx[C_EFF + f]
+            bk = ctx[C_KEY + f]
+        else:
+            k = card_key(ctx, f, led)
+            if beats(ctx, f, k, bk, tricks_left):
+                bk = k
+                bp = i
+    out[0] = led
+    out[1] = bp
+    out[2] = bk
+    out[3] = te
+
+
+@jit
+def run_search(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    tricks_left: int,
+    rem: int,
+    alpha: int,
+    beta: int,
+    only: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+) -> int:
+    """:func:`search` from a root position whose current trick is ``tricks[tricks_left, :n]``."""
+    st = np.empty(4, dtype=np.int64)
+    root_trick(ctx, tricks[tricks_left], n, tricks_left, st)
+    return search(
+        hands, tricks, n, leader, st[0], st[1], st[2], st[3], tricks_left, rem, alpha, beta, only, ctx, order, tt, gen, buf, fr, stats
+    )
+
+
+@jit
+def solve_root(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    tricks_left: int,
+    rem: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+    out: Any,
+) -> None:
+    """Exact future Re eyes after each legal face of the player to move: ``out[f]`` (-1 for faces not legal).
+
+    One full-window search per class of equivalent faces; the other faces of
+    a class copy the value of its strongest face.
+    """
+    st = np.empty(4, dtype=np.int64)
+    root_trick(ctx, tricks[tricks_left], n, tricks_left, st)
+    led = st[0]
+    best_key = st[2]
+    p = (leader + n) & 3
+    legal = legal_faces(ctx, hands[p], n, led, best_key)
+    foreign = (hands[(p + 1) & 3] | hands[(p + 2) & 3] | hands[(p + 3) & 3]) & FACES
+    for i in range(n):
+        foreign |= 1 << tricks[tricks_left, i]
+    row = np.empty(MOVE_STRIDE, dtype=np.int64)
+    m = gen_moves(ctx, order, legal, foreign, row)
+    for f in range(24):
+        out[f] = -1
+    for i in range(m):
+        f = row[i]
+        out[f] = search(
+            hands, tricks, n, leader, led, st[1], best_key, st[3], tricks_left, rem, -1, rem + 1, f, ctx, order, tt, gen, buf, fr, stats
+        )
+    # merged faces take the value of the next stronger legal face of their suit
+    for suit in range(5):
+        last = -1
+        for j in range(13):
+            f = order[suit, j]
+            if f < 0:
+                break
+            if (legal >> f) & 1:
+                if out[f] < 0:
+                    out[f] = out[last]
+                last = f
