@@ -24,8 +24,9 @@ test: $(STAMP)
 	$(BIN)/pytest -n auto
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pip install --quiet -e '.[bench,fast]'
 	$(BIN)/python bench/bench_doppelkopf.py
+	$(BIN)/python bench/bench_search.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
