@@ -1,4 +1,4 @@
-"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay`` and ``play``.
+"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve`` and ``verify``.
 
 Every user mistake (an unknown game, preset, option, bot or file, a value of
 the wrong type) ends in exactly one line on stderr, ``stich: error: ...``,
@@ -98,6 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     length.add_argument("--deals", metavar="N", type=_int_type("--deals", 1), help="play N deals (default 1)")
     length.add_argument("--list", action="store_true", help="play a whole list (a round with its compulsory solos)")
     play.set_defaults(func=cmd_play)
+
+    from stich.cli.serve import add_serve_parser  # the web server's arguments and command live in stich.cli.serve
+
+    add_serve_parser(sub)
+
+    from stich.cli.verify import add_verify_parser  # fair-deal verification lives in stich.cli.verify
+
+    add_verify_parser(sub)
     return parser
 
 

@@ -1,0 +1,80 @@
+"""``stich serve``: run the web server (FastAPI + uvicorn) with its database.
+
+The server and its dependencies are imported only when the command runs, so
+the other commands stay quick to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from stich.cli.common import UsageError
+
+MAX_WS_BYTES = 64 * 1024
+"""Frames larger than this are refused by uvicorn before the app reads them (the app's own limit is smaller)."""
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 1..65535, not {value}")
+    return value
+
+
+def add_serve_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argparse.Namespace], int] | None = None) -> None:
+    """Register ``stich serve`` on the subcommand parsers of ``stich``."""
+    serve = sub.add_parser("serve", help="run the web server (lobby, live tables, records)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--database",
+        metavar="URL",
+        help="SQLAlchemy database URL (default: a SQLite file in your data directory; e.g. postgresql+psycopg://user@host/stich)",
+    )
+    serve.add_argument(
+        "--grace", metavar="SECONDS", type=float, default=60.0, help="how long a player may be away before a bot plays for them"
+    )
+    serve.set_defaults(func=func or cmd_serve)
+
+
+def _redacted(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Check the options, then serve until interrupted."""
+    return run_serve(args.host, args.port, args.database, grace=args.grace)
+
+
+def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0) -> int:
+    """Serve the app on ``host:port`` with the database at ``database`` (or the default SQLite file)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if grace < 0:
+        raise UsageError(f"--grace must not be negative, not {grace}")
+    if database is not None:
+        try:
+            make_url(database)
+        except ArgumentError:
+            raise UsageError(
+                f"--database: not a database URL: {database!r} (e.g. sqlite:///stich.db or postgresql+psycopg://...)"
+            ) from None
+
+    import uvicorn
+
+    from stich.web.app import create_app
+    from stich.web.settings import Settings
+
+    settings = Settings(database_url=database or "", grace_seconds=grace)
+    url = settings.resolved_database_url()
+    print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}; API documentation at /docs)")
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=MAX_WS_BYTES, proxy_headers=True, log_level="info")
+    return 0

@@ -1,0 +1,346 @@
+"""The database: engine, migrations applied at start, and every query the server makes.
+
+:class:`Database` is synchronous (SQLAlchemy 2 ORM sessions); the async parts
+of the server call it through ``asyncio.to_thread`` so that a slow database
+never stalls the event loop.  Each method is one short transaction.  The SQL
+is dialect-neutral: SQLite by default, PostgreSQL through
+``postgresql+psycopg://...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from stich.web.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+"""The Alembic script directory shipped in the package."""
+
+
+class NameTaken(ValueError):
+    """A user name that is already registered (case-insensitively)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    user_id: int | None = None
+    session_id: int | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table as stored, with its seats in order."""
+
+    id: str
+    game: str
+    game_name: str
+    deals_requested: int
+    private: bool
+    invite_token: str
+    status: str
+    creator_session_id: int | None
+    created_at: datetime
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A deal as stored; ``actions`` are ``(seat, text)`` in order (only when asked for)."""
+
+    id: int
+    table_id: str
+    number: int
+    dealer: int
+    seed: int
+    salt: str
+    commitment: str
+    status: str
+    record: str | None
+    actions: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A browser session with its user's name, if logged in."""
+
+    id: int
+    user_id: int | None
+    display_name: str
+    expires_at: datetime
+
+
+def _seat_row(seat: TableSeat) -> SeatRow:
+    return SeatRow(seat.seat, seat.kind, seat.bot, seat.name, seat.user_id, seat.session_id)
+
+
+def _deal_row(deal: Deal, actions: Sequence[DealAction] = ()) -> DealRow:
+    return DealRow(
+        deal.id,
+        deal.table_id,
+        deal.number,
+        deal.dealer,
+        int(deal.seed),
+        deal.salt,
+        deal.commitment,
+        deal.status,
+        deal.record,
+        tuple((a.seat, a.action) for a in actions),
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets foreign keys, thread sharing and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    database = parsed.database or ""
+    memory = database in ("", ":memory:") or database.startswith("file::memory:")
+    if not memory:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+class Database:
+    """The server's database: one engine, migrated to the newest schema by :meth:`migrate`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    def migrate(self) -> None:
+        """Apply every Alembic migration not applied yet (run at start; idempotent)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def _session(self) -> Session:
+        return self.sessions()
+
+    # ------------------------------------------------------------- accounts
+    def create_user(self, name: str, password_hash: str) -> int:
+        """Register ``name``; raises :class:`NameTaken` if the name (ignoring case) exists."""
+        with self._session() as db:
+            user = User(name=name, name_key=name.casefold(), password_hash=password_hash, created_at=utcnow())
+            db.add(user)
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
+                raise NameTaken(name) from None
+            return user.id
+
+    def find_user(self, name: str) -> tuple[int, str, str] | None:
+        """``(id, name, password hash)`` of the account called ``name`` (any case), or ``None``."""
+        with self._session() as db:
+            user = db.scalar(select(User).where(User.name_key == name.casefold()))
+            return None if user is None else (user.id, user.name, user.password_hash)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        """Replace a password hash (after a parameter upgrade)."""
+        with self._session() as db:
+            db.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            db.commit()
+
+    def create_session(self, token_hash: str, display_name: str, user_id: int | None, expires_at: datetime) -> int:
+        """A new browser session; returns its id."""
+        with self._session() as db:
+            row = AuthSession(token_hash=token_hash, user_id=user_id, display_name=display_name, created_at=utcnow(), expires_at=expires_at)
+            db.add(row)
+            db.commit()
+            return row.id
+
+    def find_session(self, token_hash: str) -> SessionRow | None:
+        """The unexpired session with this token hash, or ``None``."""
+        with self._session() as db:
+            row = db.scalar(select(AuthSession).where(AuthSession.token_hash == token_hash))
+            if row is None or as_utc(row.expires_at) <= utcnow():
+                return None
+            return SessionRow(row.id, row.user_id, row.display_name, as_utc(row.expires_at))
+
+    def update_session(self, session_id: int, *, token_hash: str, user_id: int | None, display_name: str, expires_at: datetime) -> None:
+        """Give a session a new token (login rotates it), user and name."""
+        with self._session() as db:
+            db.execute(
+                update(AuthSession)
+                .where(AuthSession.id == session_id)
+                .values(token_hash=token_hash, user_id=user_id, display_name=display_name, expires_at=expires_at)
+            )
+            db.commit()
+
+    def delete_session(self, session_id: int) -> None:
+        """End a session (logout)."""
+        with self._session() as db:
+            db.execute(update(TableSeat).where(TableSeat.session_id == session_id).values(session_id=None))
+            db.execute(update(GameTable).where(GameTable.creator_session_id == session_id).values(creator_session_id=None))
+            db.execute(delete(AuthSession).where(AuthSession.id == session_id))
+            db.commit()
+
+    # --------------------------------------------------------------- tables
+    def create_table(self, table: TableRow) -> None:
+        """Store a new table with its seats."""
+        with self._session() as db:
+            db.add(
+                GameTable(
+                    id=table.id,
+                    game=table.game,
+                    game_name=table.game_name,
+                    deals_requested=table.deals_requested,
+                    private=table.private,
+                    invite_token=table.invite_token,
+                    status=table.status,
+                    creator_session_id=table.creator_session_id,
+                    created_at=table.created_at,
+                )
+            )
+            db.flush()
+            for seat in table.seats:
+                db.add(TableSeat(table_id=table.id, **_seat_values(seat)))
+            db.commit()
+
+    def set_seats(self, table_id: str, seats: Sequence[SeatRow], status: str | None = None) -> None:
+        """Store the given seats (and the table's status) in one transaction."""
+        with self._session() as db:
+            for seat in seats:
+                db.execute(
+                    update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat.seat).values(**_seat_values(seat))
+                )
+            if status is not None:
+                db.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+            db.commit()
+
+    def set_status(self, table_id: str, status: str) -> None:
+        """Change a table's status."""
+        with self._session() as db:
+            db.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+            db.commit()
+
+    def _table_rows(self, db: Session, tables: Sequence[GameTable]) -> list[TableRow]:
+        if not tables:
+            return []
+        ids = [t.id for t in tables]
+        seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+        for seat in db.scalars(select(TableSeat).where(TableSeat.table_id.in_(ids)).order_by(TableSeat.table_id, TableSeat.seat)):
+            seats[seat.table_id].append(_seat_row(seat))
+        return [
+            TableRow(
+                t.id,
+                t.game,
+                t.game_name,
+                t.deals_requested,
+                t.private,
+                t.invite_token,
+                t.status,
+                t.creator_session_id,
+                as_utc(t.created_at),
+                tuple(seats[t.id]),
+            )
+            for t in tables
+        ]
+
+    def get_table(self, table_id: str) -> TableRow | None:
+        """One table with its seats, or ``None``."""
+        with self._session() as db:
+            table = db.get(GameTable, table_id)
+            return None if table is None else self._table_rows(db, [table])[0]
+
+    def tables_with_status(self, statuses: Sequence[str]) -> list[TableRow]:
+        """Every table whose status is one of ``statuses``, oldest first."""
+        with self._session() as db:
+            tables = list(db.scalars(select(GameTable).where(GameTable.status.in_(list(statuses))).order_by(GameTable.created_at)))
+            return self._table_rows(db, tables)
+
+    # ---------------------------------------------------------------- deals
+    def create_deal(self, table_id: str, number: int, dealer: int, seed: int, salt: str, commitment: str) -> int:
+        """Store a deal that is about to be played; returns its id."""
+        with self._session() as db:
+            deal = Deal(
+                table_id=table_id,
+                number=number,
+                dealer=dealer,
+                seed=str(seed),
+                salt=salt,
+                commitment=commitment,
+                status="playing",
+                record=None,
+                created_at=utcnow(),
+                finished_at=None,
+            )
+            db.add(deal)
+            db.commit()
+            return deal.id
+
+    def add_action(self, deal_id: int, position: int, seat: int, action: str) -> None:
+        """Store one action the moment it is played (the key makes a duplicate position fail)."""
+        with self._session() as db:
+            db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow()))
+            db.commit()
+
+    def finish_deal(self, deal_id: int, record: str) -> None:
+        """Store the finished deal's record."""
+        with self._session() as db:
+            db.execute(update(Deal).where(Deal.id == deal_id).values(status="finished", record=record, finished_at=utcnow()))
+            db.commit()
+
+    def get_deal(self, deal_id: int) -> DealRow | None:
+        """One deal (without its actions), or ``None``."""
+        with self._session() as db:
+            deal = db.get(Deal, deal_id)
+            return None if deal is None else _deal_row(deal)
+
+    def deals_of(self, table_id: str, *, with_actions: bool = False) -> list[DealRow]:
+        """The deals of a table in order, optionally with their actions."""
+        with self._session() as db:
+            deals = list(db.scalars(select(Deal).where(Deal.table_id == table_id).order_by(Deal.number)))
+            actions: dict[int, list[DealAction]] = {d.id: [] for d in deals}
+            if with_actions and deals:
+                query = select(DealAction).where(DealAction.deal_id.in_(list(actions))).order_by(DealAction.deal_id, DealAction.position)
+                for action in db.scalars(query):
+                    actions[action.deal_id].append(action)
+            return [_deal_row(d, actions[d.id]) for d in deals]
+
+
+def _seat_values(seat: SeatRow) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": seat.name,
+        "user_id": seat.user_id,
+        "session_id": seat.session_id,
+    }

@@ -1,0 +1,280 @@
+"""The lobby REST API: games, tables, seats, bots, invites and deal records.
+
+Every request body is a pydantic model without unknown fields; the game, its
+preset and options are checked through the registry before anything is
+stored, and a refusal names the field at fault
+(``{"type": "error", "field": "options.nines", "message": ...}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from stich.bots.registry import bot_names
+from stich.core.errors import OptionError
+from stich.core.game import Game
+from stich.core.options import parse_value
+from stich.core.registry import game_class, game_names, make_game
+from stich.web.auth import Identity, current_identity, identity_or_guest
+from stich.web.db import DealRow, TableRow
+from stich.web.models import utcnow
+from stich.web.protocol import ApiError
+from stich.web.services import Services, services
+from stich.web.tables import TableRuntime, new_table_row
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+OptionText = Annotated[str, Field(max_length=200)]
+OptionMembers = Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=64)]
+OptionValue = StrictBool | StrictInt | OptionText | OptionMembers
+"""An option value as JSON: true/false, an integer, text, or the members of a set-valued option."""
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateTable(_Body):
+    """Body of ``POST /api/tables``."""
+
+    game: Annotated[str, Field(min_length=1, max_length=32)]
+    preset: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    options: Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=100)] = Field(default_factory=dict)
+    deals: Annotated[int, Field(ge=1)] = 1
+    private: bool = False
+    seat: Annotated[int, Field(ge=0)] | None = 0
+    """The creator's seat; ``null`` to create a table without sitting at it."""
+    bots: Annotated[str, Field(max_length=32)] | None = None
+    """Fill every other seat with this bot at once (the table then starts)."""
+
+
+class JoinTable(_Body):
+    """Body of ``POST /api/tables/{id}/join``."""
+
+    seat: Annotated[int, Field(ge=0)] | None = None
+    invite: Annotated[str, Field(max_length=100)] | None = None
+
+
+class AddBots(_Body):
+    """Body of ``POST /api/tables/{id}/bots``."""
+
+    bot: Annotated[str, Field(max_length=32)] = "heuristic"
+    seats: Annotated[list[Annotated[int, Field(ge=0)]], Field(max_length=16)] | None = None
+
+
+def build_game(body: CreateTable) -> Game:
+    """The configured game of a request, or an :class:`ApiError` naming ``game``, ``preset`` or ``options.KEY``."""
+    if body.game not in game_names():
+        raise ApiError(422, "game", f"unknown game {body.game!r}; available: {', '.join(game_names())}")
+    cls = game_class(body.game)
+    table = cls.option_table
+    if body.preset is not None and body.preset not in table.presets:
+        raise ApiError(422, "preset", f"{body.game} has no preset {body.preset!r}; presets: {', '.join(table.presets)}")
+    for key, raw in body.options.items():
+        info = table.by_name.get(key)
+        if info is None:
+            raise ApiError(422, f"options.{key}", f"{body.game} has no option {key!r}; options: {', '.join(table.by_name)}")
+        try:
+            parse_value(info, raw)
+        except OptionError as exc:
+            raise ApiError(422, f"options.{key}", str(exc)) from None
+    try:
+        return make_game(body.game, body.preset, body.options)
+    except OptionError as exc:
+        raise ApiError(422, "options", str(exc)) from None
+
+
+def _runtime(svc: Services, table_id: str, identity: Identity | None, invite: str | None) -> TableRuntime:
+    runtime = svc.tables.get(table_id)
+    if runtime is None or not runtime.may_see(identity, invite):
+        raise ApiError(404, "table", "no such open or running table")
+    return runtime
+
+
+def _row_may_see(row: TableRow, identity: Identity | None, invite: str | None) -> bool:
+    if not row.private or (invite is not None and secrets.compare_digest(invite.encode(), row.invite_token.encode())):
+        return True
+    if identity is None:
+        return False
+    if identity.session_id == row.creator_session_id:
+        return True
+    return any(
+        seat.kind == "human" and (seat.session_id == identity.session_id or (seat.user_id is not None and seat.user_id == identity.user_id))
+        for seat in row.seats
+    )
+
+
+def _deal_json(deal: DealRow) -> dict[str, Any]:
+    finished = deal.status == "finished"
+    return {
+        "id": deal.id,
+        "table": deal.table_id,
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "status": deal.status,
+        "commitment": deal.commitment,
+        "seed": str(deal.seed) if finished else None,
+        "salt": deal.salt if finished else None,
+        "record_url": f"/api/deals/{deal.id}/record" if finished else None,
+    }
+
+
+# ------------------------------------------------------------------ games
+@router.get("/games")
+def list_games() -> dict[str, Any]:
+    """The games a table can play: presets, options (with their docs) and seats; and the bots."""
+    games = []
+    for name in game_names():
+        cls = game_class(name)
+        game = make_game(name)
+        games.append(
+            {
+                "name": name,
+                "title": cls.title,
+                "seats": game.num_seats,
+                "default_preset": cls.option_table.default_preset,
+                "presets": list(cls.option_table.presets),
+                "options": [info.to_json() for info in cls.option_table.infos],
+            }
+        )
+    return {"games": games, "bots": bot_names()}
+
+
+# ----------------------------------------------------------------- tables
+@router.get("/tables")
+async def list_tables(request: Request, status: Annotated[str, Query(pattern="^(open|playing|all)$")] = "all") -> dict[str, Any]:
+    """Open and running public tables (and private ones you sit at); ``status`` filters ``open`` or ``playing``."""
+    svc = services(request)
+    identity = await current_identity(request)
+    rows = []
+    for runtime in list(svc.tables.tables.values()):
+        if runtime.status == "finished" or (status != "all" and runtime.status != status):
+            continue
+        if runtime.private and not runtime.may_see(identity, None):
+            continue
+        rows.append(runtime.summary(identity))
+    return {"tables": rows}
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
+    """Create a table (you sit at ``seat`` unless it is null); with ``bots`` the other seats are filled and play starts."""
+    svc = services(request)
+    game = build_game(body)
+    if body.deals > svc.settings.max_deals:
+        raise ApiError(422, "deals", f"at most {svc.settings.max_deals} deals per table")
+    if body.seat is not None and body.seat >= game.num_seats:
+        raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
+    if body.bots is not None and body.bots not in bot_names():
+        raise ApiError(422, "bots", f"unknown bot {body.bots!r}; available: {', '.join(bot_names())}")
+    identity = await identity_or_guest(request, response)
+    runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()))
+    if body.bots is not None and any(seat.kind == "empty" for seat in runtime.seats):
+        await runtime.add_bots(identity, body.bots, None)
+    return runtime.summary(identity)
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: str, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+    """One table; a private one needs membership or its invite token (``?invite=``)."""
+    svc = services(request)
+    identity = await current_identity(request)
+    runtime = svc.tables.get(table_id)
+    if runtime is not None:
+        return _runtime(svc, table_id, identity, invite).summary(identity, invite=invite)
+    row = await asyncio.to_thread(svc.db.get_table, table_id)
+    if row is None or not _row_may_see(row, identity, invite):
+        raise ApiError(404, "table", "no such table")
+    deals = await asyncio.to_thread(svc.db.deals_of, table_id)
+    return {
+        "id": row.id,
+        "game": row.game,
+        "game_name": row.game_name,
+        "status": row.status,
+        "private": row.private,
+        "deals_requested": row.deals_requested,
+        "deals_played": sum(1 for d in deals if d.status == "finished"),
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": f"{s.bot} bot" if s.kind == "bot" else s.name, "bot": s.bot} for s in row.seats],
+    }
+
+
+@router.post("/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinTable, request: Request, response: Response) -> dict[str, Any]:
+    """Take a seat (the one given, or the first free one); a private table needs its invite token."""
+    svc = services(request)
+    runtime = svc.tables.get(table_id)
+    if runtime is None:
+        raise ApiError(404, "table", "no such open or running table")
+    identity = await identity_or_guest(request, response)
+    await runtime.join(identity, body.seat, body.invite)
+    return runtime.summary(identity)
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave_table(table_id: str, request: Request) -> dict[str, Any]:
+    """Give up your seat before the table starts."""
+    svc = services(request)
+    identity = await current_identity(request)
+    if identity is None:
+        raise ApiError(401, "session", "no session")
+    runtime = _runtime(svc, table_id, identity, None)
+    await runtime.leave(identity)
+    return runtime.summary(identity)
+
+
+@router.post("/tables/{table_id}/bots")
+async def add_bots(table_id: str, body: AddBots, request: Request) -> dict[str, Any]:
+    """Fill empty seats (all, or those listed) with a bot; the table starts when it is full."""
+    svc = services(request)
+    identity = await current_identity(request)
+    if identity is None:
+        raise ApiError(401, "session", "no session")
+    runtime = _runtime(svc, table_id, identity, None)
+    await runtime.add_bots(identity, body.bot, body.seats)
+    return runtime.summary(identity)
+
+
+@router.get("/tables/{table_id}/deals")
+async def table_deals(table_id: str, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+    """The table's deals: each commitment, and for finished deals the revealed seed, salt and record link."""
+    svc = services(request)
+    identity = await current_identity(request)
+    row = await asyncio.to_thread(svc.db.get_table, table_id)
+    if row is None or not _row_may_see(row, identity, invite):
+        raise ApiError(404, "table", "no such table")
+    deals = await asyncio.to_thread(svc.db.deals_of, table_id)
+    return {"table": table_id, "deals": [_deal_json(d) for d in deals]}
+
+
+# ------------------------------------------------------------------ deals
+async def _visible_deal(request: Request, deal_id: int, invite: str | None) -> DealRow:
+    svc = services(request)
+    deal = await asyncio.to_thread(svc.db.get_deal, deal_id)
+    row = await asyncio.to_thread(svc.db.get_table, deal.table_id) if deal is not None else None
+    if deal is None or row is None or not _row_may_see(row, await current_identity(request), invite):
+        raise ApiError(404, "deal", "no such deal")
+    return deal
+
+
+@router.get("/deals/{deal_id}")
+async def get_deal(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+    """A deal's commitment; once it is finished also its seed and salt."""
+    return _deal_json(await _visible_deal(request, deal_id, invite))
+
+
+@router.get("/deals/{deal_id}/record")
+async def deal_record_download(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> Response:
+    """The finished deal's record (the format of ``stich.core.records``); 409 while the deal is played."""
+    deal = await _visible_deal(request, deal_id, invite)
+    if deal.status != "finished" or deal.record is None:
+        raise ApiError(409, "deal", "the deal is still being played; its record is written when it ends")
+    return Response(
+        content=deal.record,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="stich-deal-{deal.id}.json"'},
+    )

@@ -1,0 +1,1 @@
+"""Migration scripts, one per schema version, oldest first."""

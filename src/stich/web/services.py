@@ -1,0 +1,34 @@
+"""What every request handler reaches: settings, database, login limiter, password hasher and the live tables.
+
+One :class:`Services` object is built per app by :func:`stich.web.app.create_app`
+and kept in ``app.state.services``; handlers get it with :func:`services`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from starlette.requests import HTTPConnection
+
+if TYPE_CHECKING:
+    from stich.web.auth import LoginLimiter, Passwords
+    from stich.web.db import Database
+    from stich.web.settings import Settings
+    from stich.web.tables import TableManager
+
+
+@dataclass
+class Services:
+    """The app's shared objects."""
+
+    settings: Settings
+    db: Database
+    limiter: LoginLimiter
+    passwords: Passwords
+    tables: TableManager
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The services of the app serving this request or WebSocket."""
+    return cast(Services, connection.app.state.services)

@@ -1,0 +1,860 @@
+"""Live tables: the authoritative game loop, bots on the server, and the table WebSocket.
+
+One :class:`TableRuntime` per open or running table holds the session (the
+list of deals), the deal in progress and the connected clients.  Everything
+that changes a table happens under the table's ``asyncio.Lock``, in this
+order: check (the engine decides legality), store (the action goes to the
+database), apply, broadcast.  A refused request changes nothing; a stored
+action is never lost, because a restart replays each table's stored actions
+(:meth:`TableRuntime.restore`).
+
+A background task per table (the *driver*) makes the moves nobody sends:
+the bots', and those of a player who has been away longer than the grace
+period (a stand-in bot plays for them until they are back).  It also starts
+the next deal after a pause and ends the table when the list is complete.
+
+Each connected client gets, after every action, a ``state`` message with its
+own view: a seat exactly ``state.observation(seat).to_json()``, a spectator
+the :func:`~stich.web.protocol.public_view`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from stich.bots.base import Bot
+from stich.bots.registry import bot_names, make_bot
+from stich.core.errors import NotationError, StichError
+from stich.core.game import Game, State
+from stich.core.records import deal_record, dumps_record
+from stich.core.registry import game_from_string, session_class
+from stich.core.session import Session
+from stich.web.auth import Identity, current_identity
+from stich.web.db import Database, DealRow, SeatRow, TableRow
+from stich.web.fairness import Commitment
+from stich.web.protocol import (
+    WHOLE,
+    ActionMessage,
+    ApiError,
+    PingMessage,
+    ProtocolError,
+    SyncMessage,
+    error_message,
+    parse_client_message,
+    public_view,
+)
+from stich.web.services import services
+from stich.web.settings import Settings
+
+log = logging.getLogger("stich.web")
+
+COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
+"""How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.fairness`)."""
+
+
+@dataclass
+class Seat:
+    """One seat in memory (mirrors ``table_seats``)."""
+
+    kind: str = "empty"
+    bot: str | None = None
+    name: str | None = None
+    user_id: int | None = None
+    session_id: int | None = None
+
+    @classmethod
+    def from_row(cls, row: SeatRow) -> Seat:
+        """The seat of a stored row."""
+        return cls(row.kind, row.bot, row.name, row.user_id, row.session_id)
+
+    def row(self, index: int) -> SeatRow:
+        """The row to store."""
+        return SeatRow(index, self.kind, self.bot, self.name, self.user_id, self.session_id)
+
+    def owned_by(self, identity: Identity | None) -> bool:
+        """Whether ``identity`` is the person in this seat (same session, or same account)."""
+        if identity is None or self.kind != "human":
+            return False
+        return self.session_id == identity.session_id or (self.user_id is not None and self.user_id == identity.user_id)
+
+    def player_name(self, index: int) -> str:
+        """The name written into records."""
+        if self.kind == "bot":
+            return f"{self.bot} bot"
+        return self.name or f"seat {index}"
+
+
+@dataclass
+class CurrentDeal:
+    """The deal being played: its database id, its number in the list and its committed seed."""
+
+    id: int
+    number: int
+    fair: Commitment
+    stand_in_seats: set[int] = field(default_factory=set)
+
+
+class Connection:
+    """One WebSocket client: a seat's player or a spectator, with its own outgoing queue.
+
+    Messages are queued and written by a separate task, so a slow client
+    never holds up the table; a client whose queue overflows is disconnected.
+    """
+
+    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings) -> None:
+        self.websocket = websocket
+        self.identity = identity
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(settings.send_queue_size)
+        self.closed = False
+        self.kicked = False
+        """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
+        self.received: deque[float] = deque()
+        self.max_per_minute = settings.max_messages_per_minute
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Queue a message (dropped once the connection is closed)."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(dict(message))
+        except asyncio.QueueFull:
+            log.warning("client queue overflowed; disconnecting it")
+            self.closed = True
+            self.kicked = True
+            asyncio.get_running_loop().create_task(self._close(1013))
+
+    def flooding(self) -> bool:
+        """Count one received message; whether the client sent too many in the last minute."""
+        now = time.monotonic()
+        self.received.append(now)
+        while self.received and self.received[0] <= now - 60:
+            self.received.popleft()
+        return len(self.received) > self.max_per_minute
+
+    async def _close(self, code: int) -> None:
+        if self.websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
+                await self.websocket.close(code=code)
+
+    async def writer(self) -> None:
+        """Write queued messages until the ``None`` sentinel."""
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    return
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+            log.info("a client went away while being written to: %r", exc)
+            self.closed = True
+
+    def finish(self) -> None:
+        """Stop the writer after what is queued."""
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+
+def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Session:
+    """The game's session whose deal ``i`` is dealt from ``seeds[i]`` (the committed seeds) instead of a derived seed."""
+    base = session_class(game.name)
+
+    def deal_seed(self: Session, index: int) -> int:
+        return seeds[index]
+
+    cls = type(f"Table{base.__name__}", (base,), {"deal_seed": deal_seed, "__module__": __name__})
+    return cast(Session, cls(game, 0, deals))
+
+
+class TableRuntime:
+    """A table in memory: seats, the list being played, the deal in progress and the clients."""
+
+    def __init__(self, manager: TableManager, row: TableRow) -> None:
+        self.manager = manager
+        self.settings = manager.settings
+        self.db = manager.db
+        self.id = row.id
+        self.game = game_from_string(row.game)
+        self.deals_requested = row.deals_requested
+        self.private = row.private
+        self.invite_token = row.invite_token
+        self.status = row.status
+        self.creator_session_id = row.creator_session_id
+        self.seats = [Seat.from_row(seat) for seat in row.seats]
+        self.lock = asyncio.Lock()
+        self.session: Session | None = None
+        self.seeds: dict[int, int] = {}
+        self.state: State | None = None
+        self.deal: CurrentDeal | None = None
+        self._pending_fair: Commitment | None = None
+        self.bots: dict[int, Bot] = {}
+        self.connections: set[Connection] = set()
+        self.away_since: dict[int, float] = {}
+        self.last_action_at = 0.0
+        self.next_deal_at = 0.0
+        self.broken: str | None = None
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------- queries
+    def seat_of(self, identity: Identity | None) -> int | None:
+        """The seat ``identity`` sits in, or ``None``."""
+        for index, seat in enumerate(self.seats):
+            if seat.owned_by(identity):
+                return index
+        return None
+
+    def invite_ok(self, invite: str | None) -> bool:
+        """Whether ``invite`` is this table's invite token (compared in constant time)."""
+        return invite is not None and secrets.compare_digest(invite.encode(), self.invite_token.encode())
+
+    def may_see(self, identity: Identity | None, invite: str | None) -> bool:
+        """Whether ``identity`` may see this table: anyone for a public table; members, the creator or an invite for a private one."""
+        if not self.private or self.invite_ok(invite):
+            return True
+        if identity is None:
+            return False
+        return self.seat_of(identity) is not None or identity.session_id == self.creator_session_id
+
+    def _connected(self, seat: int) -> bool:
+        return any(conn.seat == seat and not conn.closed for conn in self.connections)
+
+    def _stand_in(self, seat: int, now: float) -> bool:
+        away = self.away_since.get(seat)
+        return self.seats[seat].kind == "human" and away is not None and now >= away + self.settings.grace_seconds
+
+    def seat_json(self, index: int, now: float | None = None) -> dict[str, Any]:
+        """A seat for the lobby and the ``table`` message."""
+        now = time.monotonic() if now is None else now
+        seat = self.seats[index]
+        human = seat.kind == "human"
+        return {
+            "seat": index,
+            "kind": seat.kind,
+            "name": seat.player_name(index) if seat.kind != "empty" else None,
+            "bot": seat.bot,
+            "guest": human and seat.user_id is None,
+            "connected": human and self._connected(index),
+            "away": human and not self._connected(index) and self.status == "playing",
+            "stand_in": human and self.status == "playing" and not self._connected(index) and self._stand_in(index, now),
+        }
+
+    def summary(self, identity: Identity | None = None, *, invite: str | None = None) -> dict[str, Any]:
+        """The table as the lobby shows it; the invite link only to its members and creator."""
+        now = time.monotonic()
+        session = self.session
+        seat = self.seat_of(identity)
+        member = seat is not None or (identity is not None and identity.session_id == self.creator_session_id) or self.invite_ok(invite)
+        return {
+            "id": self.id,
+            "game": self.game.canonical,
+            "game_name": self.game.name,
+            "title": self.game.title,
+            "status": self.status,
+            "private": self.private,
+            "deals_requested": self.deals_requested,
+            "deals_played": len(session.rows) if session else 0,
+            "seats": [self.seat_json(i, now) for i in range(len(self.seats))],
+            "totals": list(session.totals) if session else [0] * len(self.seats),
+            "your_seat": seat,
+            "creator": identity is not None and identity.session_id == self.creator_session_id,
+            "invite": self.invite_path() if member else None,
+            "socket": f"/ws/tables/{self.id}",
+            "broken": self.broken,
+        }
+
+    def invite_path(self) -> str:
+        """The invite link's path (table id and unguessable token)."""
+        return f"/tables/{self.id}?invite={self.invite_token}"
+
+    # ---------------------------------------------------------- broadcasts
+    def _table_message(self) -> dict[str, Any]:
+        session = self.session
+        return {
+            "type": "table",
+            "table": self.id,
+            "status": self.status,
+            "seats": [self.seat_json(i) for i in range(len(self.seats))],
+            "deals_requested": self.deals_requested,
+            "deals_played": len(session.rows) if session else 0,
+            "totals": list(session.totals) if session else [0] * len(self.seats),
+        }
+
+    def _deal_start_message(self) -> dict[str, Any] | None:
+        if self.deal is None or self.state is None:
+            return None
+        return {
+            "type": "deal_start",
+            "table": self.id,
+            "deal": self.deal.id,
+            "number": self.deal.number,
+            "dealer": self.state.dealer,
+            "commitment": self.deal.fair.digest,
+            "construction": COMMITMENT_CONSTRUCTION,
+        }
+
+    def _state_message(self, seat: int | None) -> dict[str, Any] | None:
+        state, deal = self.state, self.deal
+        if state is None or deal is None:
+            return None
+        view = state.observation(seat).to_json() if seat is not None else public_view(state)
+        events = view["events"]
+        return {
+            "type": "state",
+            "table": self.id,
+            "deal": deal.id,
+            "number": deal.number,
+            "step": len(state.history),
+            "seat": seat,
+            "view": view,
+            "last": events[-1] if events else None,
+            "commitment": deal.fair.digest,
+        }
+
+    def _broadcast(self, message: Mapping[str, Any]) -> None:
+        for conn in list(self.connections):
+            conn.send(message)
+
+    def _broadcast_state(self) -> None:
+        views: dict[int | None, dict[str, Any] | None] = {}
+        for conn in list(self.connections):
+            if conn.seat not in views:
+                views[conn.seat] = self._state_message(conn.seat)
+            message = views[conn.seat]
+            if message is not None:
+                conn.send(message)
+
+    def _send_snapshot(self, conn: Connection) -> None:
+        """Everything a client needs after connecting or asking for ``sync``."""
+        conn.send(self._table_message())
+        start = self._deal_start_message()
+        if start is not None:
+            conn.send(start)
+        state = self._state_message(conn.seat)
+        if state is not None:
+            conn.send(state)
+
+    # --------------------------------------------------------- connections
+    async def attach(self, conn: Connection) -> None:
+        """A client connected: a returning player takes their seat back from the stand-in."""
+        async with self.lock:
+            self.connections.add(conn)
+            conn.seat = self.seat_of(conn.identity)
+            if conn.seat is not None:
+                self.away_since.pop(conn.seat, None)
+            conn.send(
+                {
+                    "type": "welcome",
+                    "table": self.id,
+                    "role": "player" if conn.seat is not None else "spectator",
+                    "seat": conn.seat,
+                    "name": conn.identity.name if conn.identity else None,
+                    "game": self.game.canonical,
+                    "seats": len(self.seats),
+                }
+            )
+            if self.broken:
+                conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
+            self._send_snapshot(conn)
+            self._broadcast_others(conn)
+        self.wake.set()
+
+    def _broadcast_others(self, conn: Connection) -> None:
+        message = self._table_message()
+        for other in list(self.connections):
+            if other is not conn:
+                other.send(message)
+
+    async def detach(self, conn: Connection) -> None:
+        """A client left: a player's grace period starts."""
+        async with self.lock:
+            self.connections.discard(conn)
+            if conn.seat is not None and not self._connected(conn.seat):
+                self.away_since[conn.seat] = time.monotonic()
+            self._broadcast(self._table_message())
+            if self.status == "finished" and not self.connections:
+                self.manager.forget(self)
+        self.wake.set()
+
+    # ------------------------------------------------------- client input
+    async def handle(self, conn: Connection, raw: str | bytes | None) -> None:
+        """One message from a client: answered with an error, or applied and broadcast."""
+        if conn.flooding():
+            conn.send(error_message(WHOLE, "too many messages; slow down"))
+            conn.kicked = True
+            return
+        try:
+            message = parse_client_message(raw, self.settings.max_message_bytes)
+        except ProtocolError as exc:
+            conn.send(error_message(exc.field, exc.message))
+            return
+        if isinstance(message, PingMessage):
+            conn.send({"type": "pong", "id": message.id})
+            return
+        if isinstance(message, SyncMessage):
+            async with self.lock:
+                self._send_snapshot(conn)
+            return
+        assert isinstance(message, ActionMessage)
+        async with self.lock:
+            try:
+                seat, code = self._check_action(conn, message)
+            except ProtocolError as exc:
+                conn.send(error_message(exc.field, exc.message))
+                return
+            try:
+                await self._apply(seat, code)
+            except Exception:
+                log.exception("table %s: storing an action failed", self.id)
+                conn.send(error_message(WHOLE, "the server could not store the action; nothing changed, try again"))
+                return
+        self.wake.set()
+
+    def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
+        """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("type", "you are watching this table; only its players act")
+        if message.seat is not None and message.seat != seat:
+            raise ProtocolError("seat", f"you sit at seat {seat}; you cannot act for seat {message.seat}")
+        state, deal = self.state, self.deal
+        if self.broken:
+            raise ProtocolError("action", f"this table cannot continue: {self.broken}")
+        if self.status != "playing" or state is None or deal is None:
+            raise ProtocolError("action", "no deal is being played now")
+        if message.deal is not None and message.deal != deal.id:
+            raise ProtocolError("deal", f"deal {message.deal} is not the deal being played ({deal.id})")
+        if message.step is not None and message.step != len(state.history):
+            raise ProtocolError("step", f"the deal has moved on: it is at step {len(state.history)}, not {message.step}")
+        to_move = state.current_player()
+        if to_move != seat:
+            raise ProtocolError("action", f"it is seat {to_move}'s turn, not yours (seat {seat})")
+        try:
+            action = state.to_action(message.action)
+        except NotationError as exc:
+            raise ProtocolError("action", str(exc)) from None
+        reason = state.illegal_reason(action.code)
+        if reason is not None:
+            text, rule = reason
+            raise ProtocolError("action", f"{action.text}: {text}" + (f" [{rule}]" if rule else ""))
+        return seat, action.code
+
+    # ----------------------------------------------------------- the lobby
+    async def join(self, identity: Identity, seat: int | None, invite: str | None) -> int:
+        """Seat ``identity`` (in ``seat``, or the first free one); starts the table when it is full."""
+        async with self.lock:
+            if self.status != "open":
+                raise ApiError(409, "table", "the table has started; you can watch it")
+            if self.private and not self.invite_ok(invite) and identity.session_id != self.creator_session_id:
+                raise ApiError(403, "invite", "this table is private; you need its invite link")
+            current = self.seat_of(identity)
+            if current is not None:
+                raise ApiError(409, "seat", f"you already sit at seat {current}")
+            if seat is None:
+                free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+                if not free:
+                    raise ApiError(409, "seat", "the table is full")
+                seat = free[0]
+            elif not 0 <= seat < len(self.seats):
+                raise ApiError(422, "seat", f"{self.game.name} has seats 0..{len(self.seats) - 1}")
+            elif self.seats[seat].kind != "empty":
+                raise ApiError(409, "seat", f"seat {seat} is taken")
+            await self._set_seats({seat: Seat("human", None, identity.name, identity.user_id, identity.session_id)})
+            return seat
+
+    async def leave(self, identity: Identity) -> int:
+        """Give up one's seat before the table starts."""
+        async with self.lock:
+            current = self.seat_of(identity)
+            if current is None:
+                raise ApiError(409, "seat", "you do not sit at this table")
+            if self.status != "open":
+                raise ApiError(409, "table", "the table has started; seats are kept until the list ends")
+            await self._set_seats({current: Seat()})
+            return current
+
+    async def add_bots(self, identity: Identity, bot: str, seats: list[int] | None) -> list[int]:
+        """Fill empty seats with bots (the creator or a seated player); starts the table when it is full."""
+        async with self.lock:
+            if identity.session_id != self.creator_session_id and self.seat_of(identity) is None:
+                raise ApiError(403, "table", "only the table's creator or its players may add bots")
+            if self.status != "open":
+                raise ApiError(409, "table", "the table has started")
+            if bot not in bot_names():
+                raise ApiError(422, "bot", f"unknown bot {bot!r}; available: {', '.join(bot_names())}")
+            if seats is None:
+                chosen = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+                if not chosen:
+                    raise ApiError(409, "seats", "there is no empty seat")
+            else:
+                chosen = []
+                for position, index in enumerate(seats):
+                    if not 0 <= index < len(self.seats):
+                        raise ApiError(422, f"seats.{position}", f"{self.game.name} has seats 0..{len(self.seats) - 1}")
+                    if self.seats[index].kind != "empty":
+                        raise ApiError(409, f"seats.{position}", f"seat {index} is taken")
+                    if index in chosen:
+                        raise ApiError(422, f"seats.{position}", f"seat {index} is named twice")
+                    chosen.append(index)
+            await self._set_seats({index: Seat("bot", bot) for index in chosen})
+            return chosen
+
+    async def _set_seats(self, changes: Mapping[int, Seat]) -> None:
+        """Store seat changes (and the start of play when the table fills), then apply them in memory."""
+        seats = list(self.seats)
+        for index, seat in changes.items():
+            seats[index] = seat
+        full = all(seat.kind != "empty" for seat in seats)
+        status = "playing" if full else None
+        await asyncio.to_thread(self.db.set_seats, self.id, [seats[i].row(i) for i in changes], status)
+        self.seats = seats
+        for conn in self.connections:
+            conn.seat = self.seat_of(conn.identity)
+        if full:
+            self.status = "playing"
+            self.session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
+            self.next_deal_at = 0.0
+            self.wake.set()
+        self._broadcast(self._table_message())
+
+    # ---------------------------------------------------------------- play
+    def _bot_for(self, seat: int) -> Bot:
+        bot = self.bots.get(seat)
+        if bot is None:
+            info = self.seats[seat]
+            name = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
+            bot = make_bot(name, self.game, seat, secrets.randbits(64))
+            self.bots[seat] = bot
+        return bot
+
+    async def _apply(self, seat: int, code: int) -> None:
+        """Store and apply an action already checked legal, then tell every client.
+
+        A deal this action ends is finished (record stored, session booked) by
+        the driver's next step, so that a failure there never reads as a
+        refused action.
+        """
+        state, deal = self.state, self.deal
+        assert state is not None and deal is not None
+        text = self.game.actions[code].text
+        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text)
+        state.apply(code)
+        self.last_action_at = time.monotonic()
+        self._broadcast_state()
+        self.wake.set()
+
+    async def _start_deal(self) -> None:
+        session = self.session
+        assert session is not None
+        if session.is_over():
+            await self._finish_table()
+            return
+        if session.pending is None or self._pending_fair is None:
+            self._pending_fair = Commitment.fresh()
+            self.seeds[session.deal_index] = self._pending_fair.seed
+        fair = self._pending_fair
+        state = session.next_deal()
+        if state is None:  # pragma: no cover - is_over() said otherwise
+            await self._finish_table()
+            return
+        number = session.deal_index
+        deal_id = await asyncio.to_thread(self.db.create_deal, self.id, number, state.dealer, fair.seed, fair.salt, fair.digest)
+        self._pending_fair = None
+        self.state = state
+        self.deal = CurrentDeal(deal_id, number, fair)
+        self.bots = {}
+        start = self._deal_start_message()
+        assert start is not None
+        self._broadcast(start)
+        self._broadcast_state()
+
+    def _record(self, state: State, deal: CurrentDeal) -> dict[str, Any]:
+        meta = {
+            "server": "stich",
+            "table": self.id,
+            "deal_id": deal.id,
+            "number": deal.number,
+            "seats": [seat.bot if seat.kind == "bot" else "human" for seat in self.seats],
+            "stand_in_seats": sorted(deal.stand_in_seats),
+            "fairness": {"commitment": deal.fair.digest, "salt": deal.fair.salt, "construction": COMMITMENT_CONSTRUCTION},
+        }
+        return deal_record(state, players=[seat.player_name(i) for i, seat in enumerate(self.seats)], meta=meta)
+
+    async def _finish_deal(self) -> None:
+        state, deal, session = self.state, self.deal, self.session
+        assert state is not None and deal is not None and session is not None
+        record = self._record(state, deal)
+        await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record))
+        session.book(state)
+        self.state = None
+        self.deal = None
+        self.bots = {}
+        self.next_deal_at = time.monotonic() + self.settings.next_deal_delay_seconds
+        self._broadcast(
+            {
+                "type": "deal_end",
+                "table": self.id,
+                "deal": deal.id,
+                "number": deal.number,
+                "seed": str(deal.fair.seed),
+                "salt": deal.fair.salt,
+                "commitment": deal.fair.digest,
+                "result": record["result"],
+                "totals": list(session.totals),
+                "record_url": f"/api/deals/{deal.id}/record",
+            }
+        )
+        if session.is_over():
+            await self._finish_table()
+        else:
+            self._broadcast(self._table_message())
+
+    async def _finish_table(self) -> None:
+        session = self.session
+        assert session is not None
+        await asyncio.to_thread(self.db.set_status, self.id, "finished")
+        self.status = "finished"
+        self._broadcast(self._table_message())
+        self._broadcast({"type": "table_end", "table": self.id, "totals": list(session.totals), "sheet": session.sheet()})
+        if not self.connections:
+            self.manager.forget(self)
+
+    async def _advance(self) -> float | None:
+        """Make one automatic step; return 0 after a step, else how long to wait (``None``: until woken)."""
+        if self.status != "playing" or self.broken:
+            return None
+        now = time.monotonic()
+        if self.state is None:
+            if now < self.next_deal_at:
+                return self.next_deal_at - now
+            await self._start_deal()
+            return 0
+        state, deal = self.state, self.deal
+        assert deal is not None
+        if state.is_terminal():  # just ended, or restored after a crash between the last action and the record
+            await self._finish_deal()
+            return 0
+        seat = state.current_player()
+        if self.seats[seat].kind == "human":
+            if self._connected(seat):
+                return None
+            away = self.away_since.setdefault(seat, now)
+            deadline = away + self.settings.grace_seconds
+            if now < deadline:
+                return deadline - now
+            if seat not in deal.stand_in_seats:
+                deal.stand_in_seats.add(seat)
+                self._broadcast(self._table_message())
+        ready = self.last_action_at + self.settings.bot_delay_seconds
+        if now < ready:
+            return ready - now
+        action = self._bot_for(seat).choose(state.observation(seat))
+        if not state.is_legal(action):  # pragma: no cover - a bot bug must not stop the table
+            raise StichError(f"bot at seat {seat} chose the illegal action {action.text!r}")
+        await self._apply(seat, action.code)
+        return 0
+
+    async def _drive(self) -> None:
+        """The driver task: automatic moves, deal starts and the grace period, until the table ends."""
+        while self.status != "finished":
+            self.wake.clear()
+            wait: float | None
+            try:
+                async with self.lock:
+                    wait = await self._advance()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: automatic step failed; retrying", self.id)
+                wait = 1.0
+            if wait == 0:
+                await asyncio.sleep(0)
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=wait)
+
+    def start_driver(self) -> None:
+        """Start the driver task (once)."""
+        if self.driver is None or self.driver.done():
+            self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.id}")
+
+    # ------------------------------------------------------------- restore
+    def restore(self, deals: Iterable[DealRow]) -> None:
+        """Rebuild a running table from its stored deals by replaying every stored action."""
+        session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
+        self.session = session
+        rows = list(deals)
+        for position, deal in enumerate(rows):
+            if deal.number != session.deal_index:
+                raise StichError(f"deal {deal.id} is number {deal.number}, but the list is at deal {session.deal_index}")
+            self.seeds[deal.number] = deal.seed
+            state = session.next_deal()
+            if state is None:
+                raise StichError(f"deal {deal.id} is stored, but the list was already complete")
+            if state.dealer != deal.dealer:
+                raise StichError(f"deal {deal.id} was dealt by seat {deal.dealer}, the replay deals from seat {state.dealer}")
+            for index, (seat, text) in enumerate(deal.actions):
+                if seat != state.current_player():
+                    raise StichError(f"deal {deal.id}, action {index}: seat {seat} acted, seat {state.current_player()} was to move")
+                try:
+                    state.apply(text)
+                except StichError as exc:
+                    raise StichError(f"deal {deal.id}, action {index}: {exc}") from None
+            if deal.status == "finished":
+                if not state.is_terminal():
+                    raise StichError(f"deal {deal.id} is marked finished, but its actions do not end it")
+                session.book(state)
+            elif position != len(rows) - 1:
+                raise StichError(f"deal {deal.id} is unfinished, but later deals exist")
+            else:
+                self.state = state
+                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment))
+        now = time.monotonic()
+        for index, info in enumerate(self.seats):
+            if info.kind == "human":
+                self.away_since[index] = now
+
+
+class TableManager:
+    """Every table this server process runs, by id."""
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self.settings = settings
+        self.db = db
+        self.tables: dict[str, TableRuntime] = {}
+
+    def load(self) -> None:
+        """Load the open and running tables from the database, replaying the running ones."""
+        for row in self.db.tables_with_status(["open", "playing"]):
+            runtime = TableRuntime(self, row)
+            if row.status == "playing":
+                try:
+                    runtime.restore(self.db.deals_of(row.id, with_actions=True))
+                except (StichError, ValueError, KeyError) as exc:
+                    runtime.broken = str(exc)
+                    log.error("table %s cannot be resumed: %s", row.id, exc)
+            self.tables[row.id] = runtime
+
+    def start(self) -> None:
+        """Start every table's driver (needs the running event loop)."""
+        for runtime in self.tables.values():
+            runtime.start_driver()
+
+    async def stop(self) -> None:
+        """Stop every driver and close every client (server shutdown)."""
+        drivers = [rt.driver for rt in self.tables.values() if rt.driver is not None]
+        for task in drivers:
+            task.cancel()
+        for task in drivers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for runtime in self.tables.values():
+            for conn in list(runtime.connections):
+                conn.finish()
+
+    def get(self, table_id: str) -> TableRuntime | None:
+        """The running or open table ``table_id``, or ``None``."""
+        return self.tables.get(table_id)
+
+    def forget(self, runtime: TableRuntime) -> None:
+        """Drop a finished table with no clients left."""
+        if self.tables.get(runtime.id) is runtime:
+            del self.tables[runtime.id]
+
+    async def create(self, row: TableRow) -> TableRuntime:
+        """Store a new table and start running it."""
+        await asyncio.to_thread(self.db.create_table, row)
+        runtime = TableRuntime(self, row)
+        self.tables[row.id] = runtime
+        runtime.start_driver()
+        return runtime
+
+
+def new_table_row(game: Game, deals: int, private: bool, creator: Identity, creator_seat: int | None, created_at: Any) -> TableRow:
+    """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given."""
+    seats = [SeatRow(i, "empty") for i in range(game.num_seats)]
+    if creator_seat is not None:
+        seats[creator_seat] = replace(
+            seats[creator_seat], kind="human", name=creator.name, user_id=creator.user_id, session_id=creator.session_id
+        )
+    return TableRow(
+        id=secrets.token_urlsafe(9),
+        game=game.canonical,
+        game_name=game.name,
+        deals_requested=deals,
+        private=private,
+        invite_token=secrets.token_urlsafe(24),
+        status="open",
+        creator_session_id=creator.session_id,
+        created_at=created_at,
+        seats=tuple(seats),
+    )
+
+
+# --------------------------------------------------------------- WebSocket
+router = APIRouter()
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """A browser's WebSocket must come from a page of this server (no cross-site WebSocket hijacking)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: cookies are not sent along on their own
+    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """The table's live channel: players act for their own seat; everybody gets a message after every action."""
+    svc = services(websocket)
+    if not _same_origin(websocket):
+        await websocket.close(code=1008)
+        return
+    identity = await current_identity(websocket)
+    runtime = svc.tables.get(table_id)
+    await websocket.accept()
+    if runtime is None:
+        finished = await asyncio.to_thread(svc.db.get_table, table_id)
+        text = "the table has finished" if finished is not None and finished.status == "finished" else "no such table"
+        await websocket.send_json(error_message("table", text))
+        await websocket.close(code=4404)
+        return
+    if not runtime.may_see(identity, websocket.query_params.get("invite")):
+        await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
+        await websocket.close(code=4403)
+        return
+    conn = Connection(websocket, identity, svc.settings)
+    writer = asyncio.create_task(conn.writer())
+    await runtime.attach(conn)
+    try:
+        while not conn.kicked:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await runtime.detach(conn)
+        conn.finish()
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
+                await websocket.close(code=1008 if conn.kicked else 1000)
