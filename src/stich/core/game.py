@@ -366,3 +366,37 @@ class State(ABC):
         except NotationError:
             return False
         return self.illegal_reason(act.code) is None
+
+
+class PhasedState(State):
+    """The basics the trick-game states share: a phase number, the seat to move,
+    hands as physical-card masks, and a cheap clone.
+
+    Subclasses name their finished phase (``END_PHASE``) and every mutable
+    container attribute (``MUTABLE``: lists, dicts, sets); :meth:`clone` copies
+    the attribute dict and those containers, everything else is immutable and
+    shared.  The conformance harness checks that clones are independent.
+    """
+
+    END_PHASE: ClassVar[int]
+    MUTABLE: ClassVar[tuple[str, ...]]
+    phase: int
+    to_move: int
+    hands: list[int]
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == self.END_PHASE else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.END_PHASE
+
+    def hand_mask(self, seat: int) -> int:
+        return self.hands[seat]
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for key in self.MUTABLE:
+            d[key] = d[key].copy()
+        new.__dict__ = d
+        return new

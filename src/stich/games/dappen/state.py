@@ -34,11 +34,11 @@ each card), so hands are plain bitmasks over :data:`~stich.games.dappen.pack.FAC
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask
 from stich.games.dappen import actions as A
 from stich.games.dappen.outcome import DealFacts
@@ -84,8 +84,11 @@ def top_card(mask: int) -> int:
     return 1 << (mask.bit_length() - 1)
 
 
-class DappenState(State):
+class DappenState(PhasedState):
     """A Dappen deal in progress; see the module docstring for the phases."""
+
+    END_PHASE = END
+    MUTABLE = ("hands", "history", "bidders", "ulti", "trick_seats", "trick_cards", "tricks")
 
     game: Dappen
 
@@ -139,28 +142,6 @@ class DappenState(State):
             self._start_dapp_round()
 
     # ------------------------------------------------------------------ basics
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["hands"] = self.hands[:]
-        d["history"] = self.history[:]
-        d["bidders"] = self.bidders[:]
-        d["ulti"] = self.ulti[:]
-        d["trick_seats"] = self.trick_seats[:]
-        d["trick_cards"] = self.trick_cards[:]
-        d["tricks"] = self.tricks[:]
-        new.__dict__ = d
-        return new
-
     @property
     def phase_name(self) -> str:
         """Name of the current phase."""

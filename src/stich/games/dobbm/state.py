@@ -28,11 +28,11 @@ of a card is its face index (see :mod:`stich.games.dobbm.pack`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits as bits
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.outcome import DealFacts
@@ -53,8 +53,11 @@ def active_seats(num_seats: int, dealer: int) -> tuple[int, ...]:
     return tuple((dealer + i) % num_seats for i in range(1, num_seats + 1) if num_seats == 4 or (dealer + i) % num_seats != dealer)
 
 
-class DobbmState(State):
+class DobbmState(PhasedState):
     """A Dobbm deal in progress; see the module docstring for the phases."""
+
+    END_PHASE = END
+    MUTABLE = ("hands", "history", "bids", "calls", "queue", "trick_seats", "trick_cards", "tricks")
 
     game: Dobbm
 
@@ -104,15 +107,6 @@ class DobbmState(State):
         self._result: DealResult | None = None
 
     # ------------------------------------------------------------------ basics
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
-
     @property
     def phase_name(self) -> str:
         """Name of the current phase."""
@@ -124,20 +118,6 @@ class DobbmState(State):
         if self.declarer is None:
             return ()
         return tuple(s for s in self.active if s != self.declarer)
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["hands"] = self.hands[:]
-        d["history"] = self.history[:]
-        d["bids"] = self.bids.copy()
-        d["calls"] = self.calls[:]
-        d["queue"] = self.queue[:]
-        d["trick_seats"] = self.trick_seats[:]
-        d["trick_cards"] = self.trick_cards[:]
-        d["tricks"] = self.tricks[:]
-        new.__dict__ = d
-        return new
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:

@@ -20,11 +20,11 @@ rule depends on which copy is which [§1.1].
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
@@ -90,8 +90,11 @@ def count_face(mask: int, f: int) -> int:
     return (mask >> f & 1) + (mask >> (f + N_FACES) & 1)
 
 
-class DoppelkopfState(State):
+class DoppelkopfState(PhasedState):
     """A Doppelkopf deal in progress; see the module docstring for the phases."""
+
+    END_PHASE = END
+    MUTABLE = ("hands", "history", "said", "party", "level", "late_reply", "trick_seats", "trick_cards", "tricks", "armut_offers")
 
     game: Doppelkopf
 
@@ -162,31 +165,6 @@ class DoppelkopfState(State):
             self.to_move = self.forced
 
     # ------------------------------------------------------------------ basics
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["hands"] = self.hands[:]
-        d["history"] = self.history[:]
-        d["said"] = self.said.copy()
-        d["party"] = self.party[:]
-        d["level"] = self.level[:]
-        d["late_reply"] = self.late_reply[:]
-        d["trick_seats"] = self.trick_seats[:]
-        d["trick_cards"] = self.trick_cards[:]
-        d["tricks"] = self.tricks[:]
-        d["armut_offers"] = self.armut_offers[:]
-        new.__dict__ = d
-        return new
-
     @property
     def phase_name(self) -> str:
         """Name of the current phase."""

@@ -29,11 +29,11 @@ Seats are numbered in the direction of play (clockwise): seat ``i + 1``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
 from stich.games.droggn import actions as A
 from stich.games.droggn.outcome import DECLARER, DEFENDERS, DealFacts, PagatFact
@@ -66,8 +66,11 @@ def _bits_codes(mask: int, base: int) -> list[int]:
     return [base + i for i in iter_bits(mask)]
 
 
-class DroggnState(State):
+class DroggnState(PhasedState):
     """A Droggn deal in progress; see the module docstring for the phases."""
+
+    END_PHASE = END
+    MUTABLE = ("hands", "history", "bids", "speakers", "trick_seats", "trick_cards", "tricks")
 
     game: Droggn
 
@@ -132,15 +135,6 @@ class DroggnState(State):
         """2 ** (Schwacher and Retours) [§5.3]."""
         return 1 << self.doubles
 
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
-
     def next_seat(self, seat: int) -> int:
         """The next active player clockwise."""
         return self.active[(self.active.index(seat) + 1) % 3]
@@ -153,19 +147,6 @@ class DroggnState(State):
     def side_of(self, seat: int) -> str:
         """``declarer`` or ``defenders``."""
         return DECLARER if seat == self.declarer else DEFENDERS
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["hands"] = self.hands[:]
-        d["history"] = self.history[:]
-        d["bids"] = self.bids[:]
-        d["speakers"] = self.speakers[:]
-        d["trick_seats"] = self.trick_seats[:]
-        d["trick_cards"] = self.trick_cards[:]
-        d["tricks"] = self.tricks[:]
-        new.__dict__ = d
-        return new
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:

@@ -30,11 +30,11 @@ are forehand, middlehand and rearhand [§2].
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
 from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, State
+from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
 from stich.games.tapp_tarock import actions as A
 from stich.games.tapp_tarock.outcome import TRICKS, DealFacts, PlayedTrick
@@ -75,8 +75,25 @@ def iter_faces(mask: int) -> list[int]:
     return out
 
 
-class TappTarockState(State):
+class TappTarockState(PhasedState):
     """A Tapp Tarock deal in progress; see the module docstring for the phases."""
+
+    END_PHASE = END
+    MUTABLE = (
+        "hands",
+        "talon",
+        "history",
+        "passed",
+        "has_bid",
+        "turns",
+        "announced",
+        "doubling",
+        "dbl_queue",
+        "trick_seats",
+        "trick_cards",
+        "tricks",
+        "won",
+    )
 
     game: TappTarock
 
@@ -127,27 +144,6 @@ class TappTarockState(State):
         self._result: DealResult | None = None
 
     # ------------------------------------------------------------------ basics
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == END else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        for key in ("hands", "talon", "history", "passed", "has_bid", "turns", "announced", "doubling", "dbl_queue"):
-            d[key] = d[key][:]
-        d["trick_seats"] = self.trick_seats[:]
-        d["trick_cards"] = self.trick_cards[:]
-        d["tricks"] = self.tricks[:]
-        d["won"] = self.won[:]
-        new.__dict__ = d
-        return new
-
     @property
     def phase_name(self) -> str:
         """Name of the current phase."""
