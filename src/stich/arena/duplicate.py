@@ -313,20 +313,27 @@ class DealOutcome:
 
 @dataclass
 class BotTiming:
-    """How long one bot took to choose: total seconds over all its decisions."""
+    """How long one bot took to choose: total seconds over all its decisions, and the slowest one."""
 
     decisions: int = 0
     seconds: float = 0.0
+    max_seconds: float = 0.0
 
     @property
     def mean_ms(self) -> float:
         """Mean milliseconds per decision (0 without decisions)."""
         return 1000.0 * self.seconds / self.decisions if self.decisions else 0.0
 
-    def add(self, decisions: int, seconds: float) -> None:
-        """Add more decisions."""
+    @property
+    def max_ms(self) -> float:
+        """Milliseconds of the slowest decision (0 without decisions)."""
+        return 1000.0 * self.max_seconds
+
+    def add(self, decisions: int, seconds: float, max_seconds: float = 0.0) -> None:
+        """Add more decisions (``max_seconds``: the slowest of them)."""
         self.decisions += decisions
         self.seconds += seconds
+        self.max_seconds = max(self.max_seconds, max_seconds)
 
 
 @dataclass
@@ -389,7 +396,7 @@ class _ChunkResult:
     stop: int
     deals: list[DealOutcome]
     records: list[dict[str, Any]]
-    timings: dict[str, tuple[int, float]]
+    timings: dict[str, tuple[int, float, float]]
     games: int
 
 
@@ -411,6 +418,7 @@ def _play(state: State, bots: Sequence[Bot], labels: Sequence[str], timings: dic
         tally = timings[labels[seat]]
         tally[0] += 1
         tally[1] += elapsed
+        tally[2] = max(tally[2], elapsed)
         state.apply(action)
 
 
@@ -419,7 +427,7 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
     game = game if game is not None else _game(chunk.game)
     n = game.num_seats
     cand_label = chunk.labels[0]
-    timings: dict[str, list[float]] = {label: [0, 0.0] for label in chunk.labels}
+    timings: dict[str, list[float]] = {label: [0, 0.0, 0.0] for label in chunk.labels}
     deals: list[DealOutcome] = []
     records: list[dict[str, Any]] = []
     games = 0
@@ -452,7 +460,9 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
                     records.append(_record(state, specs, i, cand_label, ref_label, seat))
             pairings.append(PairingDeal(ref_label, seats, tuple(cand_scores), tuple(base_scores[s] for s in seats)))
         deals.append(DealOutcome(i, deal_seed, dealer, tuple(pairings)))
-    return _ChunkResult(chunk.start, chunk.stop, deals, records, {label: (int(t[0]), float(t[1])) for label, t in timings.items()}, games)
+    return _ChunkResult(
+        chunk.start, chunk.stop, deals, records, {label: (int(t[0]), float(t[1]), float(t[2])) for label, t in timings.items()}, games
+    )
 
 
 def _record(state: State, specs: Sequence[BotSpec], index: int, candidate: str, reference: str, rotation: int | None) -> dict[str, Any]:
@@ -587,8 +597,8 @@ def run_duplicate(
     for result in _in_order(_reporting(raw, progress), record_sink):
         outcomes.extend(result.deals)
         games += result.games
-        for label, (count, seconds) in result.timings.items():
-            timings[label].add(count, seconds)
+        for label, (count, seconds, slowest) in result.timings.items():
+            timings[label].add(count, seconds, slowest)
     return ArenaResult(
         game=game.canonical,
         seed=seed,

@@ -120,7 +120,8 @@ def summarize(result: ArenaResult, *, command: str | None = None, include_deals:
             "bots": [r.to_json() for r in ratings],
         },
         "timing": {
-            label: {"decisions": t.decisions, "seconds": round(t.seconds, 6), "mean_ms": t.mean_ms} for label, t in result.timings.items()
+            label: {"decisions": t.decisions, "seconds": round(t.seconds, 6), "mean_ms": t.mean_ms, "max_ms": t.max_ms}
+            for label, t in result.timings.items()
         },
     }
     if include_deals:
@@ -170,7 +171,7 @@ def summary_text(data: dict[str, Any]) -> list[str]:
         lines.append(f"  {r['bot']:<{width}}  {r['rating']:6.0f}  ({span})")
     lines += ["", "time per decision:"]
     for label, t in data["timing"].items():
-        lines.append(f"  {label:<{width}}  {t['mean_ms']:8.3f} ms  ({t['decisions']} decisions)")
+        lines.append(f"  {label:<{width}}  {t['mean_ms']:8.3f} ms  (slowest {t['max_ms']:.1f} ms; {t['decisions']} decisions)")
     if data.get("out"):
         lines += ["", f"files:      {data['out']}"]
     return lines

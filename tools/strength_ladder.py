@@ -1,0 +1,216 @@
+"""Run the bot ladder's duplicate matches and write ``docs/strength.md`` from their results.
+
+The ladder of issue 4 is random < heuristic < pimc < ismcts, for every game.
+A rung counts as reached when, over at least 1,000 duplicate deals, the lower
+end of the 95% interval of the mean score difference against the rung below
+is above zero.  This script runs those matches with ``stich arena`` (one
+process per match, ``--workers`` processes each) and renders the table with
+the exact command of every match, so anyone can reproduce a line::
+
+    python tools/strength_ladder.py run --deals 1000 --seed 1 --workers 16 --out ladder
+    python tools/strength_ladder.py render ladder --output docs/strength.md
+
+``run`` writes one arena output folder per match under ``--out``
+(``<game>__<candidate>__vs__<reference>``, with ``results.json``, the deal
+records and plots); ``render`` reads every ``results.json`` below the folders
+it is given.  ``--games`` and ``--rungs`` select a part of the ladder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
+
+DEFAULT_RUNGS: dict[str, tuple[str, str]] = {
+    "heuristic": ("heuristic", "random"),
+    "pimc": ("pimc:level=1", "heuristic"),
+    "ismcts": ("ismcts:level=1", "pimc:level=1"),
+}
+"""Rung name -> (candidate spec, reference spec): each rung against the rung below."""
+
+GAME_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "dobbm": ("--option", "retour_limit=2"),
+}
+"""Extra ``stich arena`` arguments per game.  Dobbm's default has no limit on
+Retours (PAGAT), so one deal of a match can be worth 2^20 times another and
+the mean difference has no usable interval; the ladder caps Retours at two,
+a house limit the dossier allows (``retour_limit``, §5)."""
+
+
+def _folder_name(game: str, candidate: str, reference: str) -> str:
+    def clean(spec: str) -> str:
+        return spec.replace(":", "-").replace("=", "").replace(",", "_")
+
+    return f"{game}__{clean(candidate)}__vs__{clean(reference)}"
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """Play the selected matches one after the other, each with ``--workers`` processes."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rungs = _selected_rungs(args.rungs)
+    for game in _selected_games(args.games):
+        for rung in rungs:
+            candidate, reference = rungs[rung]
+            folder = out / _folder_name(game, candidate, reference)
+            command = [
+                sys.executable,
+                "-m",
+                "stich.cli.main",
+                "arena",
+                game,
+                *GAME_ARGUMENTS.get(game, ()),
+                "--bots",
+                f"{candidate},{reference}",
+                "--deals",
+                str(args.deals),
+                "--seed",
+                str(args.seed),
+                "--workers",
+                str(args.workers),
+                "--out",
+                str(folder),
+                "--json",
+            ]
+            started = time.monotonic()
+            print(f"ladder: {game}: {candidate} vs {reference} ...", flush=True)
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                print(f"ladder: {game}: {candidate} vs {reference} failed:\n{done.stderr}", file=sys.stderr, flush=True)
+                continue
+            summary = json.loads(done.stdout)
+            pair = summary["pairings"][0]
+            low, high = pair["difference"]["ci_t"]
+            print(
+                f"ladder: {game}: {candidate} vs {reference}: {pair['difference']['mean']:+.3f} ({low:+.3f} .. {high:+.3f}) "
+                f"in {time.monotonic() - started:.0f} s",
+                flush=True,
+            )
+    return 0
+
+
+def _selected_games(text: str | None) -> list[str]:
+    if not text:
+        return list(GAMES)
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        raise SystemExit(f"strength_ladder: unknown game(s) {', '.join(unknown)}; choose from {', '.join(GAMES)}")
+    return games
+
+
+def _selected_rungs(text: str | None) -> dict[str, tuple[str, str]]:
+    if not text:
+        return dict(DEFAULT_RUNGS)
+    rungs: dict[str, tuple[str, str]] = {}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        if part in DEFAULT_RUNGS:
+            rungs[part] = DEFAULT_RUNGS[part]
+            continue
+        if ">" not in part:
+            raise SystemExit(f"strength_ladder: --rungs: {part!r} is neither a rung ({', '.join(DEFAULT_RUNGS)}) nor 'CANDIDATE>REFERENCE'")
+        candidate, reference = (s.strip() for s in part.split(">", 1))
+        rungs[part] = (candidate, reference)
+    return rungs
+
+
+def _results(folders: list[str]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("results.json")):
+            found.append(json.loads(path.read_text(encoding="utf-8")))
+    return found
+
+
+def _game_name(canonical: str) -> str:
+    return canonical.split("(", 1)[0]
+
+
+def _ms_per_decision(data: dict[str, Any], bot: str) -> str:
+    timing = data.get("timing", {}).get(bot)
+    if not timing:
+        return "–"
+    return f"{timing['mean_ms']:.1f}"
+
+
+def _max_ms(data: dict[str, Any], bot: str) -> str:
+    timing = data.get("timing", {}).get(bot, {})
+    value = timing.get("max_ms")
+    return "–" if value is None else f"{value:.0f}"
+
+
+def render(args: argparse.Namespace) -> int:
+    """Write the Markdown table of every result found."""
+    results = _results(args.folders)
+    if not results:
+        raise SystemExit(f"strength_ladder: no results.json below {', '.join(args.folders)}")
+    order = {g: i for i, g in enumerate(GAMES)}
+    results.sort(key=lambda d: (order.get(_game_name(d["game"]), 99), d["candidate"]))
+    lines = [
+        "| game | candidate | reference | deals | mean diff / deal | 95% CI (t) | deals won | Elo diff | candidate ms/decision (slowest) | reached |",
+        "|---|---|---|---:|---:|---|---:|---:|---:|---|",
+    ]
+    commands: list[str] = []
+    for data in results:
+        for pair in data["pairings"]:
+            diff = pair["difference"]
+            low, high = diff["ci_t"]
+            reached = "yes" if low > 0 and pair["deals"] >= 1000 else ("no" if pair["deals"] >= 1000 else f"(only {pair['deals']} deals)")
+            lines.append(
+                f"| {data['game']} | `{pair['candidate']}` | `{pair['reference']}` | {pair['deals']} | {diff['mean']:+.2f} "
+                f"| {low:+.2f} .. {high:+.2f} | {100 * pair['outcomes']['win_rate']:.1f}% | {pair['elo_difference']:+.0f} "
+                f"| {_ms_per_decision(data, pair['candidate'])} ({_max_ms(data, pair['candidate'])}) | {reached} |"
+            )
+        command = re.sub(r"--out \S*?([^/\s]+)$", r"--out ladder/\1", data["command"])
+        commands.append(f"{command}   # {data['seconds']:.0f} s with {data['workers']} workers")
+    text = "\n".join(lines) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text + "\n" + "\n".join(commands) + "\n")
+        return 0
+    path = Path(args.output)
+    body = path.read_text(encoding="utf-8") if path.exists() else ""
+    start, end = "<!-- ladder-table:start -->", "<!-- ladder-table:end -->"
+    block = f"{start}\n{text}\n```\n" + "\n".join(commands) + f"\n```\n{end}"
+    if start in body and end in body:
+        body = body[: body.index(start)] + block + body[body.index(end) + len(end) :]
+    else:
+        body = body + ("\n" if body and not body.endswith("\n") else "") + block + "\n"
+    path.write_text(body, encoding="utf-8")
+    print(f"strength_ladder: wrote {len(results)} match(es) to {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``run`` the matches or ``render`` the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="play the ladder's duplicate matches")
+    run.add_argument("--deals", type=int, default=1000)
+    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--workers", type=int, default=2)
+    run.add_argument("--out", default="ladder")
+    run.add_argument("--games", help=f"comma-separated subset of {', '.join(GAMES)}")
+    run.add_argument("--rungs", help="';'-separated rungs (heuristic, pimc, ismcts) or CANDIDATE>REFERENCE specs")
+    run.set_defaults(func=run_matches)
+    ren = sub.add_parser("render", help="write the table of results into docs/strength.md (between its markers)")
+    ren.add_argument("folders", nargs="+")
+    ren.add_argument("--output", default="docs/strength.md", help="the Markdown file, or - for standard output")
+    ren.set_defaults(func=render)
+    args = parser.parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
