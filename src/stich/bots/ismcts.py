@@ -1,0 +1,135 @@
+"""The ``ismcts`` bot: Information Set Monte Carlo Tree Search on worlds sampled from its observation.
+
+Each decision grows a single-observer ISMCTS tree (:mod:`stich.search.ismcts`)
+over worlds drawn by :func:`stich.search.sampling.prepare_sampler`, so the bot
+sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=500``):
+
+* ``level`` 1..5 or ``time`` (seconds per decision): iterate until the budget
+  of :mod:`stich.search.budget` runs out (default level 3, 0.6 s);
+* ``simulations``: exactly this many iterations per decision instead, so
+  that the same seed gives the same decisions (tests, reproducible matches);
+* ``rollout``: ``auto`` (the per-game choice of :data:`AUTO_ROLLOUT`),
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf only).
+
+A single legal action is played at once.  For a game without a world sampler
+(Dappen, until its sampler exists), or an observation no world can be drawn
+for, the bot plays like the ``heuristic`` bot for that decision.
+"""
+
+from __future__ import annotations
+
+import random
+
+from stich.bots.base import Bot
+from stich.bots.heuristic import make_heuristic
+from stich.core.errors import OptionError
+from stich.core.game import Action, Game, Observation
+from stich.search.budget import Deadline, resolve_budget
+from stich.search.ismcts import ISMCTS, SearchResult, make_rollout
+from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
+
+ROLLOUTS = ("auto", "random", "heuristic", "kernel")
+"""Values of the ``rollout`` option."""
+
+AUTO_ROLLOUT: dict[str, str] = {
+    "doppelkopf": "kernel",
+    "tapp_tarock": "random",
+    "dobbm": "random",
+    "droggn": "random",
+    "dappen": "random",
+}
+"""Rollout of ``rollout=auto`` per game: the strongest at equal time in bench/bench_ismcts.py (see bench/README.md)."""
+
+MAX_SIMULATIONS = 10_000_000
+"""Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
+
+
+def _auto_rollout(game: Game) -> str:
+    """The ``auto`` rollout for ``game``; ``kernel`` falls back to ``random`` without numba."""
+    kind = AUTO_ROLLOUT.get(game.name, "random")
+    if kind == "kernel":
+        from stich.search import kernel
+
+        if not kernel.available():
+            return "random"
+    return kind
+
+
+class IsmctsBot:
+    """Chooses by ISMCTS over sampled worlds; seeded, and deterministic with a fixed ``simulations``."""
+
+    name = "ismcts"
+
+    def __init__(self, game: Game, seat: int, seed: int, *, budget: float | None, simulations: int | None, rollout: str) -> None:
+        self.game = game
+        self.seat = seat
+        self.budget = budget
+        self.simulations = simulations
+        self.rollout_kind = rollout
+        self.rng = random.Random(seed)
+        self.search = ISMCTS(game, make_rollout(rollout, game, seed))
+        self.fallback: Bot = make_heuristic(game, seat, seed)
+        self.last_result: SearchResult | None = None
+        """The tree and counts of the latest search (``None`` after a shortcut or a fallback)."""
+
+    def choose(self, observation: Observation) -> Action:
+        """The most visited root action of an ISMCTS search on ``observation``."""
+        if observation.seat != self.seat:
+            raise ValueError(f"observation is for seat {observation.seat}, this bot plays seat {self.seat}")
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"seat {self.seat} has no legal action to choose from")
+        self.last_result = None
+        if len(legal) == 1:
+            return legal[0]
+        deadline = Deadline(self.budget) if self.simulations is None and self.budget is not None else None
+        sampler = self._sampler(observation)
+        if sampler is None:
+            return self.fallback.choose(observation)
+        rng = random.Random(self.rng.getrandbits(64))
+        try:
+            result = self.search.search(
+                observation, sampler, rng, iterations=self.simulations, stop=deadline.expired if deadline is not None else None
+            )
+        except SamplingError:
+            return self.fallback.choose(observation)
+        self.last_result = result
+        return self.game.actions[result.code]
+
+    def _sampler(self, observation: Observation) -> WorldSampler | None:
+        """The world sampler for ``observation``, or ``None`` where the game has none or no world fits."""
+        try:
+            return prepare_sampler(self.game, observation)
+        except (NotImplementedError, SamplingError):
+            return None
+
+
+def make_ismcts(
+    game: Game,
+    seat: int,
+    seed: int,
+    *,
+    level: int | None = None,
+    time: float | None = None,
+    simulations: int | None = None,
+    rollout: str = "auto",
+) -> IsmctsBot:
+    """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
+
+    Raises :class:`OptionError` naming the option for a bad value, or for
+    ``simulations`` given together with ``level`` or ``time``.
+    """
+    if simulations is not None:
+        if isinstance(simulations, bool) or not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
+            raise OptionError(f"simulations must be a whole number from 1 to {MAX_SIMULATIONS:,}, got {simulations!r}")
+        if level is not None or time is not None:
+            raise OptionError("give either simulations or level/time, not both")
+        budget = None
+    else:
+        budget = resolve_budget(level, time)
+    if not isinstance(rollout, str) or rollout not in ROLLOUTS:
+        raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    if rollout == "kernel" and game.name != "doppelkopf":
+        raise OptionError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
+    kind = _auto_rollout(game) if rollout == "auto" else rollout
+    return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind)

@@ -1,0 +1,311 @@
+"""Single-observer Information Set Monte Carlo Tree Search (SO-ISMCTS), generic over the Game/State API.
+
+The algorithm is the one of Cowling, Powley and Whitehouse, "Information Set
+Monte Carlo Tree Search" (IEEE TCIAIG 4(2), 2012), for one searching seat
+(the *observer*).  One tree is grown per decision; its root is the observer's
+information set and each edge an action code.  Every iteration
+
+1. takes a **determinization**: a full world consistent with the observation
+   (:mod:`stich.search.sampling`), so the search never reads the real hidden
+   cards;
+2. **selects** down the tree, at each node only among the children whose
+   action is legal in this world, by UCB1 with *availability counts*: a
+   child's exploration term uses how often it was available (legal when its
+   parent was visited), not the parent's visit count;
+3. **expands** one action legal in this world that has no child yet;
+4. plays a **rollout** to the end of the deal (:class:`RandomRollout`,
+   :class:`HeuristicRollout`, or for Doppelkopf :class:`KernelRollout`);
+5. **backpropagates** the bounded reward of every seat: a node adds the
+   reward of the seat that moved into it, so each node rates its action from
+   its mover's point of view (multi-player, not zero-sum).
+
+It works in every phase (bidding, talon, discards, announcements, play):
+all of them are just actions of the State.  Actions the observer cannot see
+(another seat's face-down discard) are edges like any other, keyed by their
+code in the world where they were made; this is the single-observer
+simplification (the multi-observer variant would merge them).
+
+**Determinizations.**  Drawing a world costs about 0.2-0.3 ms, more than an
+iteration should.  A :class:`WorldPool` draws a new world every
+``resample_every`` iterations until it holds ``pool_size`` worlds and
+cycles through them otherwise; each iteration works on a clone.
+
+**Rewards.**  Scores differ by orders of magnitude between games and
+contracts (a Dobbm or Droggn deal with doublings or a Retour can be worth
+thousands under random play), and UCB needs bounded rewards.  A seat's
+reward is ``tanh(score / scale)`` with a per-game ``scale`` in
+:data:`REWARD_SCALES` (about a typical absolute score of a sensibly played
+deal): within (-1, 1), linear for ordinary scores, saturating for huge ones.
+A thrown-in deal scores 0 for everybody.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from stich.bots.base import Bot
+from stich.bots.heuristic import make_heuristic
+from stich.core.game import Game, Observation, State
+from stich.search.sampling import WorldSampler
+
+REWARD_SCALES: dict[str, float] = {
+    "doppelkopf": 4.0,
+    "tapp_tarock": 10.0,
+    "dobbm": 12.0,
+    "droggn": 60.0,
+    "dappen": 40.0,
+}
+"""Game name -> score that maps to a reward of tanh(1) ~ 0.76 (about a typical |score| of a well-played deal)."""
+
+DEFAULT_SCALE = 10.0
+"""Scale for a game missing from :data:`REWARD_SCALES`."""
+
+EXPLORATION = 0.7
+"""UCB1 exploration constant ``c`` in ``mean + c * sqrt(ln(available) / visits)`` (rewards lie in (-1, 1))."""
+
+Rewards = list[float]
+
+
+def reward_scale(game: Game) -> float:
+    """The score scale of ``game`` for :func:`bounded_rewards`."""
+    return REWARD_SCALES.get(game.name, DEFAULT_SCALE)
+
+
+def bounded_rewards(scores: Sequence[int], scale: float) -> Rewards:
+    """Each seat's score squeezed into (-1, 1): ``tanh(score / scale)``."""
+    return [math.tanh(s / scale) for s in scores]
+
+
+# --------------------------------------------------------------------------- rollouts
+
+
+class Rollout(Protocol):
+    """Plays a world to the end and returns every seat's bounded reward."""
+
+    name: str
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards: ...
+
+
+class RandomRollout:
+    """Uniformly random legal actions to the end of the deal (cheap: a few µs per action)."""
+
+    name = "random"
+
+    def __init__(self, game: Game) -> None:
+        self.scale = reward_scale(game)
+
+    def finish(self, state: State, rng: random.Random) -> None:
+        """Play ``state`` to the end with random legal actions (in place)."""
+        rand = rng.random
+        while not state.is_terminal():
+            codes = state.legal_codes()
+            state._apply_code(codes[int(rand() * len(codes))])
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards:
+        self.finish(state, rng)
+        return bounded_rewards(state.result().scores, self.scale)
+
+
+class HeuristicRollout:
+    """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action)."""
+
+    name = "heuristic"
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.scale = reward_scale(game)
+        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.table = game.actions.actions
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards:
+        bots = self.bots
+        while not state.is_terminal():
+            codes = state.legal_codes()
+            if len(codes) == 1:
+                state._apply_code(codes[0])
+                continue
+            seat = state.current_player()
+            state._apply_code(bots[seat].choose(state.observation(seat)).code)
+        return bounded_rewards(state.result().scores, self.scale)
+
+
+def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
+    """The rollout policy ``kind`` (``random``, ``heuristic`` or ``kernel``) for ``game``."""
+    if kind == "random":
+        return RandomRollout(game)
+    if kind == "heuristic":
+        return HeuristicRollout(game, seed)
+    if kind == "kernel":
+        if game.name != "doppelkopf":
+            raise ValueError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
+        from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
+
+        return KernelRollout(game)
+    raise ValueError(f"unknown rollout {kind!r}; choose random, heuristic or kernel")
+
+
+# --------------------------------------------------------------------------- tree
+
+
+class Node:
+    """One node of the tree: the information set reached by the actions on its path.
+
+    ``player`` is the seat that moved into it (``-1`` at the root), ``total``
+    the sum of that seat's rewards over the ``visits`` through it, and
+    ``avail`` how many times its action was legal when its parent was
+    visited (so ``avail >= visits``).
+    """
+
+    __slots__ = ("avail", "children", "outcomes", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.children: dict[int, Node] = {}
+        self.outcomes: dict[int, Rewards] | None = None
+        """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
+
+    def mean(self) -> float:
+        """Mean reward of the mover (0 before the first visit)."""
+        return self.total / self.visits if self.visits else 0.0
+
+
+class WorldPool:
+    """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling."""
+
+    def __init__(self, draw: Callable[[random.Random], State], rng: random.Random, *, pool_size: int, resample_every: int) -> None:
+        if pool_size < 1 or resample_every < 1:
+            raise ValueError("pool_size and resample_every must be at least 1")
+        self.draw = draw
+        self.rng = rng
+        self.pool_size = pool_size
+        self.resample_every = resample_every
+        self.worlds: list[State] = []
+        self.cursor = 0
+
+    def world(self, iteration: int) -> tuple[int, State]:
+        """The index and a fresh clone of the world for ``iteration`` (callers mutate the clone)."""
+        worlds = self.worlds
+        if not worlds or (len(worlds) < self.pool_size and iteration % self.resample_every == 0):
+            worlds.append(self.draw(self.rng))
+            self.cursor = len(worlds) - 1
+        else:
+            self.cursor = (self.cursor + 1) % len(worlds)
+        return self.cursor, worlds[self.cursor].clone()
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the chosen action code, the tree and how much work it did."""
+
+    code: int
+    root: Node
+    iterations: int
+    worlds: int
+
+
+class ISMCTS:
+    """SO-ISMCTS for one decision of one seat; :meth:`search` grows a tree and picks the most visited action."""
+
+    def __init__(
+        self,
+        game: Game,
+        rollout: Rollout,
+        *,
+        exploration: float = EXPLORATION,
+        pool_size: int = 64,
+        resample_every: int = 4,
+    ) -> None:
+        self.game = game
+        self.rollout = rollout
+        self.exploration = exploration
+        self.pool_size = pool_size
+        self.resample_every = resample_every
+
+    def search(
+        self,
+        observation: Observation,
+        sampler: WorldSampler,
+        rng: random.Random,
+        *,
+        iterations: int | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """Run ``iterations`` iterations, or until ``stop()`` says so (asked before every iteration but the first).
+
+        Only the observation and worlds drawn from ``sampler`` are read; the
+        result depends only on them and on ``rng``.
+        """
+        if iterations is None and stop is None:
+            raise ValueError("search needs iterations or stop")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        root = Node(-1)
+        pool = WorldPool(sampler.sample, rng, pool_size=self.pool_size, resample_every=self.resample_every)
+        root_codes = {a.code for a in observation.legal_actions}
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        rand = rng.random
+        rollout = self.rollout
+        scale = reward_scale(self.game)
+        done = 0
+        while True:
+            if iterations is not None:
+                if done >= iterations:
+                    break
+            elif done and stop is not None and stop():
+                break
+            world, state = pool.world(done)
+            node = root
+            path = [root]
+            while not state.is_terminal():
+                codes = state.legal_codes()
+                children = node.children
+                untried: list[int] = []
+                best = -math.inf
+                chosen = -1
+                # One pass: count availability of the existing children, rate them by UCB1, collect the untried actions.
+                for code in codes:
+                    ch = children.get(code)
+                    if ch is None:
+                        untried.append(code)
+                        continue
+                    ch.avail += 1
+                    value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if value > best:
+                        best = value
+                        chosen = code
+                if untried:
+                    code = untried[int(rand() * len(untried))]
+                    child = children[code] = Node(state.current_player())
+                    child.avail = 1
+                    state._apply_code(code)
+                    path.append(child)
+                    break
+                node = children[chosen]
+                path.append(node)
+                state._apply_code(chosen)
+            if state.is_terminal():
+                leaf = path[-1]
+                if leaf.outcomes is None:
+                    leaf.outcomes = {}
+                rewards = leaf.outcomes.get(world)
+                if rewards is None:
+                    rewards = leaf.outcomes[world] = bounded_rewards(state.result().scores, scale)
+            else:
+                rewards = rollout(state, rng)
+            for n in path:
+                n.visits += 1
+                if n.player >= 0:
+                    n.total += rewards[n.player]
+            done += 1
+        candidates = [(ch.visits, ch.mean(), -code, code) for code, ch in root.children.items() if code in root_codes]
+        code = max(candidates)[3]
+        return SearchResult(code, root, done, len(pool.worlds))

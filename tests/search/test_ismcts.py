@@ -1,0 +1,312 @@
+"""The ``ismcts`` bot and its search (stich.search.ismcts, stich.bots.ismcts).
+
+Every test fixes ``simulations`` so that results do not depend on the
+machine's speed; time budgets are exercised in bench/bench_ismcts.py only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.ismcts import IsmctsBot, make_ismcts
+from stich.bots.registry import make_bot
+from stich.core.errors import OptionError
+from stich.core.game import Game, State
+from stich.core.registry import make_game
+from stich.search import kernel
+from stich.search.ismcts import ISMCTS, HeuristicRollout, Node, RandomRollout, bounded_rewards, make_rollout
+from stich.search.sampling import SAMPLERS, prepare_sampler
+
+
+def _advance(game: Game, seed: int, moves: int, *, phase: str | None = None) -> State:
+    """A deal of ``game`` after up to ``moves`` random actions (stopping early in ``phase`` if given)."""
+    rng = random.Random(seed)
+    state = game.new_state(seed=seed)
+    done = 0
+    while not state.is_terminal() and done < moves:
+        codes = state.legal_codes()
+        state.apply(codes[rng.randrange(len(codes))])
+        done += 1
+    return state
+
+
+def _decision_point(game: Game, seed: int, min_moves: int) -> State:
+    """A state after at least ``min_moves`` random actions where the player to move has a real choice."""
+    rng = random.Random(seed)
+    for attempt in range(50):
+        state = game.new_state(seed=seed * 100 + attempt)
+        done = 0
+        while not state.is_terminal():
+            codes = state.legal_codes()
+            if done >= min_moves and len(codes) > 1:
+                return state
+            state.apply(codes[rng.randrange(len(codes))])
+            done += 1
+    raise AssertionError("no decision point found")
+
+
+def _play_out(game: Game, bots: list[Any], dealer: int = 0, seed: int = 3) -> State:
+    """Play one deal to the end with one bot per seat."""
+    state = game.new_state(seed=seed, dealer=dealer)
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = bots[seat].choose(state.observation(seat))
+        assert action in state.legal_actions()
+        state.apply(action)
+    return state
+
+
+# --------------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"simulations": 0}, "simulations"),
+        ({"simulations": -5}, "simulations"),
+        ({"simulations": True}, "simulations"),
+        ({"simulations": 2.5}, "simulations"),
+        ({"simulations": 10, "level": 2}, "simulations"),
+        ({"simulations": 10, "time": 0.1}, "simulations"),
+        ({"level": 9}, "level"),
+        ({"level": 0}, "level"),
+        ({"time": -1.0}, "time"),
+        ({"time": "fast"}, "time"),
+        ({"rollout": "greedy"}, "rollout"),
+    ],
+)
+def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None:
+    with pytest.raises(OptionError, match=field):
+        make_ismcts(make_game("doppelkopf"), 0, 1, **options)
+
+
+def test_kernel_rollout_is_doppelkopf_only() -> None:
+    with pytest.raises(OptionError, match="kernel"):
+        make_ismcts(make_game("tapp_tarock"), 0, 1, rollout="kernel")
+
+
+def test_registered_with_arena_options() -> None:
+    game = make_game("doppelkopf")
+    assert make_bot("ismcts", game, 0, 1).name == "ismcts"
+    spec = parse_bot_spec("ismcts:simulations=50")
+    bot = build_bot(spec, game, 2, 7)
+    assert isinstance(bot, IsmctsBot) and bot.simulations == 50 and bot.seat == 2
+    assert isinstance(build_bot(parse_bot_spec("ismcts:level=2"), game, 0, 1), IsmctsBot)
+    with pytest.raises(OptionError, match="depth"):
+        parse_bot_spec("ismcts:depth=3")
+
+
+def test_level_sets_the_budget_and_simulations_none() -> None:
+    bot = make_ismcts(make_game("doppelkopf"), 0, 1, level=1)
+    assert bot.simulations is None and bot.budget is not None and bot.budget > 0
+
+
+def test_observation_of_another_seat_is_refused() -> None:
+    game = make_game("doppelkopf")
+    state = game.new_state(seed=1)
+    bot = make_ismcts(game, 1, 1, simulations=5)
+    with pytest.raises(ValueError, match="seat"):
+        bot.choose(state.observation(state.current_player() ^ 1 if state.current_player() != 1 else 2))
+
+
+# --------------------------------------------------------------------------- behaviour
+
+
+def test_single_legal_action_is_answered_without_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game("doppelkopf")
+    rng = random.Random(4)
+    state = game.new_state(seed=4)
+    while len(state.legal_codes()) != 1:
+        codes = state.legal_codes()
+        state.apply(codes[rng.randrange(len(codes))])
+    seat = state.current_player()
+    bot = make_ismcts(game, seat, 1, simulations=100)
+
+    def no_sampling(*args: object) -> None:
+        raise AssertionError("a forced move must not sample worlds")
+
+    monkeypatch.setattr("stich.bots.ismcts.prepare_sampler", no_sampling)
+    obs = state.observation(seat)
+    assert bot.choose(obs) == obs.legal_actions[0]
+    assert bot.last_result is None
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn"])
+def test_same_seed_and_simulations_give_the_same_decisions(name: str) -> None:
+    game = make_game(name)
+    states = [_decision_point(game, seed, min_moves=seed * 3) for seed in range(1, 5)]
+    runs = []
+    for _ in range(2):
+        decisions = []
+        for state in states:
+            seat = state.current_player()
+            bot = make_ismcts(game, seat, 11, simulations=60)
+            decisions.append((bot.choose(state.observation(seat)), bot.choose(state.observation(seat))))
+        runs.append(decisions)
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize(("name", "moves"), [("doppelkopf", 14), ("tapp_tarock", 12), ("dobbm", 10), ("droggn", 12)])
+def test_decision_ignores_the_hidden_cards(name: str, moves: int) -> None:
+    """Two different true deals that give the seat the same observation get the same decision."""
+    game = make_game(name)
+    real = _decision_point(game, 21, min_moves=moves)
+    seat = real.current_player()
+    obs = real.observation(seat)
+    other = prepare_sampler(game, obs).sample(random.Random(5))
+    assert other.observation(seat) == obs
+    hidden = [s for s in range(game.num_seats) if s != seat]
+    assert any(real.hand_mask(s) != other.hand_mask(s) for s in hidden), "the second deal should hide other cards"
+    first = make_ismcts(game, seat, 99, simulations=120).choose(real.observation(seat))
+    second = make_ismcts(game, seat, 99, simulations=120).choose(other.observation(seat))
+    assert first == second
+
+
+def _check_node(node: Node, *, is_root: bool) -> int:
+    """Assert the tree invariants below ``node``; return the number of nodes."""
+    count = 1
+    child_visits = sum(ch.visits for ch in node.children.values())
+    assert child_visits <= node.visits
+    for child in node.children.values():
+        assert child.visits >= 1
+        assert child.avail >= child.visits
+        assert -1.0 <= child.mean() <= 1.0
+        count += _check_node(child, is_root=False)
+    if is_root:
+        assert child_visits == node.visits
+    return count
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn"])
+def test_tree_statistics_add_up(name: str) -> None:
+    game = make_game(name)
+    state = _decision_point(game, 7, min_moves=4)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    result = ISMCTS(game, RandomRollout(game), pool_size=8).search(obs, prepare_sampler(game, obs), random.Random(1), iterations=300)
+    assert result.iterations == 300 == result.root.visits
+    assert 1 <= result.worlds <= 8
+    assert _check_node(result.root, is_root=True) > len(result.root.children)
+    assert set(result.root.children) <= {a.code for a in obs.legal_actions}
+    assert result.code in {a.code for a in obs.legal_actions}
+    assert result.root.children[result.code].visits == max(ch.visits for ch in result.root.children.values())
+
+
+def test_search_stops_when_told() -> None:
+    game = make_game("doppelkopf")
+    state = _decision_point(game, 2, min_moves=0)
+    obs = state.observation(state.current_player())
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) >= 3
+
+    result = ISMCTS(game, RandomRollout(game)).search(obs, prepare_sampler(game, obs), random.Random(1), stop=stop)
+    assert result.iterations == 3  # asked before every iteration but the first; the third answer stops
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTS(game, RandomRollout(game)).search(obs, prepare_sampler(game, obs), random.Random(1))
+
+
+# --------------------------------------------------------------------------- rewards
+
+
+def test_bounded_rewards_stay_inside_minus_one_one() -> None:
+    rewards = bounded_rewards([0, 3, -3, 10**6, -(10**6)], 4.0)
+    assert rewards[0] == 0.0 and rewards[1] == -rewards[2] and 0 < rewards[1] < 1
+    assert all(-1.0 <= r <= 1.0 for r in rewards)
+    assert rewards[3] > rewards[1] and rewards[4] < rewards[2]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"), [(n, k) for n in ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen") for k in ("random", "heuristic")]
+)
+def test_rollouts_return_bounded_rewards_per_seat(name: str, kind: str) -> None:
+    game = make_game(name)
+    rollout = make_rollout(kind, game, 3)
+    for seed in range(3):
+        state = _advance(game, seed, 6)
+        rewards = rollout(state, random.Random(seed))
+        assert state.is_terminal()
+        assert len(rewards) == game.num_seats
+        assert all(-1.0 <= r <= 1.0 for r in rewards)
+        scores = state.result().scores
+        assert [math.copysign(1, r) for r in rewards if r] == [math.copysign(1, s) for s in scores if s]
+
+
+needs_kernel = pytest.mark.skipif(not kernel.available(), reason="numba kernel not installed")
+
+
+@needs_kernel
+def test_kernel_rollout_scores_eyes_by_the_rules() -> None:
+    """Without calls Re wins with 121 eyes and Kontra with 120 (dossier §7.1); under-90/60/30 and schwarz add 1 each (§7.2)."""
+    from stich.search.ismcts_kernel import KernelRollout
+
+    rollout = KernelRollout(make_game("doppelkopf"))
+    assert rollout.re_value(121, 0, 0) == 1
+    assert rollout.re_value(120, 0, 0) == -1
+    assert rollout.re_value(240, 0, 0) == 5
+    assert rollout.re_value(151, 0, 0) == 2  # Kontra under 90
+    # A Re call (§7.2 b) adds 2 for the winner.
+    assert rollout.re_value(121, 1, 0) == 3
+    assert rollout.re_value(120, 1, 0) == -3
+
+
+@needs_kernel
+def test_kernel_rollout_returns_mean_bounded_rewards() -> None:
+    game = make_game("doppelkopf")
+    rollout = make_rollout("kernel", game, 1)
+    for seed in range(4):
+        state = _advance(game, seed, 4 + seed * 9)
+        rewards = rollout(state, random.Random(seed))
+        assert len(rewards) == 4 and all(-1.0 <= r <= 1.0 for r in rewards)
+
+
+def test_heuristic_rollout_uses_one_bot_per_seat() -> None:
+    game = make_game("tapp_tarock")
+    rollout = HeuristicRollout(game, 5)
+    assert [getattr(bot, "seat", i) for i, bot in enumerate(rollout.bots)] == list(range(game.num_seats))
+
+
+# --------------------------------------------------------------------------- whole deals
+
+
+DEALS = [
+    ("doppelkopf", None, {}),
+    ("doppelkopf", "house_classic", {}),
+    ("doppelkopf", "ddv_no_nines", {}),
+    ("doppelkopf", None, {"players": 5}),
+    ("tapp_tarock", None, {}),
+    ("tapp_tarock", "four_players", {}),
+    ("dobbm", None, {}),
+    ("dobbm", "pagat_5", {}),
+    ("droggn", None, {}),
+    ("droggn", "kroesbacher", {}),
+    ("dappen", None, {}),
+]
+
+
+@pytest.mark.parametrize(("name", "preset", "options"), DEALS)
+@pytest.mark.parametrize("rollout", ["auto", "random"])
+def test_whole_deal_with_tiny_simulations(name: str, preset: str | None, options: dict[str, Any], rollout: str) -> None:
+    game = make_game(name, preset, options)
+    bots = [make_ismcts(game, seat, seat + 1, simulations=6, rollout=rollout) for seat in range(game.num_seats)]
+    state = _play_out(game, bots, dealer=1)
+    assert state.is_terminal()
+    assert len(state.result().scores) == game.num_seats
+
+
+def test_game_without_sampler_falls_back_to_heuristic() -> None:
+    if "dappen" in SAMPLERS:
+        pytest.skip("dappen has a world sampler now")
+    game = make_game("dappen")
+    state = _decision_point(game, 1, min_moves=0)
+    seat = state.current_player()
+    bot = make_ismcts(game, seat, 1, simulations=10)
+    action = bot.choose(state.observation(seat))
+    assert action in state.legal_actions() and bot.last_result is None
