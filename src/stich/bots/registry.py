@@ -11,6 +11,7 @@ from stich.core.game import Game
 BOTS: dict[str, str] = {
     "random": "stich.bots.random_bot:RandomBot",
     "heuristic": "stich.bots.heuristic:make_heuristic",
+    "pimc": "stich.bots.pimc:make_pimc",
     "ismcts": "stich.bots.ismcts:make_ismcts",
 }
 

@@ -1,0 +1,402 @@
+"""The ``pimc`` bot: Perfect Information Monte Carlo (determinized search) for every game.
+
+For each decision the bot draws *worlds*, full deals consistent with its
+observation (:func:`stich.search.sampling.prepare_sampler`), values every
+candidate action in each world as if all cards were known
+(:class:`stich.search.perfect_info.WorldEvaluator`) and plays the action
+with the best robust mean over the worlds.  It never sees the real state.
+
+* **A single legal action** is played at once.
+* **Trick play**: every legal card is a candidate (the heuristic's best
+  :data:`MAX_PLAY_CANDIDATES` when the world is valued by rollouts, since
+  each candidate costs a rollout per world).  In a world, a card is worth
+  what exact search says once few tricks are left (Doppelkopf with known
+  parties: the compiled kernel from :data:`~stich.search.perfect_info.KERNEL_TRICKS`
+  tricks on; otherwise engine alpha-beta from
+  :data:`~stich.search.perfect_info.EXACT_TRICKS`); earlier, all seats play on
+  with the games' heuristic bots up to that horizon and the rest is searched.
+* **Every other decision** (reservations, bids, talon and discards,
+  announcements, doubles, Ulti...): "bidding by simulation": each candidate is
+  applied in each world and the deal rolled out with the heuristic bots to
+  the end (exact search for the last tricks outside Doppelkopf); the value
+  is the seat's final score.  The candidates are the heuristic's own choice
+  and its next choices, asked by withholding its earlier picks from the
+  legal actions, :data:`MAX_OTHER_CANDIDATES` in all: a discard of four from
+  twelve cards thus weighs five sensible cards, not every combination (the
+  discards come one at a time anyway).
+* **Announcements during trick play** (Doppelkopf): first the heuristic's
+  choice is compared with the best alternatives of the other kind (its best
+  card against its best calls, or its call against its best card) by
+  rollouts to the end in score, on a share :data:`CALL_SHARE` of the
+  budget; a call is made only when it wins that vote on at least
+  :data:`MIN_CALL_WORLDS` worlds, otherwise the card is searched as above.
+
+**Robust voting.**  Each world gives one value per candidate.  The bot
+compares candidates by their *paired* difference to the heuristic's choice
+in the same world (the luck of the world cancels out) and averages these
+differences winsorized: the lowest and highest :data:`TRIM` share of the
+worlds are clipped to the nearest remaining value.  One world in which a
+Retour or a Valat multiplies everything cannot outvote the rest, while the
+size of a gain or loss still counts.  Ties go to the heuristic's choice.
+
+**Thinking time.**  ``level`` (1-5) or ``time`` (seconds) set the budget per
+decision (:mod:`stich.search.budget`).  The bot samples worlds until the
+budget is spent (at least :data:`MIN_WORLDS` unless one world alone would
+overrun the limit below), never starting a world it expects to end past
+:data:`OVERRUN` times the budget.  ``worlds`` fixes the number of worlds
+instead (reproducible matches and tests); ``time`` then only caps the
+thinking when given explicitly.  Each decision draws from its own
+``random.Random`` seeded by the bot's seed and the observation, so the same
+seed and the same observation give the same decision.
+
+Games without a world sampler (see ``SAMPLERS``) get the heuristic's decision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import random
+import statistics
+import time as _time
+from collections.abc import Callable, Sequence
+
+from stich.bots.base import Bot
+from stich.bots.heuristic import make_heuristic
+from stich.bots.random_bot import RandomBot
+from stich.core.errors import OptionError
+from stich.core.game import Action, Game, Observation, State
+from stich.core.rng import derive_seed
+from stich.search.budget import Deadline, resolve_budget
+from stich.search.perfect_info import WorldEvaluator
+from stich.search.sampling import WorldSampler, prepare_sampler
+
+ROLLOUTS = ("heuristic", "random")
+"""Values of the ``rollout`` option: who plays the worlds on (the games' heuristic bots, or uniformly random play)."""
+
+MIN_WORLDS = 2
+"""Worlds sampled at least per decision (time permitting, see the module docstring)."""
+
+OVERRUN = 1.25
+"""A world is not started when it is expected to end later than this many budgets after the decision began."""
+
+MAX_PLAY_CANDIDATES = 6
+"""Cards weighed when a world is valued by rollouts (the heuristic's favourites); exact search weighs all."""
+
+MAX_OTHER_CANDIDATES = 5
+"""Candidates of a decision other than a card (the heuristic's favourites)."""
+
+CALL_SHARE = 0.35
+"""Share of the budget spent on whether to make a call (announcement) during trick play."""
+
+MIN_CALL_WORLDS = 6
+"""Worlds needed before the bot overrules the heuristic on a call during trick play."""
+
+TRIM = 0.1
+"""Share of worlds clipped at each end when averaging (winsorized mean)."""
+
+CONFIDENCE = 1.0
+"""Standard errors by which a simulated alternative must beat the heuristic's choice outside trick play."""
+
+MIN_OVERRULE_WORLDS = 4
+"""Worlds needed before a simulated alternative may overrule the heuristic's choice outside trick play."""
+
+
+def winsorized_mean(values: Sequence[float], trim: float = TRIM) -> float:
+    """Mean of ``values`` after clipping the lowest and highest ``trim`` share to the nearest kept value."""
+    if not values:
+        raise ValueError("no values to average")
+    ordered = sorted(values)
+    cut = int(trim * len(ordered))
+    low, high = ordered[cut], ordered[len(ordered) - 1 - cut]
+    return sum(min(max(v, low), high) for v in ordered) / len(ordered)
+
+
+def vote(rows: Sequence[Sequence[float]], base: int, *, confidence: float = 0.0, min_worlds: int = 1) -> tuple[int, list[float]]:
+    """The best candidate by winsorized mean paired difference to candidate ``base``, and those means.
+
+    ``rows[w][i]`` is candidate ``i``'s value in world ``w``.  Ties go to
+    ``base``, then to the lower index.  With ``confidence`` > 0 a candidate
+    overrules ``base`` only when its mean difference exceeds ``confidence``
+    standard errors and at least ``min_worlds`` worlds were seen.
+    """
+    n = len(rows)
+    scores: list[float] = []
+    eligible: list[bool] = []
+    for i in range(len(rows[0])):
+        diffs = [row[i] - row[base] for row in rows]
+        mean = winsorized_mean(diffs)
+        scores.append(mean)
+        if i == base:
+            eligible.append(True)
+        elif confidence <= 0.0:
+            eligible.append(n >= min_worlds)
+        else:
+            spread = statistics.pstdev(diffs) if n > 1 else 0.0
+            eligible.append(n >= min_worlds and mean > confidence * spread / math.sqrt(max(n - 1, 1)))
+    best = base
+    for i, score in enumerate(scores):
+        if eligible[i] and score > scores[best] + 1e-9:
+            best = i
+    return best, scores
+
+
+@dataclasses.dataclass
+class DecisionStats:
+    """What the last decision did (for benchmarks and curious users)."""
+
+    worlds: int = 0
+    candidates: int = 0
+    seconds: float = 0.0
+    mode: str = ""
+
+
+class PimcBot:
+    """Determinized search for one seat; see the module docstring."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        seed: int,
+        *,
+        budget: float,
+        worlds: int | None,
+        cap: bool,
+        rollout: str,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+        self.budget = budget
+        self.worlds = worlds
+        self.cap = cap
+        self.rollout = rollout
+        self.heuristic = make_heuristic(game, seat, seed)
+        self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
+        self.last = DecisionStats()
+        self._decision_start = 0.0
+
+    # ------------------------------------------------------------------ entry
+    def choose(self, observation: Observation) -> Action:
+        """The action with the best robust mean value over sampled worlds."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"seat {observation.seat} has no legal action to choose from")
+        if len(legal) == 1:
+            self.last = DecisionStats(mode="forced")
+            return legal[0]
+        try:
+            sampler = prepare_sampler(self.game, observation)
+        except NotImplementedError:
+            self.last = DecisionStats(mode="heuristic (no sampler)")
+            return self.heuristic.choose(observation)
+        started = self._decision_start = _time.monotonic()
+        seed = self._decision_seed(observation)
+        rng_seed = derive_seed(seed, 0)
+        rng = random.Random(rng_seed)
+        evaluator = WorldEvaluator(self.game, observation.seat, self._players(seed))
+        preferred = self.heuristic.choose(observation)
+        plays = [a for a in legal if a.kind == "play"]
+        others = [a for a in legal if a.kind != "play"]
+        if plays and others:
+            action = self._call_or_card(observation, sampler, rng, evaluator, preferred, plays, others)
+        elif plays:
+            action = self._play(observation, sampler, rng, evaluator, preferred, self.budget)
+        else:
+            candidates = self._ranking(observation, preferred, legal, MAX_OTHER_CANDIDATES)
+            action = self._search(sampler, rng, candidates, evaluator.score_values, self.budget, "simulation", careful=True)
+        self.last.seconds = _time.monotonic() - started
+        return action
+
+    # ------------------------------------------------------------------ decisions
+    def _play(
+        self,
+        observation: Observation,
+        sampler: WorldSampler,
+        rng: random.Random,
+        evaluator: WorldEvaluator,
+        preferred: Action,
+        budget: float,
+    ) -> Action:
+        """A card: all legal cards when the worlds are searched exactly, the heuristic's favourites otherwise."""
+        plays = [a for a in observation.legal_actions if a.kind == "play"]
+        first = sampler.sample(rng)
+        exact = evaluator.search_ready(first)
+        if preferred not in plays:
+            preferred = self._best_of(observation, plays)
+        if exact or len(plays) <= MAX_PLAY_CANDIDATES:
+            candidates = [preferred, *(a for a in plays if a != preferred)]
+        else:
+            candidates = self._ranking(observation, preferred, plays, MAX_PLAY_CANDIDATES)
+        return self._search(sampler, rng, candidates, evaluator.play_values, budget, "search" if exact else "rollout", first)
+
+    def _call_or_card(
+        self,
+        observation: Observation,
+        sampler: WorldSampler,
+        rng: random.Random,
+        evaluator: WorldEvaluator,
+        preferred: Action,
+        plays: list[Action],
+        others: list[Action],
+    ) -> Action:
+        """During trick play with calls open: decide on a call by simulation, then search the card."""
+        if preferred.kind == "play":
+            calls = self._ranking(observation, None, others, MAX_OTHER_CANDIDATES - 1)
+            candidates = [preferred, *calls]
+        else:
+            candidates = [preferred, self._best_of(observation, plays)]
+        share = self.budget * CALL_SHARE
+        rows = self._collect(sampler, rng, candidates, evaluator.score_values, share)
+        decided = candidates[vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS)[0]]
+        if decided.kind != "play":
+            self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call")
+            return decided
+        card_view = dataclasses.replace(observation, legal_actions=tuple(plays))
+        return self._play(card_view, sampler, rng, evaluator, decided, self.budget)
+
+    # ------------------------------------------------------------------ the loop
+    def _search(
+        self,
+        sampler: WorldSampler,
+        rng: random.Random,
+        candidates: list[Action],
+        values: Callable[[State, Sequence[int]], list[float]],
+        budget: float,
+        mode: str,
+        first: State | None = None,
+        *,
+        careful: bool = False,
+    ) -> Action:
+        """Vote among ``candidates`` (the first is the heuristic's choice) over sampled worlds.
+
+        ``careful``: the heuristic's choice stands unless an alternative beats
+        it clearly (:data:`CONFIDENCE`, :data:`MIN_OVERRULE_WORLDS`).
+        """
+        if len(candidates) == 1:
+            self.last = DecisionStats(worlds=0, candidates=1, mode=mode)
+            return candidates[0]
+        rows = self._collect(sampler, rng, candidates, values, budget, first)
+        if careful:
+            best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS)
+        else:
+            best, _scores = vote(rows, 0)
+        self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode)
+        return candidates[best]
+
+    def _collect(
+        self,
+        sampler: WorldSampler,
+        rng: random.Random,
+        candidates: list[Action],
+        values: Callable[[State, Sequence[int]], list[float]],
+        budget: float,
+        first: State | None = None,
+    ) -> list[list[float]]:
+        """Candidate values per world, as many worlds as the budget (or ``worlds``) allows.
+
+        ``budget`` counts from the start of the decision (sampler set-up and
+        heuristic calls included), so that stages of one decision share it.
+        """
+        codes = [a.code for a in candidates]
+        deadline = Deadline(max(0.0, budget - (_time.monotonic() - self._decision_start)))
+        limit = self._decision_start + OVERRUN * self.budget
+        rows: list[list[float]] = []
+        started = _time.monotonic()
+        while True:
+            done = len(rows)
+            if self.worlds is not None:
+                if done >= self.worlds or (self.cap and done >= 1 and deadline.expired()):
+                    break
+            elif done >= 1:
+                now = _time.monotonic()
+                if done >= MIN_WORLDS and deadline.expired():
+                    break
+                if now + (now - started) / done > limit:
+                    break
+            world = first if first is not None and done == 0 else sampler.sample(rng)
+            rows.append(values(world, codes))
+        return rows
+
+    # ------------------------------------------------------------------ helpers
+    def _players(self, seed: int) -> list[Bot]:
+        """The rollout players of one decision."""
+        if self.rollout == "random":
+            return [RandomBot(self.game, s, derive_seed(seed, s + 1)) for s in range(self.game.num_seats)]
+        return list(self._heuristic_players)
+
+    def _decision_seed(self, observation: Observation) -> int:
+        """A seed for one decision from the bot's seed and everything the observation holds."""
+        text = repr((self.seed, observation.to_json()))
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+    def _best_of(self, observation: Observation, actions: Sequence[Action]) -> Action:
+        """The heuristic's choice among ``actions`` only (the first of them if it declines)."""
+        ranked = self._ranking(observation, None, actions, 1)
+        return ranked[0]
+
+    def _ranking(self, observation: Observation, first: Action | None, actions: Sequence[Action], limit: int) -> list[Action]:
+        """Up to ``limit`` of ``actions`` in the heuristic's order of preference, ``first`` leading when given.
+
+        The heuristic is asked again with its earlier picks withheld from the
+        legal actions.  Where it cannot choose from such a reduced list (it
+        raises or answers outside it), the rest follow in code order.
+        """
+        remaining = [a for a in actions if a != first]
+        ranked = [first] if first is not None else []
+        while remaining and len(ranked) < limit:
+            view = dataclasses.replace(observation, legal_actions=tuple(remaining))
+            try:
+                pick = self.heuristic.choose(view)
+            except Exception:  # a heuristic may rely on actions that were withheld: fall back to code order
+                pick = None
+            if pick is None or pick not in remaining:
+                ranked.extend(remaining[: limit - len(ranked)])
+                break
+            ranked.append(pick)
+            remaining.remove(pick)
+        return ranked
+
+
+_kernel_ready = False
+
+
+def _warm_kernel() -> None:
+    """Compile (or load) the Doppelkopf kernel once per process, outside any decision's time."""
+    global _kernel_ready
+    if not _kernel_ready:
+        from stich.search import kernel
+
+        kernel.warmup()
+        _kernel_ready = True
+
+
+def make_pimc(
+    game: Game,
+    seat: int,
+    seed: int,
+    *,
+    level: int | None = None,
+    time: float | None = None,
+    worlds: int | None = None,
+    rollout: str = "heuristic",
+) -> Bot:
+    """A ``pimc`` bot for ``seat`` of ``game``.
+
+    ``level`` (1-5, default 3) or ``time`` (seconds per decision) set the
+    thinking time; ``worlds`` fixes the number of sampled worlds per decision
+    (``time`` then only caps it when given); ``rollout`` is ``heuristic`` or
+    ``random``.  Bad values raise :class:`OptionError` naming the option.
+    """
+    budget = resolve_budget(level, time)
+    if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 100_000):
+        raise OptionError(f"worlds must be a whole number from 1 to 100000, got {worlds!r}")
+    if rollout not in ROLLOUTS:
+        raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    if game.name == "doppelkopf":
+        _warm_kernel()
+    return PimcBot(game, seat, seed, budget=budget, worlds=worlds, cap=time is not None, rollout=rollout)

@@ -1,0 +1,197 @@
+"""The ``pimc`` bot: registry and options, forced moves, reproducibility, hidden information, whole deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.pimc import PimcBot, make_pimc, vote, winsorized_mean
+from stich.bots.registry import bot_names, make_bot
+from stich.core.errors import OptionError
+from stich.core.game import Game, State
+from stich.core.registry import make_game
+from stich.search.budget import LEVELS
+from stich.search.sampling import SAMPLERS, prepare_sampler
+
+
+def _play_until(game: Game, seed: int, stop: int) -> State:
+    """A deal after ``stop`` decisions of heuristic bots (or earlier, at its end)."""
+    from stich.bots.heuristic import make_heuristic
+
+    bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    for _ in range(stop):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        state.apply(bots[mover].choose(state.observation(mover)))
+    return state
+
+
+# ------------------------------------------------------------------ registry and options
+
+
+def test_pimc_is_registered() -> None:
+    game = make_game("tapp_tarock")
+    assert "pimc" in bot_names()
+    bot = make_bot("pimc", game, 1, 7)
+    assert bot.name == "pimc"
+    assert isinstance(bot, PimcBot)
+    assert bot.budget == LEVELS[3]
+
+
+def test_arena_spec_options_reach_the_factory() -> None:
+    game = make_game("dobbm")
+    spec = parse_bot_spec("pimc:level=2,worlds=5")
+    bot = build_bot(spec, game, 0, 3)
+    assert isinstance(bot, PimcBot)
+    assert (bot.budget, bot.worlds, bot.cap) == (LEVELS[2], 5, False)
+    timed = build_bot(parse_bot_spec("pimc:time=0.1"), game, 0, 3)
+    assert isinstance(timed, PimcBot)
+    assert (timed.budget, timed.worlds, timed.cap) == (0.1, None, True)
+
+
+def test_unknown_option_is_named() -> None:
+    with pytest.raises(OptionError, match="depth"):
+        parse_bot_spec("pimc:depth=3")
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"level": 0}, "level"),
+        ({"level": 7}, "level"),
+        ({"time": -1.0}, "time"),
+        ({"worlds": 0}, "worlds"),
+        ({"worlds": 2.5}, "worlds"),
+        ({"rollout": "perfect"}, "rollout"),
+    ],
+)
+def test_bad_option_values_are_named(options: dict[str, object], named: str) -> None:
+    with pytest.raises(OptionError, match=named):
+        make_pimc(make_game("tapp_tarock"), 0, 1, **options)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ voting
+
+
+def test_winsorized_mean_clips_the_outliers() -> None:
+    assert winsorized_mean([1.0, 2.0, 3.0]) == 2.0
+    values = [0.0] * 9 + [1000.0]
+    assert winsorized_mean(values) == 0.0  # one world with a huge stake cannot outvote nine
+    assert winsorized_mean([float(v) for v in range(20)]) == pytest.approx(9.5)
+
+
+def test_vote_pairs_worlds_and_prefers_the_base_on_ties() -> None:
+    rows = [[10.0, 11.0, 10.0], [-50.0, -49.0, -50.0], [0.0, 1.0, 0.0]]
+    assert vote(rows, 0)[0] == 1  # candidate 1 is one point better in every world
+    assert vote([[1.0, 1.0], [2.0, 2.0]], 1)[0] == 1  # tie: the base stays
+    noisy = [[0.0, 5.0], [0.0, -4.0], [0.0, 3.0], [0.0, -3.0]]
+    assert vote(noisy, 0)[0] == 1
+    assert vote(noisy, 0, confidence=1.0, min_worlds=2)[0] == 0  # not clearly better: the base stays
+    assert vote([[0.0, 2.0]] * 3, 0, confidence=1.0, min_worlds=4)[0] == 0  # too few worlds to overrule
+
+
+# ------------------------------------------------------------------ decisions
+
+
+def test_single_legal_action_is_played_without_search() -> None:
+    game = make_game("doppelkopf")
+    for seed in range(50):
+        state = _play_until(game, seed, 20)
+        while not state.is_terminal() and len(state.legal_codes()) != 1:
+            state.apply(state.legal_codes()[0])
+        if not state.is_terminal():
+            break
+    else:  # pragma: no cover - Doppelkopf always ends with forced cards
+        pytest.fail("no forced move found")
+    observation = state.observation(state.current_player())
+    bot = make_pimc(game, observation.seat, 1, worlds=50)
+    assert isinstance(bot, PimcBot)
+    assert bot.choose(observation) == observation.legal_actions[0]
+    assert (bot.last.mode, bot.last.worlds) == ("forced", 0)
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn"])
+def test_same_seed_same_decisions(name: str) -> None:
+    game = make_game(name)
+    decisions = []
+    for _ in range(2):
+        actions: list[str] = []
+        for deal in range(5, 15):
+            bots = [make_pimc(game, seat, 11 + seat, worlds=2) for seat in range(game.num_seats)]
+            state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+            while not state.is_terminal() and len(actions) < 16:
+                mover = state.current_player()
+                action = bots[mover].choose(state.observation(mover))
+                actions.append(action.text)
+                state.apply(action)
+        decisions.append(actions)
+    assert decisions[0] == decisions[1]
+    assert len(decisions[0]) == 16  # a real sequence of decisions was compared
+
+
+@pytest.mark.parametrize(("name", "stop"), [("doppelkopf", 20), ("tapp_tarock", 20), ("dobbm", 16), ("droggn", 30)])
+def test_decision_depends_on_the_observation_only(name: str, stop: int) -> None:
+    """Two different true deals with the same observation give the same decision (the bot never sees the state)."""
+    game = make_game(name)
+    compared = 0
+    for seed in range(40):
+        state = _play_until(game, seed, stop)
+        if state.is_terminal() or len(state.legal_codes()) < 2:
+            continue
+        seat = state.current_player()
+        observation = state.observation(seat)
+        other = prepare_sampler(game, observation).sample(random.Random(seed))
+        hidden = [s for s in range(game.num_seats) if s != seat]
+        if all(other.hand_mask(s) == state.hand_mask(s) for s in hidden):
+            continue  # the sampler happened to draw the real deal
+        assert other.observation(seat) == observation
+        first = make_pimc(game, seat, 99, worlds=4).choose(observation)
+        second = make_pimc(game, seat, 99, worlds=4).choose(other.observation(seat))
+        assert first == second
+        compared += 1
+        if compared == 2:
+            break
+    assert compared == 2
+
+
+# ------------------------------------------------------------------ whole deals
+
+
+CONFIGS = [
+    ("doppelkopf", None, {}),
+    ("doppelkopf", None, {"players": 5}),
+    ("doppelkopf", "house_classic", {}),
+    ("tapp_tarock", None, {}),
+    ("tapp_tarock", "four_players", {}),
+    ("dobbm", None, {}),
+    ("dobbm", "pagat_5", {}),
+    ("droggn", None, {}),
+    ("droggn", "pack78", {}),
+    ("dappen", None, {}),
+    ("dappen", "buchenbach", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "preset", "options"), CONFIGS, ids=[f"{n}-{p}-{'-'.join(o)}" for n, p, o in CONFIGS])
+def test_pimc_plays_complete_deals(name: str, preset: str | None, options: dict[str, object]) -> None:
+    if name not in SAMPLERS:
+        pytest.skip(f"{name} has no world sampler yet")
+    game = make_game(name, preset, options)
+    for deal in (1,):
+        bots = [make_pimc(game, seat, 1000 * deal + seat, worlds=2) for seat in range(game.num_seats)]
+        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+        searched = 0
+        while not state.is_terminal():
+            mover = state.current_player()
+            observation = state.observation(mover)
+            action = bots[mover].choose(observation)
+            assert action in observation.legal_actions
+            searched += bots[mover].last.worlds > 0  # type: ignore[attr-defined]
+            state.apply(action)
+        result = state.result()
+        assert len(result.scores) == game.num_seats
+        assert searched or result.thrown_in
