@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/bench_search.py [--seconds S] [--repeats R] [--json]
+    python bench/bench_search.py [--quick] [--seconds S] [--repeats R] [--dd-deals D] [--json]
 
 Everything runs in this one process, on one core, one measurement after the
 other:
@@ -23,7 +23,14 @@ other:
    ``pyspiel.evaluate_bots`` with C++ uniform random bots, the loop itself
    in C++: card play only, from positions at the start of trick play
    (``tarok(players=4)`` Klop, ``skat``, ``hearts``), and whole games from
-   the initial state.
+   the initial state; C++ rollouts of ``RandomRolloutEvaluator``, many in
+   one call (an ``MCTSBot`` with one simulation evaluates its root with
+   ``n`` rollouts), from the same card-play starts and from the first
+   decision after the deal;
+4. OpenSpiel's closest figure to the solver: ``bridge(use_double_dummy_result=true)``
+   computes the double-dummy table of a deal (DDS: 13 tricks, 5 strains x
+   4 declarers) when the last card is dealt; that step is timed per deal.
+   Then the ratios of stich's figures to OpenSpiel's, measured in this run.
 
 These are measurements, not tests: nothing fails when a target is missed.
 See bench/README.md, section bench_search.py.
@@ -63,6 +70,10 @@ TARGET_PLAYOUTS_PER_S = 100_000.0
 TARGET_NODES_PER_S = 10_000_000.0
 TARGET_SOLVE_6_MS = 20.0
 SEED = 20240601
+ROLLOUTS_PER_CALL = 1000
+"""Rollouts per C++ call of OpenSpiel's RandomRolloutEvaluator (one MCTSBot step)."""
+DD_TABLE_SOLVES = 20
+"""Double-dummy solves in one bridge table: 5 strains (4 suits, no trump) x 4 declarers."""
 
 
 # ------------------------------------------------------------------ helpers
@@ -317,6 +328,107 @@ def bench_openspiel(seconds: float, repeats: int) -> dict[str, Any]:
     return out
 
 
+def bench_openspiel_rollouts(seconds: float, repeats: int) -> dict[str, Any]:
+    """C++ ``RandomRolloutEvaluator`` rollouts per second, ``ROLLOUTS_PER_CALL`` per C++ call, or a ``skipped`` reason.
+
+    The evaluator has no Python ``evaluate``; an ``MCTSBot`` with one
+    simulation evaluates its unexpanded root with all the rollouts at once,
+    so the whole loop (state clones, random legal actions, chance outcomes,
+    returns) runs in C++.  Starts: the first card of trick play (as the
+    ``evaluate_bots`` rows) and the first decision after the deal (bidding
+    included, as the issue asks).
+    """
+    try:
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError as exc:
+        return {"skipped": f"pyspiel not importable ({exc}); pip install open_spiel"}
+    out: dict[str, Any] = {}
+    for name, text in (("tarok", f"tarok(players=4,rng_seed={SEED})"), ("skat", "skat"), ("hearts", "hearts")):
+        game = pyspiel.load_game(text)
+        rng = random.Random(SEED)
+        card_play = [_spiel_play_start(pyspiel, game, name, rng) for _ in range(20)]
+        dealt = []
+        for _ in range(20):
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _p in state.chance_outcomes()]))
+            dealt.append(state)
+        entry: dict[str, Any] = {"game": text, "rollouts_per_call": ROLLOUTS_PER_CALL}
+        for key, starts in (("card_play", card_play), ("after_deal", dealt)):
+
+            def rollouts(i: int, game: Any = game, starts: list[Any] = starts) -> int:
+                evaluator = pyspiel.RandomRolloutEvaluator(ROLLOUTS_PER_CALL, SEED + i)
+                bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1, 1000, False, SEED + i, False)
+                bot.step(starts[i % len(starts)])
+                return ROLLOUTS_PER_CALL
+
+            entry[key] = summary(rate(rollouts, seconds, repeats))
+        out[name] = entry
+    return out
+
+
+def bench_openspiel_dd(deals: int) -> dict[str, Any]:
+    """Milliseconds per bridge deal for OpenSpiel's double-dummy table (DDS), or a ``skipped`` reason.
+
+    With ``use_double_dummy_result=true`` the game fills the table of
+    tricks for every strain and declarer when the 52nd card is dealt; the
+    time of that one ``apply_action`` is the solver time of the deal.
+    """
+    try:
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError as exc:
+        return {"skipped": f"pyspiel not importable ({exc}); pip install open_spiel"}
+    try:
+        game = pyspiel.load_game("bridge(use_double_dummy_result=true)")
+    except Exception as exc:  # a wheel built without bridge/DDS
+        return {"skipped": f"bridge not available in this open_spiel ({exc})"}
+    rng = random.Random(SEED)
+    times_ms: list[float] = []
+    with no_gc():
+        for _ in range(deals):
+            state = game.new_initial_state()
+            while True:
+                outcomes = [a for a, _p in state.chance_outcomes()]
+                if len(outcomes) == 1:
+                    t0 = time.perf_counter()
+                    state.apply_action(outcomes[0])
+                    times_ms.append(1000 * (time.perf_counter() - t0))
+                    break
+                state.apply_action(rng.choice(outcomes))
+    return {"game": "bridge(use_double_dummy_result=true)", "deals": deals, "table_ms": dist(times_ms), "solves_per_table": DD_TABLE_SOLVES}
+
+
+def comparisons(playouts: dict[str, Any], solver: dict[str, Any], rollouts: dict[str, Any], dd: dict[str, Any]) -> dict[str, Any]:
+    """stich's figures over OpenSpiel's of this run (ratios > 1: stich is faster)."""
+    out: dict[str, Any] = {}
+    best = playouts.get("kernel_arrays", playouts["python"])["best"]
+    label = "kernel_arrays" if "kernel_arrays" in playouts else "python"
+    for name, entry in rollouts.items():
+        if name == "skipped":
+            continue
+        for key in ("card_play", "after_deal"):
+            theirs = entry[key]["best"]
+            out[f"playouts: stich {label} / OpenSpiel {name} rollouts ({key})"] = {
+                "stich": best,
+                "openspiel": theirs,
+                "ratio": best / theirs,
+            }
+    if "table_ms" in dd:
+        dd_ms = dd["table_ms"]["median"]
+        for name, entry in solver.items():
+            which = "kernel" if "kernel" in entry else "reference"
+            if which not in entry:
+                continue
+            ours = entry[which]["solve_ms"]["median"]
+            out[f"solve: OpenSpiel DD table per deal / stich {which} median ({name})"] = {
+                "stich_ms": ours,
+                "openspiel_ms": dd_ms,
+                "ratio": dd_ms / ours if ours else 0.0,
+                "openspiel_ms_per_solve": dd_ms / DD_TABLE_SOLVES,
+            }
+    return out
+
+
 # ----------------------------------------------------------------- report
 
 
@@ -335,6 +447,10 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
     solver = bench_solver(game, args.positions, args.reference_positions, progress)
     progress("OpenSpiel")
     spiel = bench_openspiel(args.seconds, args.repeats)
+    progress("OpenSpiel RandomRolloutEvaluator")
+    rollouts = bench_openspiel_rollouts(args.seconds, args.repeats)
+    progress(f"OpenSpiel bridge double-dummy tables ({args.dd_deals} deals)")
+    dd = bench_openspiel_dd(args.dd_deals)
     with suppress(OSError):
         info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     targets: dict[str, Any] = {}
@@ -353,6 +469,9 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
         "playouts": playouts,
         "solver": solver,
         "openspiel": spiel,
+        "openspiel_rollouts": rollouts,
+        "openspiel_dd": dd,
+        "comparisons": comparisons(playouts, solver, rollouts, dd),
         "targets": targets,
     }
 
@@ -404,6 +523,17 @@ def render(report: dict[str, Any]) -> str:
             f"({r['card_play_plies_per_game']:.1f} cards/game)"
         )
         lines.append(f"  {'OpenSpiel C++ ' + name + ', whole game':<52} {wg['best']:>11,.0f} games/s {100 * wg['spread']:>5.1f}%")
+    ro = report["openspiel_rollouts"]
+    if "skipped" in ro:
+        lines.append(f"  OpenSpiel rollouts skipped: {ro['skipped']}")
+    for name, r in ro.items():
+        if name == "skipped":
+            continue
+        for key, what in (("card_play", "from the first card"), ("after_deal", "after the deal")):
+            label = f"OpenSpiel C++ {name} rollouts, {what}"
+            lines.append(
+                f"  {label:<52} {r[key]['best']:>11,.0f} games/s {100 * r[key]['spread']:>5.1f}%  ({r['rollouts_per_call']} per call)"
+            )
     lines += ["", "Exact solver (every legal card's exact value; ms per position incl. conversion from the state)"]
     header = (
         f"  {'positions':<32} {'solver':<10} {'n':>4} {'median':>8} {'p90':>8} {'mean':>8} {'max':>9} {'value()':>8} "
@@ -421,6 +551,25 @@ def render(report: dict[str, Any]) -> str:
                 f"{e['value_ms']['median']:>8.2f} {e['nodes_median']:>10,.0f} {e['nodes_per_s'] / 1e6:>9.2f}"
             )
         lines.append(f"  {'':<32} kinds: {entry['kinds']}")
+    dd = report["openspiel_dd"]
+    if "skipped" in dd:
+        lines.append(f"  OpenSpiel double dummy skipped: {dd['skipped']}")
+    else:
+        d = dd["table_ms"]
+        lines.append(
+            f"  {'bridge DD table (20 solves)':<32} {'OpenSpiel':<10} {d['n']:>4} {d['median']:>8.2f} {d['p90']:>8.2f} "
+            f"{d['mean']:>8.2f} {d['max']:>9.1f}  per deal; nodes not reported"
+        )
+    if report["comparisons"]:
+        lines += ["", "Beside OpenSpiel, same run (ratio > 1: stich faster; different games, see bench/README.md)"]
+        for name, c in report["comparisons"].items():
+            if name.startswith("playouts"):
+                lines.append(f"  {name}: {c['stich']:,.0f} vs {c['openspiel']:,.0f} games/s -> {c['ratio']:.1f}x")
+            else:
+                lines.append(
+                    f"  {name}: {c['openspiel_ms']:.1f} ms ({c['openspiel_ms_per_solve']:.1f} ms per solve) vs {c['stich_ms']:.2f} ms "
+                    f"-> {c['ratio']:.0f}x"
+                )
     lines += ["", "Targets (kernel)"]
     if not report["targets"]:
         lines.append("  (kernel unavailable: numba not installed)")
@@ -436,10 +585,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="repeats of each playout figure; the best is reported (default 3)")
     parser.add_argument("--positions", type=int, default=100, help="positions per solver set (default 100; 7 tricks: a third)")
     parser.add_argument("--reference-positions", type=int, default=30, help="positions of each 6-trick set for the pure-Python solver")
+    parser.add_argument("--dd-deals", type=int, default=20, help="bridge deals for OpenSpiel's double-dummy tables (default 20)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a short run: 0.5 s x 1 repeat, 20 solver positions (5 reference), 5 bridge deals"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.reference_positions < 1:
-        parser.error("--seconds, --repeats, --positions and --reference-positions must be positive")
+    if args.quick:
+        args.seconds, args.repeats, args.positions, args.reference_positions, args.dd_deals = 0.5, 1, 20, 5, 5
+    if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.reference_positions < 1 or args.dd_deals < 1:
+        parser.error("--seconds, --repeats, --positions, --reference-positions and --dd-deals must be positive")
 
     def progress(msg: str) -> None:
         print(f"... {msg}", file=sys.stderr, flush=True)

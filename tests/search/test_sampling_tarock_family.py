@@ -13,7 +13,7 @@ from stich.core.registry import make_game
 from stich.games.dobbm.state import DobbmState
 from stich.games.droggn.state import DroggnState
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import prepare_sampler, sample_world
+from stich.search import prepare_sampler
 
 from ._sampling_helpers import check_world, complete
 
@@ -140,9 +140,3 @@ def test_droggn_buy_lay_out_and_exposed_talon() -> None:
     public = state.observation(1).public
     assert public["bought"] is not None and public["laid_out"] == "T1" and "shown_talon" in public
 
-
-def test_dappen_is_not_supported_yet() -> None:
-    game = make_game("dappen")
-    state = game.new_state(seed=1)
-    with pytest.raises(NotImplementedError, match="dappen"):
-        sample_world(game, state.observation(0), random.Random(0))

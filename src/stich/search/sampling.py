@@ -68,6 +68,7 @@ SAMPLERS: dict[str, str] = {
     "tapp_tarock": "stich.search.tapp_tarock_sampling:TappTarockWorldSampler",
     "dobbm": "stich.search.dobbm_sampling:DobbmWorldSampler",
     "droggn": "stich.search.droggn_sampling:DroggnWorldSampler",
+    "dappen": "stich.search.dappen_sampling:DappenWorldSampler",
 }
 """Game name -> ``"module:Class"`` of its :class:`WorldSampler` (loaded on first use)."""
 
