@@ -1,4 +1,4 @@
-"""The web server's FastAPI app: lobby REST API, table WebSockets, accounts, and a placeholder page.
+"""The web server's FastAPI app: lobby REST API, table WebSockets, accounts, and the browser client.
 
 :func:`create_app` builds an app from :class:`~stich.web.settings.Settings`.
 At start (the app's lifespan) it applies the database migrations, loads the
@@ -6,20 +6,33 @@ open and running tables and resumes the running ones by replaying their
 stored actions; at shutdown it stops the tables' background tasks.
 ``stich serve`` runs it with uvicorn; tests drive it with FastAPI's
 ``TestClient``.  ``docs/web.md`` describes the API and the protocol.
+
+The browser client is a single page (``static/index.html``) with plain ES
+modules, CSS and the translations under ``/static``; no build step.  ``/``
+serves the page, and an invite link's path ``/tables/{id}?invite=...`` (what
+the API hands out) leads to the page's table route ``/#/table/{id}?invite=...``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import quote
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.staticfiles import PathLike
+from starlette.types import Scope
 
 from stich import __version__
-from stich.web import auth, lobby, tables
+from stich.web import auth, cards_api, history, lobby, tables
 from stich.web.auth import LoginLimiter, Passwords
 from stich.web.db import Database
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
@@ -27,19 +40,21 @@ from stich.web.services import Services
 from stich.web.settings import Settings
 from stich.web.tables import TableManager
 
-PLACEHOLDER = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>stich</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto; line-height: 1.5">
-<h1>stich</h1>
-<p>This is a stich server for Doppelkopf and the Tapp/Tarock family.
-The web client, where you play in the browser, is coming.</p>
-<p>Until then, the server speaks its API: see the <a href="/docs">API documentation</a>
-(tables, seats, bots, deal records) and the table WebSocket at <code>/ws/tables/{id}</code>.</p>
-</body>
-</html>
-"""
+STATIC_DIR = Path(__file__).parent / "static"
+"""The browser client: ``index.html``, ``js/*.js`` (ES modules), ``css/``, ``i18n/{en,de}.json``."""
+
+NO_CACHE = {"Cache-Control": "no-cache"}
+"""The page and its modules are revalidated on every load, so a new server version is picked up at once."""
+
+
+class ClientFiles(StaticFiles):
+    """The client's static files, revalidated by the browser on every load (ETag / Last-Modified make that cheap)."""
+
+    def file_response(self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200) -> Response:
+        """The file, marked to be revalidated before reuse."""
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers.update(NO_CACHE)
+        return response
 
 
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
@@ -84,9 +99,18 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
             return JSONResponse(error_message(WHOLE, "the body is not valid JSON"), status_code=422)
         return JSONResponse(error_message(field, validation_text(first)), status_code=422)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def index() -> str:
-        return PLACEHOLDER
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        """The browser client (a single page; its routes live in the URL's hash)."""
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers=NO_CACHE)
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    def invite_link(table_id: str, invite: Annotated[str | None, Query(max_length=100)] = None) -> RedirectResponse:
+        """An invite link as the API hands it out (``/tables/{id}?invite=...``) opens the table in the client."""
+        target = f"/#/table/{quote(table_id, safe='')}"
+        if invite:
+            target += f"?invite={quote(invite, safe='')}"
+        return RedirectResponse(target, status_code=307)
 
     @app.get("/api/health", tags=["server"])
     def health() -> dict[str, str]:
@@ -96,4 +120,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(auth.router)
     app.include_router(lobby.router)
     app.include_router(tables.router)
+    app.include_router(history.router)
+    app.include_router(cards_api.router)
+    app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     return app

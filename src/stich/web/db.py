@@ -9,7 +9,9 @@ is dialect-neutral: SQLite by default, PostgreSQL through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -78,6 +80,20 @@ class DealRow:
 
 
 @dataclass(frozen=True)
+class PlayedDeal:
+    """A finished deal one person sat in: where, when, in which seat, and its record (JSON text)."""
+
+    deal_id: int
+    table_id: str
+    game: str
+    """The game's registry name (``doppelkopf``...)."""
+    number: int
+    finished_at: datetime
+    seat: int
+    record: str
+
+
+@dataclass(frozen=True)
 class SessionRow:
     """A browser session with its user's name, if logged in."""
 
@@ -112,8 +128,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_file_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Write-ahead logging for a database file, still syncing every commit.
+
+    In the default rollback-journal mode every commit costs several disk
+    syncs (about 20 ms each on a virtual disk), and the server commits once
+    per action, so the journal capped a whole server at a few dozen actions
+    per second (bench/load_platform.py).  WAL needs one sync per commit and
+    lets readers go on while a writer commits; ``synchronous=FULL`` keeps a
+    committed action on disk even through a power cut.
+    """
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys, thread sharing and a busy timeout."""
+    """An engine for ``url``; SQLite gets foreign keys, thread sharing, a busy timeout and (for a file) write-ahead logging."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
@@ -126,6 +158,8 @@ def make_engine(url: str) -> Engine:
         kwargs["poolclass"] = StaticPool
     engine = create_engine(url, **kwargs)
     event.listen(engine, "connect", _sqlite_pragmas)
+    if not memory:
+        event.listen(engine, "connect", _sqlite_file_pragmas)
     return engine
 
 
@@ -136,6 +170,7 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock: AbstractContextManager[Any] = threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
 
     def dispose(self) -> None:
         """Close every pooled connection."""
@@ -152,10 +187,24 @@ class Database:
     def _session(self) -> Session:
         return self.sessions()
 
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """A session for one write transaction; on SQLite the writers of this process take turns first.
+
+        SQLite lets one writer in at a time, and a writer that finds the
+        database locked sleeps in growing steps (up to 100 ms) before it tries
+        again, so an unlucky writer can wait for seconds while others get in.
+        Waiting on a process lock instead wakes the next writer the moment the
+        previous one commits (six threads committing at once: slowest commit
+        1.3-1.4 s without the lock, 0.08-0.1 s with it; see bench/README.md).
+        """
+        with self._write_lock, self.sessions() as db:
+            yield db
+
     # ------------------------------------------------------------- accounts
     def create_user(self, name: str, password_hash: str) -> int:
         """Register ``name``; raises :class:`NameTaken` if the name (ignoring case) exists."""
-        with self._session() as db:
+        with self._write() as db:
             user = User(name=name, name_key=name.casefold(), password_hash=password_hash, created_at=utcnow())
             db.add(user)
             try:
@@ -173,13 +222,13 @@ class Database:
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         """Replace a password hash (after a parameter upgrade)."""
-        with self._session() as db:
+        with self._write() as db:
             db.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
             db.commit()
 
     def create_session(self, token_hash: str, display_name: str, user_id: int | None, expires_at: datetime) -> int:
         """A new browser session; returns its id."""
-        with self._session() as db:
+        with self._write() as db:
             row = AuthSession(token_hash=token_hash, user_id=user_id, display_name=display_name, created_at=utcnow(), expires_at=expires_at)
             db.add(row)
             db.commit()
@@ -195,7 +244,7 @@ class Database:
 
     def update_session(self, session_id: int, *, token_hash: str, user_id: int | None, display_name: str, expires_at: datetime) -> None:
         """Give a session a new token (login rotates it), user and name."""
-        with self._session() as db:
+        with self._write() as db:
             db.execute(
                 update(AuthSession)
                 .where(AuthSession.id == session_id)
@@ -205,7 +254,7 @@ class Database:
 
     def delete_session(self, session_id: int) -> None:
         """End a session (logout)."""
-        with self._session() as db:
+        with self._write() as db:
             db.execute(update(TableSeat).where(TableSeat.session_id == session_id).values(session_id=None))
             db.execute(update(GameTable).where(GameTable.creator_session_id == session_id).values(creator_session_id=None))
             db.execute(delete(AuthSession).where(AuthSession.id == session_id))
@@ -214,7 +263,7 @@ class Database:
     # --------------------------------------------------------------- tables
     def create_table(self, table: TableRow) -> None:
         """Store a new table with its seats."""
-        with self._session() as db:
+        with self._write() as db:
             db.add(
                 GameTable(
                     id=table.id,
@@ -235,7 +284,7 @@ class Database:
 
     def set_seats(self, table_id: str, seats: Sequence[SeatRow], status: str | None = None) -> None:
         """Store the given seats (and the table's status) in one transaction."""
-        with self._session() as db:
+        with self._write() as db:
             for seat in seats:
                 db.execute(
                     update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat.seat).values(**_seat_values(seat))
@@ -246,7 +295,7 @@ class Database:
 
     def set_status(self, table_id: str, status: str) -> None:
         """Change a table's status."""
-        with self._session() as db:
+        with self._write() as db:
             db.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
             db.commit()
 
@@ -288,7 +337,7 @@ class Database:
     # ---------------------------------------------------------------- deals
     def create_deal(self, table_id: str, number: int, dealer: int, seed: int, salt: str, commitment: str) -> int:
         """Store a deal that is about to be played; returns its id."""
-        with self._session() as db:
+        with self._write() as db:
             deal = Deal(
                 table_id=table_id,
                 number=number,
@@ -307,13 +356,13 @@ class Database:
 
     def add_action(self, deal_id: int, position: int, seat: int, action: str) -> None:
         """Store one action the moment it is played (the key makes a duplicate position fail)."""
-        with self._session() as db:
+        with self._write() as db:
             db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow()))
             db.commit()
 
     def finish_deal(self, deal_id: int, record: str) -> None:
         """Store the finished deal's record."""
-        with self._session() as db:
+        with self._write() as db:
             db.execute(update(Deal).where(Deal.id == deal_id).values(status="finished", record=record, finished_at=utcnow()))
             db.commit()
 
@@ -333,6 +382,53 @@ class Database:
                 for action in db.scalars(query):
                     actions[action.deal_id].append(action)
             return [_deal_row(d, actions[d.id]) for d in deals]
+
+    # -------------------------------------------------------------- history
+    def played_deals(self, user_id: int | None, session_id: int, *, limit: int | None = None, offset: int = 0) -> list[PlayedDeal]:
+        """Finished deals at tables where this person (the account ``user_id``, or the session) had a seat, newest first.
+
+        A person is matched as at the tables themselves: the same session, or
+        the same account.  Should one person hold two seats of a table, the
+        lower seat counts.
+        """
+        with self._session() as db:
+            seats = (
+                select(Deal.id.label("deal_id"), func.min(TableSeat.seat).label("seat"))
+                .join(TableSeat, TableSeat.table_id == Deal.table_id)
+                .where(Deal.status == "finished", TableSeat.kind == "human", _person(user_id, session_id))
+                .group_by(Deal.id)
+                .subquery()
+            )
+            query = (
+                select(Deal, GameTable.game_name, seats.c.seat)
+                .join(seats, seats.c.deal_id == Deal.id)
+                .join(GameTable, GameTable.id == Deal.table_id)
+                .order_by(Deal.finished_at.desc(), Deal.id.desc())
+                .offset(offset)
+            )
+            if limit is not None:
+                query = query.limit(limit)
+            return [
+                PlayedDeal(
+                    deal.id, deal.table_id, game_name, deal.number, as_utc(deal.finished_at or deal.created_at), seat, deal.record or ""
+                )
+                for deal, game_name, seat in db.execute(query)
+            ]
+
+    def count_played_deals(self, user_id: int | None, session_id: int) -> int:
+        """How many finished deals :meth:`played_deals` finds for this person."""
+        with self._session() as db:
+            query = (
+                select(func.count(func.distinct(Deal.id)))
+                .join(TableSeat, TableSeat.table_id == Deal.table_id)
+                .where(Deal.status == "finished", TableSeat.kind == "human", _person(user_id, session_id))
+            )
+            return int(db.scalar(query) or 0)
+
+
+def _person(user_id: int | None, session_id: int) -> ColumnElement[bool]:
+    """The seat condition "this person sits here": the same session, or the same account."""
+    return or_(TableSeat.session_id == session_id, TableSeat.user_id == user_id if user_id is not None else false())
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:

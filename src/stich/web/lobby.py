@@ -25,7 +25,7 @@ from stich.web.db import DealRow, TableRow
 from stich.web.models import utcnow
 from stich.web.protocol import ApiError
 from stich.web.services import Services, services
-from stich.web.tables import TableRuntime, new_table_row
+from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -50,7 +50,7 @@ class CreateTable(_Body):
     seat: Annotated[int, Field(ge=0)] | None = 0
     """The creator's seat; ``null`` to create a table without sitting at it."""
     bots: Annotated[str, Field(max_length=32)] | None = None
-    """Fill every other seat with this bot at once (the table then starts)."""
+    """Fill every other seat with this bot at once (the table then starts): a spec such as ``heuristic`` or ``pimc:level=2``."""
 
 
 class JoinTable(_Body):
@@ -61,9 +61,9 @@ class JoinTable(_Body):
 
 
 class AddBots(_Body):
-    """Body of ``POST /api/tables/{id}/bots``."""
+    """Body of ``POST /api/tables/{id}/bots``; ``bot`` is a spec: ``random``, ``heuristic``, ``pimc:level=2``... (see ``GET /api/bots``)."""
 
-    bot: Annotated[str, Field(max_length=32)] = "heuristic"
+    bot: Annotated[str, Field(min_length=1, max_length=32)] = "heuristic"
     seats: Annotated[list[Annotated[int, Field(ge=0)]], Field(max_length=16)] | None = None
 
 
@@ -170,12 +170,11 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         raise ApiError(422, "deals", f"at most {svc.settings.max_deals} deals per table")
     if body.seat is not None and body.seat >= game.num_seats:
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
-    if body.bots is not None and body.bots not in bot_names():
-        raise ApiError(422, "bots", f"unknown bot {body.bots!r}; available: {', '.join(bot_names())}")
+    bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
     identity = await identity_or_guest(request, response)
     runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()))
-    if body.bots is not None and any(seat.kind == "empty" for seat in runtime.seats):
-        await runtime.add_bots(identity, body.bots, None)
+    if bots is not None and any(seat.kind == "empty" for seat in runtime.seats):
+        await runtime.add_bots(identity, bots, None)
     return runtime.summary(identity)
 
 
@@ -229,7 +228,7 @@ async def leave_table(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/bots")
 async def add_bots(table_id: str, body: AddBots, request: Request) -> dict[str, Any]:
-    """Fill empty seats (all, or those listed) with a bot; the table starts when it is full."""
+    """Fill empty seats (all, or those listed) with a bot (a spec from ``GET /api/bots``); the table starts when it is full."""
     svc = services(request)
     identity = await current_identity(request)
     if identity is None:
@@ -252,7 +251,8 @@ async def table_deals(table_id: str, request: Request, invite: Annotated[str | N
 
 
 # ------------------------------------------------------------------ deals
-async def _visible_deal(request: Request, deal_id: int, invite: str | None) -> DealRow:
+async def visible_deal(request: Request, deal_id: int, invite: str | None) -> DealRow:
+    """The deal ``deal_id`` if the requester may see its table (membership, creator or invite for a private one), else 404 ``deal``."""
     svc = services(request)
     deal = await asyncio.to_thread(svc.db.get_deal, deal_id)
     row = await asyncio.to_thread(svc.db.get_table, deal.table_id) if deal is not None else None
@@ -264,13 +264,13 @@ async def _visible_deal(request: Request, deal_id: int, invite: str | None) -> D
 @router.get("/deals/{deal_id}")
 async def get_deal(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
     """A deal's commitment; once it is finished also its seed and salt."""
-    return _deal_json(await _visible_deal(request, deal_id, invite))
+    return _deal_json(await visible_deal(request, deal_id, invite))
 
 
 @router.get("/deals/{deal_id}/record")
 async def deal_record_download(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> Response:
     """The finished deal's record (the format of ``stich.core.records``); 409 while the deal is played."""
-    deal = await _visible_deal(request, deal_id, invite)
+    deal = await visible_deal(request, deal_id, invite)
     if deal.status != "finished" or deal.record is None:
         raise ApiError(409, "deal", "the deal is still being played; its record is written when it ends")
     return Response(

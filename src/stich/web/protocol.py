@@ -8,8 +8,9 @@ strict types).  Anything wrong is answered with
 ``field`` names the offending field, or ``"$"`` for the message as a whole.
 The REST API answers errors in the same shape, with an HTTP status.
 
-Views: a seat receives exactly ``state.observation(seat).to_json()``; a
-spectator receives :func:`public_view`, which holds what every seat knows
+Views: a seat receives exactly ``state.observation(seat).to_json()``, and
+its hand in the groups players of the game hold it in (:func:`hand_groups`);
+a spectator receives :func:`public_view`, which holds what every seat knows
 (no hand, no legal actions, no private facts).
 """
 
@@ -24,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from stich.cards import parse_card
-from stich.core.game import Game, State
+from stich.core.game import Game, Observation, State
 
 WHOLE = "$"
 """The ``field`` of an error about the message as a whole."""
@@ -152,6 +153,15 @@ def parse_client_message(raw: str | bytes | None, max_bytes: int) -> ClientMessa
 
 
 # -------------------------------------------------------------------- views
+def hand_groups(game: Game, observation: Observation) -> list[list[str]]:
+    """The seat's hand as players of ``game`` hold it (``game.hand_groups``), as lists of card texts.
+
+    Display only: the groups depend on the hand and the public facts (the
+    game type can reorder trumps), so they tell the seat nothing new.
+    """
+    return [[card.text for card in group] for group in game.hand_groups(observation.hand, observation.public)]
+
+
 @cache
 def _card_regex(faces: tuple[str, ...]) -> re.Pattern[str]:
     texts = sorted(faces, key=len, reverse=True)

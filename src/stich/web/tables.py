@@ -14,8 +14,15 @@ period (a stand-in bot plays for them until they are back).  It also starts
 the next deal after a pause and ends the table when the list is complete.
 
 Each connected client gets, after every action, a ``state`` message with its
-own view: a seat exactly ``state.observation(seat).to_json()``, a spectator
-the :func:`~stich.web.protocol.public_view`.
+own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
+in the groups players of the game hold it in), a spectator the
+:func:`~stich.web.protocol.public_view`.
+
+Bots think off the event loop (``asyncio.to_thread``) and without the
+table's lock: the driver takes the seat's observation under the lock, lets
+the bot choose in a worker thread, and applies the choice only if the deal
+is still at the same step.  A slow search bot therefore never holds up other
+tables, nor this table's clients (sync, reconnects, the lobby).
 """
 
 from __future__ import annotations
@@ -35,10 +42,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from stich.arena.duplicate import BotSpec, build_bot, parse_bot_spec
 from stich.bots.base import Bot
-from stich.bots.registry import bot_names, make_bot
-from stich.core.errors import NotationError, StichError
-from stich.core.game import Game, State
+from stich.core.errors import NotationError, OptionError, StichError
+from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
@@ -53,6 +60,7 @@ from stich.web.protocol import (
     ProtocolError,
     SyncMessage,
     error_message,
+    hand_groups,
     parse_client_message,
     public_view,
 )
@@ -63,6 +71,45 @@ log = logging.getLogger("stich.web")
 
 COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
 """How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.fairness`)."""
+
+
+TABLE_BOT_OPTIONS = frozenset({"level"})
+"""The bot options a table accepts: the strength ``level`` (1..5) of the search bots.
+
+Options such as ``time`` are refused, so that nobody can seat a bot that
+thinks for minutes per card at a shared server.
+"""
+MAX_BOT_SPEC = 32
+"""Longest bot spec text (the ``table_seats.bot`` column)."""
+
+
+def table_bot_spec(text: str, field_name: str = "bot") -> BotSpec:
+    """A bot spec a table accepts (``heuristic``, ``pimc:level=2``...), or an :class:`ApiError` naming ``field_name``.
+
+    The spec is parsed and checked against the bot's factory by
+    :func:`stich.arena.duplicate.parse_bot_spec`; beyond that only the options
+    in :data:`TABLE_BOT_OPTIONS` are allowed.
+    """
+    try:
+        spec = parse_bot_spec(text)
+    except OptionError as exc:
+        raise ApiError(422, field_name, str(exc)) from None
+    extra = [key for key, _value in spec.options if key not in TABLE_BOT_OPTIONS]
+    if extra:
+        allowed = ", ".join(sorted(TABLE_BOT_OPTIONS))
+        raise ApiError(422, field_name, f"bot {spec.name!r}: option {extra[0]!r} is not offered at tables; tables accept: {allowed}")
+    if spec.options:
+        level = dict(spec.options).get("level")
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 5:
+            raise ApiError(422, field_name, f"bot {spec.name!r}: level must be 1, 2, 3, 4 or 5, not {level!r}")
+    if len(spec.text) > MAX_BOT_SPEC:  # pragma: no cover - a registered name would have to be absurdly long
+        raise ApiError(422, field_name, f"bot spec {spec.text!r} is longer than {MAX_BOT_SPEC} characters")
+    return spec
+
+
+def make_table_bot(text: str, game: Game, seat: int, seed: int) -> Bot:
+    """The bot of a stored spec text for ``seat`` (the options were checked when the seat was filled)."""
+    return build_bot(parse_bot_spec(text), game, seat, seed)
 
 
 @dataclass
@@ -105,6 +152,30 @@ class CurrentDeal:
     number: int
     fair: Commitment
     stand_in_seats: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Think:
+    """A bot decision to compute off the event loop: the moment (deal, step, seat), the bot and its observation."""
+
+    deal: int
+    step: int
+    seat: int
+    bot: Bot
+    observation: Observation
+
+    @property
+    def moment(self) -> tuple[int, int, int]:
+        """``(deal id, step, seat)``: the stored actions so far fix the state, so this names it exactly."""
+        return (self.deal, self.step, self.seat)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's chosen action for one moment, waiting for the bot delay (or discarded if play moved on)."""
+
+    moment: tuple[int, int, int]
+    code: int
 
 
 class Connection:
@@ -202,6 +273,7 @@ class TableRuntime:
         self.deal: CurrentDeal | None = None
         self._pending_fair: Commitment | None = None
         self.bots: dict[int, Bot] = {}
+        self.decision: Decision | None = None
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {}
         self.last_action_at = 0.0
@@ -311,9 +383,10 @@ class TableRuntime:
         state, deal = self.state, self.deal
         if state is None or deal is None:
             return None
-        view = state.observation(seat).to_json() if seat is not None else public_view(state)
+        observation = state.observation(seat) if seat is not None else None
+        view = observation.to_json() if observation is not None else public_view(state)
         events = view["events"]
-        return {
+        message = {
             "type": "state",
             "table": self.id,
             "deal": deal.id,
@@ -324,6 +397,9 @@ class TableRuntime:
             "last": events[-1] if events else None,
             "commitment": deal.fair.digest,
         }
+        if observation is not None:  # a spectator has no hand, so no groups either
+            message["hand_groups"] = hand_groups(self.game, observation)
+        return message
 
     def _broadcast(self, message: Mapping[str, Any]) -> None:
         for conn in list(self.connections):
@@ -494,8 +570,7 @@ class TableRuntime:
                 raise ApiError(403, "table", "only the table's creator or its players may add bots")
             if self.status != "open":
                 raise ApiError(409, "table", "the table has started")
-            if bot not in bot_names():
-                raise ApiError(422, "bot", f"unknown bot {bot!r}; available: {', '.join(bot_names())}")
+            bot = table_bot_spec(bot, "bot").text
             if seats is None:
                 chosen = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
                 if not chosen:
@@ -537,7 +612,7 @@ class TableRuntime:
         if bot is None:
             info = self.seats[seat]
             name = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
-            bot = make_bot(name, self.game, seat, secrets.randbits(64))
+            bot = make_table_bot(name, self.game, seat, secrets.randbits(64))
             self.bots[seat] = bot
         return bot
 
@@ -577,6 +652,7 @@ class TableRuntime:
         self.state = state
         self.deal = CurrentDeal(deal_id, number, fair)
         self.bots = {}
+        self.decision = None
         start = self._deal_start_message()
         assert start is not None
         self._broadcast(start)
@@ -603,6 +679,7 @@ class TableRuntime:
         self.state = None
         self.deal = None
         self.bots = {}
+        self.decision = None
         self.next_deal_at = time.monotonic() + self.settings.next_deal_delay_seconds
         self._broadcast(
             {
@@ -614,6 +691,7 @@ class TableRuntime:
                 "salt": deal.fair.salt,
                 "commitment": deal.fair.digest,
                 "result": record["result"],
+                "result_lines": self.game.describe_result(record["result"]),
                 "totals": list(session.totals),
                 "record_url": f"/api/deals/{deal.id}/record",
             }
@@ -633,8 +711,12 @@ class TableRuntime:
         if not self.connections:
             self.manager.forget(self)
 
-    async def _advance(self) -> float | None:
-        """Make one automatic step; return 0 after a step, else how long to wait (``None``: until woken)."""
+    async def _advance(self) -> float | Think | None:
+        """Make one automatic step; return 0 after a step, else how long to wait (``None``: until woken).
+
+        When a bot is to move and has not decided yet, return a :class:`Think`:
+        the driver lets the bot choose off the event loop and outside the lock.
+        """
         if self.status != "playing" or self.broken:
             return None
         now = time.monotonic()
@@ -659,23 +741,40 @@ class TableRuntime:
             if seat not in deal.stand_in_seats:
                 deal.stand_in_seats.add(seat)
                 self._broadcast(self._table_message())
+        moment = (deal.id, len(state.history), seat)
+        decision = self.decision
+        if decision is None or decision.moment != moment:
+            return Think(deal.id, len(state.history), seat, self._bot_for(seat), state.observation(seat))
         ready = self.last_action_at + self.settings.bot_delay_seconds
         if now < ready:
             return ready - now
-        action = self._bot_for(seat).choose(state.observation(seat))
-        if not state.is_legal(action):  # pragma: no cover - a bot bug must not stop the table
-            raise StichError(f"bot at seat {seat} chose the illegal action {action.text!r}")
-        await self._apply(seat, action.code)
+        self.decision = None
+        if not state.is_legal(decision.code):  # pragma: no cover - a bot bug must not stop the table
+            raise StichError(f"bot at seat {seat} chose the illegal action {self.game.actions[decision.code].text!r}")
+        await self._apply(seat, decision.code)
         return 0
+
+    async def _think(self, think: Think) -> None:
+        """Let a bot choose in a worker thread, then keep the choice for the moment it was asked for.
+
+        The lock is not held meanwhile; if play moved on (a returning player
+        acted, the deal ended), the moment no longer matches and
+        :meth:`_advance` asks again.
+        """
+        action = await asyncio.to_thread(think.bot.choose, think.observation)
+        self.decision = Decision(think.moment, action.code)
 
     async def _drive(self) -> None:
         """The driver task: automatic moves, deal starts and the grace period, until the table ends."""
         while self.status != "finished":
             self.wake.clear()
-            wait: float | None
+            wait: float | Think | None
             try:
                 async with self.lock:
                     wait = await self._advance()
+                if isinstance(wait, Think):
+                    await self._think(wait)
+                    wait = 0
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -1,0 +1,389 @@
+"""Load test of the web server: many tables at once, every seat a scripted WebSocket client.
+
+Starts ``stich serve`` on 127.0.0.1 (a free port, a temporary SQLite file),
+or uses a running server given with ``--url``.  Then ``--tables`` table slots
+run at the same time: each makes one guest session per seat (over HTTP, like
+a browser), creates a table of ``--game`` (the first guest sits at seat 0,
+the others join), connects every seat's WebSocket, and plays: whenever a
+``state`` message shows legal actions for the client's own seat, it sends a
+random one (with ``deal`` and ``step``, as the web client does).  A slot plays
+one table of ``--deals`` deals; with ``--seconds`` it starts a new table each
+time one ends, until the time is up.
+
+Measured, and written as JSON with ``--out``:
+
+* ``actions_per_second``: actions the server confirmed (the ``state`` that
+  contains the action reached its sender) per second of the play phase
+  (from the first table's start to the last client's end);
+* ``latency_ms``: p50, p90, p99 and max of the time from sending an action to
+  receiving the ``state`` that contains it;
+* ``errors``: error messages from the server, failed requests and
+  connections that closed early (each kind counted, a few samples kept).
+
+The run is bounded: at most 500 tables, 50 deals per table, one hour, and
+``--timeout`` seconds in all (default 300), after which clients stop and the
+report says so.  Only loopback addresses are accepted unless ``--url``
+points elsewhere explicitly with ``--allow-remote``.
+
+    .venv/bin/python bench/load_platform.py --tables 20 --out load-20.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+COOKIE = "stich_session"
+MAX_TABLES = 500
+MAX_DEALS = 50
+MAX_SECONDS = 3600.0
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+SEATS = {"doppelkopf": 4, "tapp_tarock": 3, "dobbm": 3, "droggn": 3, "dappen": 4}
+"""Seats of each game with its default options (``--game`` with options is not offered: tables use the default preset)."""
+
+
+# ------------------------------------------------------------------ results
+@dataclass
+class Stats:
+    """Everything the clients measured, shared by all tasks (one event loop, so no locking)."""
+
+    latencies: list[float] = field(default_factory=list)
+    """Seconds from sending an action to receiving the state that contains it."""
+    confirmed: int = 0
+    sent: int = 0
+    deals_finished: int = 0
+    tables_started: int = 0
+    tables_finished: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    samples: list[str] = field(default_factory=list)
+    first_start: float | None = None
+    last_end: float | None = None
+
+    def error(self, kind: str, detail: str) -> None:
+        """Count one error of ``kind``; keep the first few details."""
+        self.errors[kind] += 1
+        if len(self.samples) < 10:
+            self.samples.append(f"{kind}: {detail[:200]}")
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0..100) by the nearest-rank method, or ``None`` without values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 2)
+
+
+# ------------------------------------------------------------------ clients
+class SeatClient:
+    """One seat's player: an HTTP session (its guest cookie) and, once seated, the table's WebSocket."""
+
+    def __init__(self, http: httpx.AsyncClient, stats: Stats, rng: random.Random) -> None:
+        self.http = http
+        self.stats = stats
+        self.rng = rng
+        self.token = ""
+
+    async def become_guest(self) -> None:
+        """Make a guest session and keep its token."""
+        response = await self.http.post("/api/auth/guest", json={})
+        response.raise_for_status()
+        self.token = response.cookies.get(COOKIE) or ""
+        if not self.token:
+            raise RuntimeError("the server set no session cookie")
+
+    def _cookies(self) -> dict[str, str]:
+        return {COOKIE: self.token}
+
+    async def create_table(self, game: str, deals: int) -> str:
+        """Create a table, sitting at seat 0; returns its id."""
+        response = await self.http.post("/api/tables", json={"game": game, "deals": deals, "seat": 0}, cookies=self._cookies())
+        response.raise_for_status()
+        table_id: str = response.json()["id"]
+        return table_id
+
+    async def join(self, table_id: str, seat: int) -> None:
+        """Take ``seat`` at the table."""
+        response = await self.http.post(f"/api/tables/{table_id}/join", json={"seat": seat}, cookies=self._cookies())
+        response.raise_for_status()
+
+    async def play(self, ws_url: str, deadline: float) -> None:
+        """Play this seat until the table ends (or the deadline): a random legal action on every turn."""
+        headers = {"Cookie": f"{COOKIE}={self.token}"}
+        async with connect(ws_url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
+            await self._play(ws, deadline)
+
+    async def _play(self, ws: ClientConnection, deadline: float) -> None:
+        pending: dict[tuple[int, int], float] = {}
+        acted: set[tuple[int, int]] = set()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                return
+            except ConnectionClosed as exc:
+                self.stats.error("closed", f"code {exc.rcvd.code if exc.rcvd else None}")
+                return
+            now = time.monotonic()
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "state":
+                deal, step = message["deal"], message["step"]
+                for key in [k for k in pending if k[0] == deal and k[1] < step]:
+                    self.stats.latencies.append(now - pending.pop(key))
+                    self.stats.confirmed += 1
+                legal = message["view"].get("legal_actions") or []
+                if legal and (deal, step) not in acted:
+                    acted.add((deal, step))
+                    pending[(deal, step)] = time.monotonic()
+                    self.stats.sent += 1
+                    action = {"type": "action", "action": self.rng.choice(legal), "deal": deal, "step": step}
+                    await ws.send(json.dumps(action))
+            elif kind == "deal_end":
+                pending = {k: v for k, v in pending.items() if k[0] != message["deal"]}
+            elif kind == "table_end":
+                return
+            elif kind == "error":
+                self.stats.error(f"error:{message.get('field')}", str(message.get("message")))
+
+
+async def play_table(base: str, game: str, deals: int, deadline: float, stats: Stats, rng: random.Random) -> bool:
+    """One table from creation to its end; returns whether it ended before the deadline."""
+    seats = SEATS[game]
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        clients = [SeatClient(http, stats, random.Random(rng.getrandbits(64))) for _ in range(seats)]
+        await asyncio.gather(*(client.become_guest() for client in clients))
+        table_id = await clients[0].create_table(game, deals)
+        for seat, client in enumerate(clients[1:], start=1):
+            await client.join(table_id, seat)
+        stats.tables_started += 1
+        if stats.first_start is None:
+            stats.first_start = time.monotonic()
+        ws_base = "ws" + base[len("http") :]
+        seats_playing = [asyncio.create_task(client.play(f"{ws_base}/ws/tables/{table_id}", deadline)) for client in clients]
+        finished, unfinished = await asyncio.wait(seats_playing, return_when=asyncio.FIRST_EXCEPTION)
+        for task in unfinished:  # one seat failed: the table cannot go on as measured, so its other seats stop too
+            task.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
+        for task in finished:
+            error = task.exception()
+            if error is not None:
+                raise error
+        done = time.monotonic() < deadline
+        if done:
+            stats.tables_finished += 1
+            response = await http.get(f"/api/tables/{table_id}/deals")
+            if response.status_code == 200:
+                stats.deals_finished += sum(1 for d in response.json()["deals"] if d["status"] == "finished")
+        stats.last_end = time.monotonic()
+        return done
+
+
+async def table_slot(base: str, args: argparse.Namespace, deadline: float, stats: Stats, rng: random.Random) -> None:
+    """One of ``--tables`` concurrent slots: one table, or tables one after another until ``--seconds``."""
+    while True:
+        try:
+            finished = await play_table(base, args.game, args.deals, deadline, stats, rng)
+        except (httpx.HTTPError, OSError, WebSocketException, RuntimeError, KeyError, ValueError) as exc:
+            stats.error("client", repr(exc))
+            return
+        if not finished or args.seconds is None or time.monotonic() >= deadline:
+            return
+
+
+# ------------------------------------------------------------------- server
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def stich_command() -> list[str]:
+    """How to run ``stich``: the script next to this Python, else ``python -m stich.cli.main``."""
+    script = Path(sys.executable).with_name("stich")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("stich")
+    return [found] if found else [sys.executable, "-c", "import sys; from stich.cli.main import main; sys.exit(main())"]
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of a process so far (Linux ``/proc``), or ``None`` elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@contextlib.asynccontextmanager
+async def local_server(grace: float, startup: float) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``stich serve`` on 127.0.0.1, a free port and a temporary SQLite file; stopped (and the files removed) afterwards."""
+    with tempfile.TemporaryDirectory(prefix="stich-load-") as folder, Path(folder, "server.log").open("wb") as log:
+        port = free_port()
+        command = [*stich_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+        command += ["--database", f"sqlite:///{Path(folder, 'load.db')}", "--grace", str(grace)]
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            await _wait_ready(base, process, startup, Path(folder, "server.log"))
+            yield base, process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+async def _wait_ready(base: str, process: subprocess.Popen[bytes], startup: float, log: Path) -> None:
+    end = time.monotonic() + startup
+    async with httpx.AsyncClient(base_url=base, timeout=2) as http:
+        while time.monotonic() < end:
+            if process.poll() is not None:
+                raise RuntimeError(f"stich serve exited with {process.returncode}:\n{log.read_text(errors='replace')[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/api/health")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"stich serve did not answer within {startup} s")
+
+
+# ---------------------------------------------------------------------- run
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Start or reach the server, run the table slots, and build the report."""
+    stats = Stats()
+    rng = random.Random(args.seed)
+    limit = min(args.timeout, args.seconds) if args.seconds is not None else args.timeout
+    server: subprocess.Popen[bytes] | None = None
+    cpu_before = None
+    async with contextlib.AsyncExitStack() as stack:
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            base, process = await stack.enter_async_context(local_server(args.grace, args.startup))
+            server, cpu_before = process, _cpu_seconds(process.pid)
+        started = time.monotonic()
+        deadline = started + limit
+        await asyncio.gather(*(table_slot(base, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
+        ended = time.monotonic()
+        cpu_after = None if server is None else _cpu_seconds(server.pid)
+    play_start = stats.first_start or started
+    play_end = stats.last_end or ended
+    elapsed = max(play_end - play_start, 1e-9)
+    latencies = stats.latencies
+    timed_out = args.seconds is None and ended >= deadline
+    return {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "server": args.url or "local stich serve (temporary SQLite)",
+        "game": args.game,
+        "tables": args.tables,
+        "deals_per_table": args.deals,
+        "seconds": args.seconds,
+        "clients": args.tables * SEATS[args.game],
+        "tables_started": stats.tables_started,
+        "tables_finished": stats.tables_finished,
+        "deals_finished": stats.deals_finished,
+        "actions_sent": stats.sent,
+        "actions_confirmed": stats.confirmed,
+        "elapsed_s": round(elapsed, 3),
+        "wall_s": round(ended - started, 3),
+        "actions_per_second": round(stats.confirmed / elapsed, 1),
+        "latency_ms": {
+            "count": len(latencies),
+            "p50": _ms(percentile(latencies, 50)),
+            "p90": _ms(percentile(latencies, 90)),
+            "p99": _ms(percentile(latencies, 99)),
+            "max": _ms(max(latencies) if latencies else None),
+            "mean": _ms(sum(latencies) / len(latencies) if latencies else None),
+        },
+        "errors": {"total": sum(stats.errors.values()), "by_kind": dict(stats.errors), "samples": stats.samples},
+        "timed_out": timed_out,
+        "server_cpu_s": None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 2),
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average_1m_at_end": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+        },
+    }
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line, with every bound checked."""
+    parser = argparse.ArgumentParser(description="Load test of stich serve: concurrent tables of scripted WebSocket players.")
+    parser.add_argument("--url", help="a running server (default: start stich serve on 127.0.0.1 with a temporary database)")
+    parser.add_argument("--allow-remote", action="store_true", help="allow --url to name a host other than the loopback")
+    parser.add_argument("--tables", type=int, default=20, help=f"concurrent tables (1..{MAX_TABLES}, default 20)")
+    parser.add_argument("--game", default="doppelkopf", choices=sorted(SEATS), help="game of every table (default doppelkopf)")
+    parser.add_argument("--deals", type=int, default=1, help=f"deals per table (1..{MAX_DEALS}, default 1)")
+    parser.add_argument("--seconds", type=float, help="keep starting new tables in each slot until this many seconds have passed")
+    parser.add_argument("--timeout", type=float, default=300.0, help="stop everything after this many seconds (default 300)")
+    parser.add_argument("--grace", type=float, default=60.0, help="the local server's grace period (default 60 s)")
+    parser.add_argument("--startup", type=float, default=60.0, help="seconds to wait for the local server to answer (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices (default 1)")
+    parser.add_argument("--out", type=Path, help="write the report as JSON to this file")
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= MAX_TABLES:
+        parser.error(f"--tables must be 1..{MAX_TABLES}, not {args.tables}")
+    if not 1 <= args.deals <= MAX_DEALS:
+        parser.error(f"--deals must be 1..{MAX_DEALS}, not {args.deals}")
+    for name in ("seconds", "timeout"):
+        value = getattr(args, name)
+        if value is not None and not 0 < value <= MAX_SECONDS:
+            parser.error(f"--{name} must be in (0, {MAX_SECONDS:g}], not {value}")
+    if args.url:
+        parts = urlsplit(args.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            parser.error(f"--url must be http://host:port, not {args.url!r}")
+        if parts.hostname not in LOOPBACK and not args.allow_remote:
+            parser.error(f"--url names {parts.hostname}, not the loopback; add --allow-remote to load another machine on purpose")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the load test; print the report (and write it with ``--out``)."""
+    args = parse_args(argv)
+    report = asyncio.run(run(args))
+    text = json.dumps(report, indent=2)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

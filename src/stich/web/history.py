@@ -1,0 +1,234 @@
+"""What happened at the tables: deal replays, a person's statistics and deal list, and the bots the lobby offers.
+
+* ``GET /api/deals/{id}/replay`` rebuilds a finished deal from its stored
+  record through the engine and returns, step by step, every seat's
+  observation (and its hand as the game's players hold it).  The record is
+  re-checked on the way (:func:`stich.core.records.replay_deal`), so a replay
+  shows only what the rules produce from the stored seed and actions.
+* ``GET /api/me/stats`` and ``GET /api/me/deals`` cover the finished deals
+  where the current person (guest or account) had a seat.
+* ``GET /api/bots`` lists the bot specs a table accepts, with labels and a
+  rough thinking time per decision.
+
+Everything here only reads; the live play is in :mod:`stich.web.tables`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from stich.arena.duplicate import parse_bot_spec
+from stich.bots.registry import bot_names
+from stich.core.errors import OptionError, StichError
+from stich.core.game import Game, State
+from stich.core.records import replay_deal
+from stich.core.registry import game_from_string
+from stich.web.auth import Identity, current_identity
+from stich.web.db import PlayedDeal
+from stich.web.lobby import visible_deal
+from stich.web.protocol import ApiError, hand_groups
+from stich.web.services import services
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+MAX_PAGE = 100
+"""Most deals ``GET /api/me/deals`` returns at once."""
+
+BOT_LABELS = {
+    "random": "Random: any legal action",
+    "heuristic": "Heuristic: rules of thumb for each game",
+    "pimc": "PIMC search (sampled deals, solved open-handed)",
+    "ismcts": "ISMCTS search (information-set Monte Carlo tree search)",
+}
+"""Labels of the known bots; another registered bot is labelled with its name."""
+
+QUICK_BOT_SECONDS = {"random": 0.00001, "heuristic": 0.001}
+"""Rough seconds per decision of the bots that do not search (measured on one core: random about 1 µs,
+heuristic 0.02-0.25 ms depending on the game; rounded up)."""
+
+LEVELS = range(1, 6)
+"""The strength levels a search bot offers (``level`` option)."""
+
+
+# ------------------------------------------------------------------- bots
+def _search_seconds(level: int) -> float | None:
+    """Thinking time of a search bot at ``level`` (the search budget), or ``None`` if unknown."""
+    try:
+        from stich.search.budget import LEVELS as SECONDS  # only needed once a search bot is registered
+    except ImportError:  # pragma: no cover - the search bots come with their budget
+        return None
+    return SECONDS.get(level)
+
+
+def _takes_level(name: str) -> bool:
+    """Whether the bot ``name`` takes a strength ``level`` option."""
+    try:
+        parse_bot_spec(f"{name}:level=1")
+    except OptionError:
+        return False
+    return True
+
+
+def offered_bots() -> list[dict[str, Any]]:
+    """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``."""
+    offers: list[dict[str, Any]] = []
+    for name in bot_names():
+        label = BOT_LABELS.get(name, name)
+        if _takes_level(name):
+            for level in LEVELS:
+                offers.append(
+                    {
+                        "spec": f"{name}:level={level}",
+                        "bot": name,
+                        "level": level,
+                        "label": f"{label}, level {level}",
+                        "seconds_per_decision": _search_seconds(level),
+                    }
+                )
+        else:
+            offers.append({"spec": name, "bot": name, "level": None, "label": label, "seconds_per_decision": QUICK_BOT_SECONDS.get(name)})
+    return offers
+
+
+@router.get("/bots")
+def list_bots(request: Request) -> dict[str, Any]:
+    """The bots a table offers (``spec`` goes into ``POST /api/tables/{id}/bots``), with a rough thinking time per decision."""
+    return {"bots": offered_bots(), "default": "heuristic", "stand_in": services(request).settings.stand_in_bot}
+
+
+# ---------------------------------------------------------------- replays
+def _initial_state(game: Game, record: dict[str, Any], final: State) -> State:
+    """The deal's state before its first action, as the record deals it."""
+    if record["seed"] is not None:
+        return game.new_state(seed=record["seed"], dealer=record["dealer"], context=record["context"])
+    return game.new_state(hands=[game.deck.cards(mask) for mask in final.dealt], dealer=record["dealer"], context=record["context"])
+
+
+def _frame(game: Game, state: State, step: int, action: tuple[int, str] | None) -> dict[str, Any]:
+    observations = [state.observation(seat) for seat in range(game.num_seats)]
+    return {
+        "step": step,
+        "action": None if action is None else {"seat": action[0], "text": action[1]},
+        "observations": [obs.to_json() for obs in observations],
+        "hand_groups": [hand_groups(game, obs) for obs in observations],
+    }
+
+
+@lru_cache(maxsize=16)
+def build_replay(deal_id: int, record_text: str) -> dict[str, Any]:
+    """The replay of a finished deal's record: one frame per step, every seat's observation in each.
+
+    The record is replayed with every check first; a record that does not
+    replay raises :class:`StichError`.  Finished records never change, so
+    replays are cached (by deal id and record text).
+    """
+    record = json.loads(record_text)
+    final = replay_deal(record)
+    game = game_from_string(record["game"])
+    state = _initial_state(game, record, final)
+    frames = [_frame(game, state, 0, None)]
+    for step, (seat, text) in enumerate(record["actions"], start=1):
+        state.apply(text)
+        frames.append(_frame(game, state, step, (seat, text)))
+    players: Sequence[str] = record.get("players") or [f"seat {seat}" for seat in range(game.num_seats)]
+    return {
+        "deal_id": deal_id,
+        "table_id": record.get("meta", {}).get("table"),
+        "game": record["game"],
+        "game_name": game.name,
+        "dealer": record["dealer"],
+        "seats": list(players),
+        "frames": frames,
+        "result": record["result"],
+        "result_lines": game.describe_result(record["result"]),
+    }
+
+
+@router.get("/deals/{deal_id}/replay")
+async def deal_replay(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+    """A finished deal step by step: every seat's observation after each action (409 while the deal is played)."""
+    deal = await visible_deal(request, deal_id, invite)
+    if deal.status != "finished" or deal.record is None:
+        raise ApiError(409, "deal", "the deal is still being played; its replay is available when it ends")
+    try:
+        return await asyncio.to_thread(build_replay, deal.id, deal.record)
+    except (StichError, ValueError, KeyError, TypeError) as exc:
+        raise ApiError(500, "deal", f"the stored record of deal {deal.id} does not replay: {exc}") from None
+
+
+# ------------------------------------------------------------- statistics
+async def _identity(request: Request) -> Identity:
+    identity = await current_identity(request)
+    if identity is None:
+        raise ApiError(401, "session", "no session: play as a guest or log in first")
+    return identity
+
+
+def _score(played: PlayedDeal) -> int:
+    """The person's score in a finished deal (their seat's entry of ``result.scores``)."""
+    scores: list[int] = json.loads(played.record)["result"]["scores"]
+    return scores[played.seat]
+
+
+def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
+    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order."""
+    totals: dict[str, list[int]] = {}
+    for played in deals:
+        totals.setdefault(played.game, []).append(_score(played))
+    return [
+        {
+            "game": game,
+            "deals": len(scores),
+            "won": sum(1 for s in scores if s > 0),
+            "lost": sum(1 for s in scores if s < 0),
+            "score_total": sum(scores),
+            "score_mean": sum(scores) / len(scores),
+        }
+        for game, scores in sorted(totals.items())
+    ]
+
+
+@router.get("/me/stats")
+async def my_stats(request: Request) -> dict[str, Any]:
+    """Your finished deals per game: how many, won, lost, total and mean score (401 without a session)."""
+    identity = await _identity(request)
+    deals = await asyncio.to_thread(services(request).db.played_deals, identity.user_id, identity.session_id)
+    return {"name": identity.name, "guest": identity.guest, "games": game_stats(deals)}
+
+
+@router.get("/me/deals")
+async def my_deals(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+) -> dict[str, Any]:
+    """Your finished deals, newest first, ``limit`` at a time from ``offset``; each with its seat and your score."""
+    identity = await _identity(request)
+    db = services(request).db
+    deals = await asyncio.to_thread(db.played_deals, identity.user_id, identity.session_id, limit=limit, offset=offset)
+    total = await asyncio.to_thread(db.count_played_deals, identity.user_id, identity.session_id)
+    return {
+        "name": identity.name,
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+        "deals": [
+            {
+                "deal_id": played.deal_id,
+                "table_id": played.table_id,
+                "game": played.game,
+                "number": played.number,
+                "finished_at": played.finished_at.isoformat(),
+                "seat": played.seat,
+                "score": _score(played),
+                "replay_url": f"/api/deals/{played.deal_id}/replay",
+            }
+            for played in deals
+        ],
+    }

@@ -1,0 +1,96 @@
+// The single-page app: header, hash router, and the pages (lobby, login, table, replay, history, stats).
+
+import { api } from "./api.js";
+import { loadPacks } from "./cards.js";
+import { initI18n, language, onLanguage, setLanguage, t } from "./i18n.js";
+import { me, onIdentity, refreshIdentity, setIdentity, setSetting, setting } from "./store.js";
+import { showToast } from "./toast.js";
+import * as lobby from "./pages/lobby.js";
+import * as login from "./pages/login.js";
+import * as table from "./pages/table.js";
+import * as replay from "./pages/replay.js";
+import * as history from "./pages/history.js";
+import * as stats from "./pages/stats.js";
+
+const ROUTES = [
+  { name: "lobby", pattern: /^\/?$/, page: lobby },
+  { name: "login", pattern: /^\/login$/, page: login },
+  { name: "table", pattern: /^\/table\/([A-Za-z0-9_-]+)$/, page: table },
+  { name: "replay", pattern: /^\/replay\/(\d+)$/, page: replay },
+  { name: "history", pattern: /^\/history$/, page: history },
+  { name: "stats", pattern: /^\/stats$/, page: stats },
+];
+
+let mounted = null;
+
+/** Split the hash into path, captured parameters and query (`#/table/abc?invite=X`). */
+export function parseHash(hash) {
+  const raw = (hash || "").replace(/^#/, "");
+  const [path, query = ""] = raw.split("?");
+  return { path: path || "/", query: new URLSearchParams(query) };
+}
+
+function route() {
+  const { path, query } = parseHash(location.hash);
+  const root = document.getElementById("app");
+  if (mounted?.unmount) mounted.unmount();
+  mounted = null;
+  root.replaceChildren();
+  let found = ROUTES.find((r) => r.pattern.test(path));
+  if (!found) found = ROUTES[0];
+  const params = path.match(found.pattern)?.slice(1) ?? [];
+  document.body.dataset.route = found.name;
+  for (const link of document.querySelectorAll(".mainnav a")) {
+    if (link.dataset.route === found.name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  mounted = found.page.mount(root, { params, query }) || null;
+  window.scrollTo(0, 0);
+}
+
+function renderHeader() {
+  const identity = me();
+  const name = document.querySelector('[data-testid="user-name"]');
+  name.textContent = identity ? identity.name : "";
+  name.title = identity ? (identity.guest ? t("user.guest_title") : t("user.account_title")) : "";
+  name.classList.toggle("guest", Boolean(identity?.guest));
+  document.querySelector('[data-testid="logout"]').hidden = !identity;
+  document.querySelector(".login-link").hidden = Boolean(identity);
+  const lang = document.querySelector('[data-testid="lang-switch"]');
+  lang.textContent = language() === "de" ? "EN" : "DE";
+  lang.setAttribute("aria-label", t("lang.switch"));
+}
+
+async function logout() {
+  try {
+    await api("/api/auth/logout", { method: "POST" });
+  } catch (error) {
+    showToast(t("error.generic", { message: error.message }), "error");
+  }
+  setIdentity(null);
+  location.hash = "#/login";
+}
+
+async function boot() {
+  await initI18n();
+  const german = document.getElementById("setting-german-suits");
+  german.checked = Boolean(setting("germanSuits"));
+  german.addEventListener("change", () => setSetting("germanSuits", german.checked));
+  document.querySelector('[data-testid="lang-switch"]').addEventListener("click", () => setLanguage(language() === "de" ? "en" : "de"));
+  document.querySelector('[data-testid="logout"]').addEventListener("click", logout);
+  onIdentity(renderHeader);
+  onLanguage(() => {
+    renderHeader();
+    if (mounted?.relabel) mounted.relabel();
+    else route();
+  });
+  await Promise.all([refreshIdentity().catch(() => null), loadPacks()]);
+  renderHeader();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+boot().catch((error) => {
+  console.error(error);
+  document.getElementById("app").textContent = `stich: ${error.message}`;
+});

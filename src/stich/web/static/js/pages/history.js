@@ -1,0 +1,138 @@
+// My finished deals (#/history), newest first and grouped by table; per table its whole deals list,
+// each deal with its replay and record download.
+
+import { api, ApiError } from "../api.js";
+import { gameNameOf } from "../cards.js";
+import { h, replace } from "../dom.js";
+import { formatDate, formatNumber, t } from "../i18n.js";
+import { gameTitle } from "../games.js";
+import { me } from "../store.js";
+
+const PAGE = 50;
+
+/** The history page. */
+export function mount(root) {
+  let deals = [];
+  let offset = 0;
+  let more = false;
+  let error = null;
+  let loading = true;
+  const tableDeals = new Map();
+  let alive = true;
+  const container = h("section", { class: "page history-page", testid: "history" });
+  root.replaceChildren(container);
+
+  async function load() {
+    loading = true;
+    try {
+      const answer = await api(`/api/me/deals?limit=${PAGE}&offset=${offset}`);
+      const list = Array.isArray(answer) ? answer : answer?.deals || [];
+      deals = deals.concat(list);
+      more = list.length === PAGE;
+      offset += list.length;
+    } catch (err) {
+      error = err instanceof ApiError && err.status === 401 ? t("history.login_first") : t("error.generic", { message: err.message });
+    }
+    loading = false;
+    render();
+  }
+
+  async function toggleTable(tableId) {
+    if (tableDeals.has(tableId)) tableDeals.delete(tableId);
+    else {
+      try {
+        const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/deals`);
+        tableDeals.set(tableId, answer.deals || []);
+      } catch (err) {
+        tableDeals.set(tableId, { error: t("error.generic", { message: err.message }) });
+      }
+    }
+    render();
+  }
+
+  function dealLinks(id) {
+    return [
+      h("a", { class: "button small", href: `#/replay/${id}`, text: t("result.replay") }),
+      " ",
+      h("a", { class: "button small ghost", href: `/api/deals/${id}/record`, download: `stich-deal-${id}.json`, text: t("result.record") }),
+    ];
+  }
+
+  function tableBlock(tableId, rows) {
+    const game = rows[0].game;
+    const all = tableDeals.get(tableId);
+    return h(
+      "section",
+      { class: "card-panel history-table-block", dataset: { tableId } },
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", {}, gameTitle(gameNameOf(game)), h("span", { class: "muted small", text: ` · ${t("history.table", { id: tableId })}` })),
+        h("button", { type: "button", class: "small ghost", "aria-expanded": all ? "true" : "false", text: all ? t("history.hide_all") : t("history.show_all"), onclick: () => toggleTable(tableId) }),
+        h("a", { class: "small", href: `#/table/${tableId}`, text: t("history.open_table") }),
+      ),
+      h(
+        "table",
+        { class: "data-table history-table" },
+        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.seat") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }))),
+        h(
+          "tbody",
+          {},
+          rows.map((d) =>
+            h(
+              "tr",
+              { testid: "history-row", dataset: { dealId: d.deal_id } },
+              h("td", { text: `#${d.deal_id}` }),
+              h("td", { text: formatDate(d.finished_at) }),
+              h("td", { text: t("table.seat_n", { n: Number(d.seat) + 1 }) }),
+              h("td", { class: ["num", d.score > 0 && "plus", d.score < 0 && "minus"], text: formatNumber(d.score) }),
+              h("td", {}, dealLinks(d.deal_id)),
+            ),
+          ),
+        ),
+      ),
+      all
+        ? all.error
+          ? h("p", { class: "form-error", text: all.error })
+          : h(
+              "div",
+              { class: "all-deals" },
+              h("h3", { class: "small", text: t("history.all_deals") }),
+              h(
+                "table",
+                { class: "data-table" },
+                h("tbody", {}, all.map((d) => h("tr", {}, h("td", { text: t("table.deal_no", { n: d.number + 1 }) }), h("td", { text: t(`deal_status.${d.status}`, {}, d.status) }), h("td", {}, d.status === "finished" ? dealLinks(d.id) : "")))),
+              ),
+            )
+        : null,
+    );
+  }
+
+  function render() {
+    if (!alive) return;
+    const groups = new Map();
+    for (const d of deals) {
+      if (!groups.has(d.table_id)) groups.set(d.table_id, []);
+      groups.get(d.table_id).push(d);
+    }
+    replace(
+      container,
+      h("h1", { text: t("history.title") }),
+      !me() ? h("p", { class: "notice" }, t("history.login_first"), " ", h("a", { href: "#/login", text: t("nav.login") })) : null,
+      error ? h("p", { class: "notice", text: error }) : null,
+      loading && !deals.length ? h("p", { class: "muted", text: t("common.loading") }) : null,
+      !loading && !deals.length && !error ? h("p", { class: "muted", text: t("history.empty") }) : null,
+      h("div", { class: "history-list" }, [...groups.entries()].map(([id, rows]) => tableBlock(id, rows))),
+      more ? h("button", { type: "button", text: t("history.more"), onclick: load }) : null,
+    );
+  }
+
+  render();
+  load();
+  return {
+    unmount() {
+      alive = false;
+    },
+    relabel: render,
+  };
+}

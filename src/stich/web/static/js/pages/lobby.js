@@ -1,0 +1,275 @@
+// The lobby (#/): open and running tables (refreshed every few seconds) and the form to create a table.
+
+import { api, ApiError } from "../api.js";
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { botSeconds, botTitle, gameTitle, loadBots, loadGames, presetOf, presetTitle } from "../games.js";
+import { me, refreshIdentity } from "../store.js";
+import { showToast } from "../toast.js";
+import { loginPanel, rememberReturn } from "./login.js";
+import { optionsForm } from "./options_form.js";
+
+const REFRESH_MS = 4000;
+const PENDING_JOIN = "stich.pendingJoin";
+
+/** Ask the table page to join `seat` (or any seat) once the player has logged in. */
+export function rememberJoin(tableId, seat, invite) {
+  sessionStorage.setItem(PENDING_JOIN, JSON.stringify({ tableId, seat, invite }));
+}
+
+/** The join the player asked for before logging in, for this table (taken once). */
+export function takePendingJoin(tableId) {
+  const raw = sessionStorage.getItem(PENDING_JOIN);
+  if (!raw) return null;
+  sessionStorage.removeItem(PENDING_JOIN);
+  try {
+    const pending = JSON.parse(raw);
+    return pending.tableId === tableId ? pending : null;
+  } catch {
+    return null;
+  }
+}
+
+function errorMessage(error) {
+  if (error instanceof ApiError && error.status === 0) return t("error.network");
+  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
+  return t("error.generic", { message: String(error.message || error) });
+}
+
+function tableRow(table, games) {
+  const game = games.find((g) => g.name === table.game_name);
+  const seats = table.seats.map((seat) =>
+    h(
+      "li",
+      { class: ["seat-chip", seat.kind], title: seat.kind === "bot" ? botTitle(seat.bot) : "" },
+      seat.kind === "empty" ? t("lobby.free_seat") : seat.kind === "bot" ? botTitle(seat.bot) : seat.name,
+    ),
+  );
+  const mine = table.your_seat !== null && table.your_seat !== undefined;
+  const free = table.seats.some((s) => s.kind === "empty");
+  let label = "lobby.watch";
+  if (mine) label = "lobby.open";
+  else if (table.status === "open" && free) label = "lobby.join";
+  const preset = presetOf(table.game);
+  return h(
+    "li",
+    { class: ["table-row", table.status], testid: "table-row", dataset: { tableId: table.id } },
+    h(
+      "div",
+      { class: "table-row-main" },
+      h("strong", { class: "table-game", text: gameTitle(table.game_name, table.title || game?.title) }),
+      preset ? h("span", { class: "tag", text: presetTitle(table.game_name, preset) }) : null,
+      table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
+      h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
+      h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
+    ),
+    h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, seats),
+    h("button", {
+      type: "button",
+      class: mine || label === "lobby.join" ? "primary" : "",
+      testid: "join-table",
+      text: t(label),
+      onclick: () => joinTable(table, label),
+    }),
+  );
+}
+
+async function joinTable(table, label) {
+  if (label !== "lobby.join") {
+    location.hash = `#/table/${table.id}`;
+    return;
+  }
+  if (!me()) {
+    rememberJoin(table.id, null, null);
+    rememberReturn(`#/table/${table.id}`);
+    location.hash = "#/login";
+    return;
+  }
+  try {
+    await api(`/api/tables/${table.id}/join`, { method: "POST", body: {} });
+    location.hash = `#/table/${table.id}`;
+  } catch (error) {
+    showToast(errorMessage(error), "error");
+  }
+}
+
+/** The create form; `keep` holds the player's choices so that a language switch does not lose them. */
+function createForm(gamesData, bots, keep) {
+  const games = gamesData.games;
+  const gameSelect = h("select", { id: "create-game", testid: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
+  const presetSelect = h("select", { id: "create-preset", testid: "create-preset", name: "preset" });
+  const deals = h("input", { id: "create-deals", testid: "create-deals", type: "number", min: "1", max: "200", step: "1", value: "4", inputmode: "numeric", required: true });
+  const dealsHint = h("p", { class: "muted small" });
+  const isPrivate = h("input", { type: "checkbox", id: "create-private" });
+  const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
+  const botFill = h(
+    "select",
+    { id: "create-bots", testid: "create-bots" },
+    h("option", { value: "", text: t("lobby.bots_none") }),
+    bots.map((b) => h("option", { value: b.spec, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
+  );
+  const optionsBox = h("div", { class: "options-box" });
+  const error = h("p", { class: "form-error", role: "alert" });
+  let options = null;
+
+  function selectedGame() {
+    return games.find((g) => g.name === gameSelect.value) || games[0];
+  }
+  function onGame() {
+    const game = selectedGame();
+    const preset = keep.game === game.name && keep.preset ? keep.preset : game.default_preset;
+    replace(presetSelect, game.presets.map((p) => h("option", { value: p, text: presetTitle(game.name, p), selected: p === preset })));
+    deals.value = keep.game === game.name && keep.deals ? keep.deals : String(game.seats);
+    keep.game = game.name;
+    dealsHint.textContent = t("lobby.deals_hint", { seats: game.seats });
+    options = optionsForm(game);
+    replace(optionsBox, options.element);
+  }
+  if (keep.game) gameSelect.value = keep.game;
+  isPrivate.checked = Boolean(keep.private);
+  sit.checked = keep.sit !== false;
+  if (keep.bots !== undefined) botFill.value = keep.bots;
+  gameSelect.addEventListener("change", () => {
+    keep.preset = null;
+    keep.deals = null;
+    onGame();
+  });
+  presetSelect.addEventListener("change", () => { keep.preset = presetSelect.value; });
+  deals.addEventListener("input", () => { keep.deals = deals.value; });
+  isPrivate.addEventListener("change", () => { keep.private = isPrivate.checked; });
+  sit.addEventListener("change", () => { keep.sit = sit.checked; });
+  botFill.addEventListener("change", () => { keep.bots = botFill.value; });
+  onGame();
+
+  const submit = h("button", { type: "submit", class: "primary", testid: "create-submit", text: t("lobby.create_submit") });
+  return h(
+    "form",
+    {
+      class: "card-panel create-form",
+      "aria-labelledby": "create-title",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        error.textContent = "";
+        const count = Number(deals.value);
+        if (!Number.isInteger(count) || count < 1 || count > 200) {
+          error.textContent = t("lobby.deals_invalid");
+          deals.focus();
+          return;
+        }
+        const body = { game: gameSelect.value, preset: presetSelect.value, deals: count, private: isPrivate.checked, seat: sit.checked ? 0 : null };
+        const chosen = options.values();
+        if (Object.keys(chosen).length) body.options = chosen;
+        if (botFill.value) body.bots = botFill.value;
+        submit.disabled = true;
+        try {
+          const table = await api("/api/tables", { method: "POST", body });
+          if (!me()) await refreshIdentity();
+          location.hash = `#/table/${table.id}`;
+        } catch (err) {
+          error.textContent = errorMessage(err);
+          options.markError(err.field);
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h2", { id: "create-title", text: t("lobby.create_title") }),
+    h("div", { class: "form-grid" },
+      h("label", { for: "create-game", text: t("lobby.game") }), gameSelect,
+      h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
+      h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
+      h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
+    ),
+    h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
+    h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint")),
+    optionsBox,
+    error,
+    submit,
+  );
+}
+
+/** The lobby page. */
+export function mount(root) {
+  let timer = null;
+  let alive = true;
+  let gamesData = null;
+  let bots = [];
+  const list = h("ul", { class: "table-list", testid: "table-list", "aria-live": "polite" });
+  const status = h("p", { class: "muted small list-status" });
+  let filter = "all";
+  const keep = {};
+
+  async function refresh() {
+    if (!alive) return;
+    try {
+      const data = await api(`/api/tables?status=${filter}`);
+      if (!alive) return;
+      const tables = data.tables || [];
+      tables.sort((a, b) => (a.status === b.status ? 0 : a.status === "open" ? -1 : 1));
+      replace(list, tables.length ? tables.map((tbl) => tableRow(tbl, gamesData?.games || [])) : h("li", { class: "empty", text: t("lobby.no_tables") }));
+      status.textContent = t("lobby.updated", { time: new Date().toLocaleTimeString() });
+    } catch (error) {
+      status.textContent = errorMessage(error);
+    }
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (!document.hidden) await refresh();
+      schedule();
+    }, REFRESH_MS);
+  }
+
+  function render() {
+    const filterSelect = h(
+      "select",
+      { "aria-label": t("lobby.filter"), onchange: (e) => { filter = e.target.value; refresh(); } },
+      ["all", "open", "playing"].map((v) => h("option", { value: v, selected: v === filter, text: t(`lobby.filter_${v}`) })),
+    );
+    const identity = me();
+    replace(
+      root,
+      h(
+        "div",
+        { class: "page lobby" },
+        identity ? null : h("section", { class: "welcome" }, h("h1", { text: t("lobby.welcome") }), h("p", { text: t("lobby.welcome_text") }), loginPanel({ onDone: () => render() })),
+        h(
+          "div",
+          { class: "lobby-grid" },
+          h(
+            "section",
+            { class: "card-panel tables-panel", "aria-labelledby": "tables-title" },
+            h("div", { class: "panel-head" }, h("h2", { id: "tables-title", text: t("lobby.tables") }), filterSelect, h("button", { type: "button", class: "ghost small", text: t("lobby.refresh"), onclick: refresh })),
+            list,
+            status,
+          ),
+          gamesData ? createForm(gamesData, bots, keep) : h("section", { class: "card-panel", text: t("common.loading") }),
+        ),
+      ),
+    );
+    refresh();
+  }
+
+  Promise.all([loadGames(), loadBots()])
+    .then(([data, botList]) => {
+      gamesData = data;
+      bots = botList;
+      if (alive) render();
+    })
+    .catch((error) => showToast(errorMessage(error), "error"));
+  render();
+  schedule();
+  const onVisible = () => {
+    if (!document.hidden) refresh();
+  };
+  document.addEventListener("visibilitychange", onVisible);
+  return {
+    unmount() {
+      alive = false;
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    },
+    relabel: render,
+  };
+}

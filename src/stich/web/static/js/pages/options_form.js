@@ -1,0 +1,103 @@
+// The rules options of a game as a form, generated from GET /api/games (types, choices, limits, docs).
+// An untouched option is left to the preset; only the options the player changes are sent.
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+function optionLabel(game, info) {
+  return t(`option.${game}.${info.name}`, {}, "") || t(`option.${info.name}`, {}, info.name.replaceAll("_", " "));
+}
+
+function choiceLabel(game, info, choice) {
+  return t(`choice.${info.name}.${choice}`, {}, String(choice).replaceAll("_", " "));
+}
+
+function control(game, info, id) {
+  const preset = t("options.preset_value");
+  if (info.type === "bool") {
+    const select = h("select", { id }, h("option", { value: "", text: preset }), h("option", { value: "true", text: t("options.yes") }), h("option", { value: "false", text: t("options.no") }));
+    return { element: select, value: () => (select.value === "" ? undefined : select.value === "true") };
+  }
+  if (info.type === "int") {
+    const input = h("input", { id, type: "number", step: "1", inputmode: "numeric", placeholder: preset, min: info.min ?? null, max: info.max ?? null });
+    return {
+      element: input,
+      value: () => {
+        if (input.value === "") return undefined;
+        const number = Number(input.value);
+        return Number.isInteger(number) ? number : input.value;
+      },
+    };
+  }
+  if (info.type === "set" && Array.isArray(info.choices)) {
+    const override = h("input", { type: "checkbox", id });
+    const boxes = info.choices.map((choice) => {
+      const box = h("input", { type: "checkbox", value: choice, checked: Array.isArray(info.default) && info.default.includes(choice) });
+      return { box, label: h("label", { class: "check small" }, box, " ", choiceLabel(game, info, choice)) };
+    });
+    const list = h("div", { class: "set-choices", hidden: true }, boxes.map((b) => b.label));
+    override.addEventListener("change", () => {
+      list.hidden = !override.checked;
+    });
+    return {
+      element: h("div", {}, h("label", { class: "check small" }, override, " ", t("options.override")), list),
+      value: () => (override.checked ? boxes.filter((b) => b.box.checked).map((b) => b.box.value) : undefined),
+    };
+  }
+  if (Array.isArray(info.choices)) {
+    const select = h("select", { id }, h("option", { value: "", text: preset }), info.choices.map((c) => h("option", { value: c, text: choiceLabel(game, info, c) })));
+    return { element: select, value: () => (select.value === "" ? undefined : select.value) };
+  }
+  const input = h("input", { id, placeholder: preset, maxlength: "200" });
+  return { element: input, value: () => (input.value === "" ? undefined : input.value) };
+}
+
+/** The options form of `game` (an entry of GET /api/games): `{element, values(), markError(field)}`. */
+export function optionsForm(game) {
+  const rows = [];
+  const controls = {};
+  for (const info of game.options || []) {
+    const id = `opt-${game.name}-${info.name}`;
+    const c = control(game.name, info, id);
+    controls[info.name] = c;
+    const variant = String(info.doc || "").startsWith("[VAR]");
+    rows.push(
+      h(
+        "div",
+        { class: ["option-row", variant && "variant"], dataset: { option: info.name } },
+        h("label", { for: id, class: "option-name" }, optionLabel(game.name, info), info.section ? h("span", { class: "muted small", text: ` §${info.section}` }) : null),
+        c.element,
+        h("p", { class: "option-doc muted small", text: String(info.doc || "").replace(/^\[VAR\]\s*/, "") }),
+      ),
+    );
+  }
+  const element = h(
+    "details",
+    { class: "options-form" },
+    h("summary", { text: t("options.title", { count: rows.length }) }),
+    h("p", { class: "muted small", text: t("options.hint") }),
+    h("div", { class: "option-rows" }, rows),
+  );
+  return {
+    element,
+    values() {
+      const out = {};
+      for (const [name, c] of Object.entries(controls)) {
+        const value = c.value();
+        if (value !== undefined) out[name] = value;
+      }
+      return out;
+    },
+    markError(field) {
+      for (const row of element.querySelectorAll(".option-row")) row.classList.remove("error");
+      const name = String(field || "").startsWith("options.") ? field.slice(8) : null;
+      if (!name) return;
+      const row = element.querySelector(`.option-row[data-option="${CSS.escape(name)}"]`);
+      if (row) {
+        element.open = true;
+        row.classList.add("error");
+        row.querySelector("select, input")?.focus();
+      }
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The replay of a finished deal (#/replay/{dealId}): every hand open, the trick, step by step
+// (buttons, slider, arrow keys, Home/End), and the evaluation at the end.
+
+import { api, ApiError } from "../api.js";
+import { cardElement, gameNameOf, packFor } from "../cards.js";
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { eventText, phaseLabel } from "../labels.js";
+import { botSpecOfName, botTitle, gameTitle, playerName } from "../games.js";
+import { evaluationContent } from "../results.js";
+import { groupHand } from "../table/hand.js";
+
+/** The replay page. */
+export function mount(root, { params, query }) {
+  const dealId = params[0];
+  const invite = query.get("invite");
+  const inviteQuery = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  let data = null;
+  let error = null;
+  let step = Number(query.get("step")) || 0;
+  let alive = true;
+
+  const container = h("section", { class: "page replay-page", testid: "replay" });
+  root.replaceChildren(container);
+
+  const frames = () => data?.frames || [];
+  const last = () => Math.max(0, frames().length - 1);
+  const gameName = () => gameNameOf(data?.game);
+  const names = () => (data?.seats || []).map((n, i) => playerName(n, i));
+
+  function go(next) {
+    step = Math.max(0, Math.min(last(), next));
+    render();
+  }
+
+  function onKey(event) {
+    if (!data || event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") go(step - 1);
+    else if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(last());
+    else return;
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
+  function trickOf(observation) {
+    const tricks = observation?.tricks || [];
+    return tricks.length ? tricks[tricks.length - 1] : null;
+  }
+
+  function render() {
+    if (!alive) return;
+    if (error) {
+      replace(container, h("h1", { text: t("replay.title") }), h("p", { class: "notice", text: error }), h("a", { href: "#/history", text: t("nav.history") }));
+      return;
+    }
+    if (!data) {
+      replace(container, h("h1", { text: t("replay.title") }), h("p", { class: "muted", text: t("common.loading") }));
+      return;
+    }
+    const frame = frames()[step] || {};
+    const observations = frame.observations || [];
+    const nm = names();
+    const game = gameName();
+    const pack = packFor(game);
+    const first = observations[0] || {};
+    const toMove = first.to_move;
+    const slider = h("input", { type: "range", min: "0", max: String(last()), value: String(step), "aria-label": t("replay.slider"), oninput: (e) => go(Number(e.target.value)) });
+    const action = frame.action ? eventText(frame.action.seat, frame.action.text, nm, game, pack) : t("replay.dealt");
+    const trick = trickOf(first);
+    const hands = nm.map((name, seat) => {
+      const obs = observations[seat] || {};
+      const cards = obs.hand || [];
+      const groups = groupHand(cards, frame.hand_groups?.[seat] || obs.hand_groups);
+      return h(
+        "div",
+        { class: ["replay-hand", seat === toMove && first.phase !== "end" && "to-move"], testid: "replay-hand", dataset: { seat } },
+        h("h3", { title: botSpecOfName(data.seats[seat]) ? botTitle(botSpecOfName(data.seats[seat])) : null }, name, seat === toMove && first.phase !== "end" ? h("span", { class: "tag", text: t("replay.to_move") }) : null, h("span", { class: "muted small", text: t("table.cards_in_hand", { n: cards.length }) })),
+        h(
+          "div",
+          { class: "replay-cards" },
+          groups.map((group, gi) => group.map((card, ci) => cardElement(card, { gameName: game, pack, extraClass: ci === 0 && gi > 0 ? "group-start" : "" }))),
+        ),
+      );
+    });
+    const order = first.public?.active?.length ? first.public.active : nm.map((_, i) => i);
+    const trickCards = trick
+      ? trick.cards.map((card, i) => {
+          const seat = order[(Math.max(0, order.indexOf(trick.leader)) + i) % order.length];
+          const el = cardElement(card, { gameName: game, pack, extraClass: ["mini", trick.winner === seat ? "winner" : ""].join(" ") });
+          el.title = `${nm[seat]}: ${el.title}`;
+          return el;
+        })
+      : [];
+    const atEnd = step === last() && data.result;
+    replace(
+      container,
+      h("h1", {}, t("replay.title"), " ", h("span", { class: "tag", text: gameTitle(game) }), h("span", { class: "muted small", text: ` #${data.deal_id}` })),
+      h(
+        "div",
+        { class: "replay-bar" },
+        h("button", { type: "button", testid: "replay-first", "aria-label": t("replay.first"), text: "«", onclick: () => go(0), disabled: step === 0 }),
+        h("button", { type: "button", testid: "replay-prev", text: `◀ ${t("replay.prev")}`, onclick: () => go(step - 1), disabled: step === 0 }),
+        h("span", { class: "replay-step", testid: "replay-step", "aria-live": "polite", text: `${step} / ${last()}` }),
+        h("button", { type: "button", testid: "replay-next", text: `${t("replay.next")} ▶`, onclick: () => go(step + 1), disabled: step >= last() }),
+        h("button", { type: "button", testid: "replay-last", "aria-label": t("replay.last"), text: "»", onclick: () => go(last()), disabled: step >= last() }),
+        slider,
+      ),
+      h("p", { class: "muted small", text: t("replay.keys") }),
+      h(
+        "div",
+        { class: "replay-center" },
+        h("div", { class: "replay-trick" }, h("div", { class: "mini-title", text: t("replay.trick") }), h("div", { class: "mini-cards" }, trickCards.length ? trickCards : h("span", { class: "small", text: "—" }))),
+        h("div", {}, h("div", { class: "replay-action", text: action }), h("div", { class: "muted small", text: first.phase ? phaseLabel(first.phase, game) : "" })),
+      ),
+      h("div", { class: "replay-grid" }, hands),
+      atEnd ? h("section", { class: "card-panel replay-eval" }, h("h2", { text: t("result.heading") }), evaluationContent(data.result, { gameName: game, names: nm, mySeat: null, lines: data.result_lines || [] })) : null,
+      h("p", {}, h("a", { class: "button small ghost", href: `/api/deals/${dealId}/record${inviteQuery}`, download: `stich-deal-${dealId}.json`, text: t("result.record") })),
+    );
+  }
+
+  api(`/api/deals/${encodeURIComponent(dealId)}/replay${inviteQuery}`)
+    .then((answer) => {
+      data = answer;
+      step = Math.min(step, last());
+      render();
+    })
+    .catch((err) => {
+      error = err instanceof ApiError && err.status === 404 ? t("replay.not_found") : err instanceof ApiError && err.status === 409 ? t("replay.not_finished") : t("error.generic", { message: err.message });
+      render();
+    });
+  render();
+
+  return {
+    unmount() {
+      alive = false;
+      document.removeEventListener("keydown", onKey);
+    },
+    relabel: render,
+  };
+}

@@ -1,0 +1,540 @@
+// A table (#/table/{id}?invite=TOKEN): seats, joining and bots while it is open; then the live deal over the
+// WebSocket: the hand, legal cards and actions, the trick, whose turn it is, the evaluation and the score sheet.
+
+import { api, ApiError } from "../api.js";
+import { gameNameOf, packFor } from "../cards.js";
+import { append, h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { actionHint, actionLabel, phaseLabel, splitActions } from "../labels.js";
+import { botSeconds, botTitle, defaultBot, gameTitle, loadBots, playerName, presetOf, presetTitle } from "../games.js";
+import { evaluationContent, thrownIn } from "../results.js";
+import { TableSocket } from "../socket.js";
+import { me, onSetting, refreshIdentity } from "../store.js";
+import { showToast } from "../toast.js";
+import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
+import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
+import { seatPlate } from "../table/seats.js";
+import { handKeys, layoutHand, renderHand } from "../table/hand.js";
+import { rememberJoin, takePendingJoin } from "./lobby.js";
+import { rememberReturn } from "./login.js";
+
+function errorMessage(error) {
+  if (error instanceof ApiError && error.status === 0) return t("error.network");
+  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
+  return t("error.generic", { message: String(error.message || error) });
+}
+
+/** The table page. */
+export function mount(root, { params, query }) {
+  const tableId = params[0];
+  const invite = query.get("invite");
+  const inviteQuery = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  const s = {
+    summary: null,
+    table: null,
+    dealStart: null,
+    state: null,
+    lastEnd: null,
+    tableEnd: null,
+    sheet: new Map(),
+    connection: "reconnecting",
+    retryAt: null,
+    pending: false,
+    evalHidden: false,
+    bots: [],
+    botChoice: null,
+    notice: null,
+    finished: false,
+    logOpen: false,
+    hold: null,
+  };
+  /** How long a completed trick stays in the middle before the next lead replaces it (ms). */
+  const TRICK_HOLD_MS = 1300;
+  let holdTimer = null;
+  let socket = null;
+  let alive = true;
+  let countdown = null;
+
+  // ------------------------------------------------------------ skeleton
+  const title = h("h1", { class: "table-title" });
+  const dealInfo = h("span", { class: "deal-info muted" });
+  const watching = h("span", { class: "tag watching", hidden: true });
+  const connection = h("span", { class: "connection", testid: "connection", role: "status", dataset: { state: "reconnecting" } });
+  const retryButton = h("button", { type: "button", class: "ghost small", hidden: true, onclick: () => socket?.retryNow() });
+  const inviteInput = h("input", { class: "invite-input", testid: "invite-link", readOnly: true, "aria-label": t("table.invite_label"), onfocus: (e) => e.target.select() });
+  const copyButton = h("button", { type: "button", class: "small", onclick: copyInvite });
+  const inviteBox = h("div", { class: "invite-box" }, h("label", { class: "small muted", text: "" }), inviteInput, copyButton);
+  const notice = h("div", { class: "notice", role: "alert", hidden: true });
+
+  const felt = h("div", { class: "felt", role: "region" });
+  const seatsLayer = h("div", { class: "seats-layer" });
+  const trick = h("div", { class: "trick", testid: "trick", role: "group" });
+  const talonBox = h("div", { class: "talon-box" });
+  const centerInfo = h("div", { class: "center-info" });
+  const turn = h("div", { class: "turn", testid: "turn", role: "status", "aria-live": "polite", dataset: { seat: "-1", mine: "false" } });
+  const lastTrick = h("div", { class: "last-trick", testid: "last-trick", role: "group" });
+  const evaluation = h("section", { class: "evaluation", testid: "evaluation", hidden: true, "aria-live": "polite", tabindex: "-1" });
+  felt.append(seatsLayer, talonBox, trick, centerInfo, lastTrick, evaluation);
+
+  const prompt = h("div", { class: "prompt" });
+  const actions = h("div", { class: "actions", testid: "actions", role: "group" });
+  const hand = h("div", { class: "hand", testid: "hand", role: "group" });
+  handKeys(hand);
+
+  const infoPanel = h("section", { class: "card-panel info-panel" });
+  const sheetPanel = h("section", { class: "card-panel sheet-panel", testid: "score-sheet" });
+  const logPanel = h("details", { class: "card-panel log-panel", ontoggle: (e) => { s.logOpen = e.target.open; } });
+  const showEval = h("button", { type: "button", class: "small", hidden: true, onclick: () => { s.evalHidden = false; render(); evaluation.focus(); } });
+
+  const page = h(
+    "div",
+    { class: "page table-page" },
+    h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
+    notice,
+    h(
+      "div",
+      { class: "table-layout" },
+      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, prompt, actions), hand),
+      h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel),
+    ),
+  );
+  root.replaceChildren(page);
+
+  // ------------------------------------------------------------- helpers
+  const gameName = () => s.summary?.game_name || gameNameOf(s.summary?.game || s.state?.view?.game);
+  const pack = () => packFor(gameName());
+  const seatsInfo = () => s.table?.seats || s.summary?.seats || [];
+  const seatCount = () => seatsInfo().length || 4;
+  const status = () => (s.finished ? "finished" : s.table?.status || s.summary?.status || "open");
+  const mySeat = () => {
+    if (s.state && s.state.seat !== undefined && s.state.seat !== null) return s.state.seat;
+    const seat = s.summary?.your_seat;
+    if (seat !== undefined) return seat;
+    // A finished table's stored summary does not say; the seat with one's own name is one's own.
+    const mine = me() && (s.summary?.seats || []).find((x) => x.kind === "human" && x.name === me().name);
+    return mine ? mine.seat : null;
+  };
+  const names = () =>
+    seatsInfo().map((seat, i) => (seat.kind === "empty" ? t("table.seat_n", { n: i + 1 }) : playerName(seat.name, i, seat.kind === "bot" ? seat.bot || "bot" : null)));
+  const view = () => s.state?.view || null;
+
+  function copyInvite() {
+    const text = inviteInput.value;
+    if (!text) return;
+    const done = () => showToast(t("table.invite_copied"));
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(done, () => { inviteInput.select(); document.execCommand("copy"); done(); });
+    else {
+      inviteInput.select();
+      document.execCommand("copy");
+      done();
+    }
+  }
+
+  // ------------------------------------------------------------- network
+  async function loadSummary() {
+    try {
+      s.summary = await api(`/api/tables/${encodeURIComponent(tableId)}${inviteQuery}`);
+      if (s.summary.status === "finished") s.finished = true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        s.notice = "table.not_found";
+      } else s.notice = errorMessage(error);
+    }
+  }
+
+  async function loadSheet() {
+    try {
+      const data = await api(`/api/tables/${encodeURIComponent(tableId)}/deals${inviteQuery}`);
+      const finished = (data.deals || []).filter((d) => d.status === "finished");
+      await Promise.all(
+        finished.map(async (deal) => {
+          if (s.sheet.has(deal.id)) return;
+          try {
+            const record = await api(`${deal.record_url}${inviteQuery}`);
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url });
+          } catch {
+            /* a record that cannot be read leaves its row out */
+          }
+        }),
+      );
+      const running = (data.deals || []).some((d) => d.status !== "finished");
+      if ((s.finished || !running) && !s.lastEnd && finished.length) {
+        const last = [...s.sheet.values()].sort((a, b) => b.number - a.number)[0];
+        if (last) s.lastEnd = { deal: last.deal, number: last.number, result: last.result, record_url: last.recordUrl, totals: null };
+      }
+      render();
+    } catch {
+      /* the sheet shows what the socket tells */
+    }
+  }
+
+  function connect() {
+    socket?.close();
+    socket = new TableSocket(tableId, {
+      invite,
+      onMessage,
+      onStatus(state, info) {
+        s.connection = state;
+        s.retryAt = info.retryAt || null;
+        if (state === "closed" && info.code === 4403) s.notice = "table.private_needs_invite";
+        renderConnection();
+      },
+    });
+    socket.connect();
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        s.welcome = msg;
+        break;
+      case "table":
+        {
+          const before = s.table;
+          s.table = msg;
+          const changed = !before || before.status !== msg.status || JSON.stringify(before.seats.map((x) => [x.kind, x.name])) !== JSON.stringify(msg.seats.map((x) => [x.kind, x.name]));
+          if (changed) loadSummary().then(render);
+          if (msg.status === "finished") s.finished = true;
+        }
+        break;
+      case "deal_start":
+        s.dealStart = msg;
+        break;
+      case "state":
+        noteCompletedTrick(s.state, msg);
+        s.state = msg;
+        s.pending = false;
+        if (s.lastEnd && msg.view?.legal_actions?.length && s.lastEnd.deal !== msg.deal) s.evalHidden = true;
+        break;
+      case "deal_end":
+        s.lastEnd = msg;
+        s.evalHidden = false;
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url });
+        break;
+      case "table_end":
+        s.tableEnd = msg;
+        s.finished = true;
+        break;
+      case "error":
+        s.pending = false;
+        if (msg.field === "table") {
+          if (/finished/.test(msg.message)) {
+            s.finished = true;
+            loadSheet();
+          } else s.notice = /no such table/.test(msg.message) ? "table.not_found" : msg.message;
+        } else {
+          showToast(t("table.refused", { message: msg.message }), "error");
+          if (msg.field === "step" || msg.field === "deal") socket?.send({ type: "sync" });
+        }
+        break;
+      default:
+        return;
+    }
+    render();
+  }
+
+  /** Keep a trick that was just completed in view for a moment, as players collect it at a real table. */
+  function noteCompletedTrick(before, after) {
+    const complete = (m) => (m?.view?.tricks || []).filter((tr) => tr.winner !== null && tr.winner !== undefined).length;
+    if (!before || before.deal !== after.deal || complete(after) <= complete(before)) return;
+    const tricks = after.view.tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined);
+    s.hold = { deal: after.deal, trick: tricks[tricks.length - 1], until: Date.now() + TRICK_HOLD_MS };
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(() => {
+      s.hold = null;
+      render();
+    }, TRICK_HOLD_MS + 20);
+  }
+
+  function sendAction(action) {
+    if (s.pending || !s.state) return;
+    s.hold = null;
+    const ok = socket?.send({ type: "action", action, step: s.state.step, deal: s.state.deal });
+    if (!ok) {
+      showToast(t("table.not_connected"), "error");
+      return;
+    }
+    s.pending = true;
+    render();
+  }
+
+  async function joinSeat(seat) {
+    if (!me()) {
+      rememberJoin(tableId, seat, invite);
+      rememberReturn(location.hash);
+      location.hash = "#/login";
+      return;
+    }
+    try {
+      await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: invite ? { seat, invite } : { seat } });
+      await refreshIdentity();
+      await loadSummary();
+      connect();
+      render();
+    } catch (error) {
+      showToast(errorMessage(error), "error");
+    }
+  }
+
+  async function leaveSeat() {
+    try {
+      await api(`/api/tables/${encodeURIComponent(tableId)}/leave`, { method: "POST" });
+      await loadSummary();
+      connect();
+      render();
+    } catch (error) {
+      showToast(errorMessage(error), "error");
+    }
+  }
+
+  async function addBots(spec) {
+    try {
+      await api(`/api/tables/${encodeURIComponent(tableId)}/bots`, { method: "POST", body: { bot: spec } });
+      await loadSummary();
+      render();
+    } catch (error) {
+      showToast(errorMessage(error), "error");
+    }
+  }
+
+  // ------------------------------------------------------------- render
+  function renderConnection() {
+    connection.dataset.state = s.connection;
+    let text = t(`conn.${s.connection}`);
+    if (s.connection === "reconnecting" && s.retryAt) {
+      const seconds = Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000));
+      text = t("conn.retry_in", { seconds });
+    }
+    connection.textContent = text;
+    retryButton.hidden = s.connection !== "reconnecting" || !s.retryAt;
+    retryButton.textContent = t("conn.retry_now");
+    clearTimeout(countdown);
+    if (s.connection === "reconnecting" && s.retryAt && alive) countdown = setTimeout(renderConnection, 500);
+  }
+
+  function renderHead() {
+    const name = gameName();
+    const preset = presetOf(s.summary?.game || s.state?.view?.game);
+    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null);
+    const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
+    const finishedRows = [...s.sheet.values()];
+    const played = finishedRows.length ? finishedRows.filter((row) => !thrownIn(row.result || {})).length : s.table?.deals_played ?? s.summary?.deals_played ?? 0;
+    const parts = [t(`status.${status()}`)];
+    if (requested) parts.push(t("table.deals_played", { played, total: requested }));
+    if (s.dealStart && status() === "playing") parts.push(t("table.deal_no", { n: s.dealStart.number + 1 }));
+    dealInfo.textContent = parts.join(" · ");
+    const path = s.summary?.invite;
+    const token = path ? new URLSearchParams(path.split("?")[1] || "").get("invite") : invite;
+    inviteBox.hidden = !token || status() === "finished";
+    inviteInput.value = token ? `${location.origin}/#/table/${tableId}?invite=${token}` : "";
+    inviteBox.firstChild.textContent = t("table.invite_label");
+    inviteInput.setAttribute("aria-label", t("table.invite_label"));
+    copyButton.textContent = t("table.copy");
+    watching.hidden = !(s.state && s.state.seat === null) && !(s.summary && s.summary.your_seat === null && status() !== "open");
+    watching.textContent = t("table.watching");
+    if (s.notice) {
+      notice.hidden = false;
+      notice.textContent = t(s.notice, {}, s.notice);
+    } else notice.hidden = true;
+    felt.setAttribute("aria-label", t("table.felt"));
+  }
+
+  function renderFelt() {
+    const v = view();
+    const viewpoint = mySeat() ?? 0;
+    const n = seatCount();
+    felt.dataset.seats = String(n);
+    const nm = names();
+    const canJoin = status() === "open" && mySeat() === null;
+    replace(
+      seatsLayer,
+      seatsInfo().map((seat, index) =>
+        seatPlate(seat, { index, view: v, viewpoint, seats: n, mySeat: mySeat(), name: nm[index], gameName: gameName(), pack: pack(), narrow: felt.clientWidth < 520, canJoin, onJoin: joinSeat }),
+      ),
+    );
+    const tricks = v?.tricks || [];
+    const current = tricks.length ? tricks[tricks.length - 1] : null;
+    const complete = [...tricks].reverse().find((tr) => tr.winner !== null && tr.winner !== undefined) || null;
+    const ctx = { viewpoint, seats: n, gameName: gameName(), pack: pack(), names: names(), active: v?.public?.active };
+    const held = s.hold && s.hold.deal === s.state?.deal && Date.now() < s.hold.until ? s.hold.trick : null;
+    renderTrick(trick, held || (v && v.phase !== "end" ? current : null), ctx);
+    const previous = current && current.winner === null ? complete : tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined).slice(-2, -1)[0] || complete;
+    renderLastTrick(lastTrick, previous, ctx);
+    const talon = v?.public?.talon;
+    const showTalon = talon && v && !["play", "end"].includes(v.phase);
+    replace(talonBox, showTalon ? renderTalon(talon, { gameName: gameName(), pack: pack(), taken: v.public.talon_taken }) : null);
+    // The centre: waiting for players (with the bot controls), or the turn.
+    replace(centerInfo);
+    if (status() === "open") centerInfo.append(openTableControls());
+    else if (status() === "finished" && !s.lastEnd) centerInfo.append(h("div", { class: "muted", text: t("table.finished") }));
+    else if (status() === "playing" && !v) centerInfo.append(h("div", { class: "muted", text: t("table.next_deal_soon") }));
+    renderTurn(v);
+  }
+
+  function openTableControls() {
+    const box = h("div", { class: "open-controls" }, h("p", { text: t("table.waiting_players") }));
+    const mine = mySeat() !== null;
+    const maySeatBots = mine || s.summary?.creator;
+    if (maySeatBots) {
+      const select = h(
+        "select",
+        { testid: "bot-select", "aria-label": t("table.bot_strength"), onchange: (e) => { s.botChoice = e.target.value; } },
+        s.bots.map((b) => h("option", { value: b.spec, selected: b.spec === s.botChoice, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
+      );
+      box.append(
+        h("label", { class: "small", text: t("table.bot_strength") }),
+        h("div", { class: "button-row" }, select, h("button", { type: "button", class: "primary", testid: "add-bots", text: t("table.add_bots"), onclick: () => addBots(select.value) })),
+      );
+    }
+    if (mine) box.append(h("button", { type: "button", class: "ghost small", text: t("table.leave_seat"), onclick: leaveSeat }));
+    if (!mine && !seatsInfo().some((x) => x.kind === "empty")) box.append(h("p", { class: "muted small", text: t("table.full") }));
+    return box;
+  }
+
+  function renderTurn(v) {
+    const seat = v && v.phase !== "end" && v.to_move >= 0 ? v.to_move : -1;
+    const mine = seat >= 0 && seat === mySeat() && (v.legal_actions || []).length > 0;
+    turn.dataset.seat = String(seat);
+    turn.dataset.mine = mine ? "true" : "false";
+    turn.classList.toggle("mine", mine);
+    if (seat < 0) {
+      turn.textContent = "";
+      turn.hidden = true;
+      return;
+    }
+    turn.hidden = false;
+    turn.textContent = mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat });
+  }
+
+  function renderControls() {
+    const v = view();
+    const myTurn = Boolean(v && v.to_move === mySeat() && (v.legal_actions || []).length);
+    const { cardActions, buttons } = splitActions(myTurn ? v.legal_actions : [], v?.hand || []);
+    replace(prompt);
+    if (v && v.phase !== "end") {
+      const phase = phaseLabel(v.phase, gameName());
+      let hint = "";
+      if (myTurn) {
+        const verbs = new Set([...cardActions.values()].map((a) => a.split(" ")[0]));
+        if (verbs.has("discard")) hint = t("table.prompt_discard");
+        else if (verbs.has("play")) hint = t("table.prompt_play");
+        else hint = t("table.prompt_choose");
+      }
+      append(prompt, [h("span", { class: "phase", text: phase }), hint ? h("span", { class: "hint", text: hint }) : null]);
+    }
+    replace(
+      actions,
+      buttons.map((text) =>
+        h("button", {
+          type: "button",
+          class: ["action", actionKind(text)],
+          testid: "action",
+          dataset: { action: text },
+          title: actionHint(text, gameName()) || null,
+          disabled: s.pending,
+          text: actionLabel(text, gameName(), v?.phase, pack()),
+          onclick: () => sendAction(text),
+        }),
+      ),
+    );
+    actions.setAttribute("aria-label", t("table.actions"));
+    if (v && Array.isArray(v.hand) && mySeat() !== null) {
+      hand.hidden = false;
+      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: sendAction });
+    } else {
+      hand.replaceChildren();
+      hand.hidden = mySeat() === null;
+      hand.setAttribute("aria-label", t("table.hand_label", { n: 0 }));
+    }
+  }
+
+  function actionKind(text) {
+    const verb = text.split(" ")[0];
+    if (["announce", "kontra", "rekontra", "subkontra", "double", "retour", "schwacher"].includes(verb)) return "call";
+    if (["pass", "gesund"].includes(verb)) return "quiet";
+    return "";
+  }
+
+  function renderEvaluation() {
+    const end = s.lastEnd;
+    const visible = Boolean(end) && !s.evalHidden;
+    evaluation.hidden = !visible;
+    showEval.hidden = !end || visible;
+    showEval.textContent = t("table.show_result");
+    if (!end) {
+      evaluation.replaceChildren();
+      return;
+    }
+    const recordUrl = `${end.record_url || `/api/deals/${end.deal}/record`}${inviteQuery}`;
+    const more = status() === "playing";
+    replace(
+      evaluation,
+      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.evalHidden = true; render(); } })),
+      evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }),
+      h(
+        "div",
+        { class: "eval-links" },
+        h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
+        h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
+        more ? h("span", { class: "muted small", text: t("result.next_soon") }) : null,
+        status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
+      ),
+    );
+  }
+
+  function render() {
+    if (!alive) return;
+    renderHead();
+    renderConnection();
+    renderFelt();
+    renderControls();
+    const nm = names();
+    renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack() });
+    const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
+    const summed = nm.map((_, i) => rows.reduce((sum, row) => sum + (row.result?.scores?.[i] ?? 0), 0));
+    const totals = s.tableEnd?.totals || s.table?.totals || s.summary?.totals || summed;
+    renderSheet(sheetPanel, { rows, totals, names: nm, mySeat: mySeat(), gameName: gameName(), inviteQuery });
+    renderLog(logPanel, { events: view()?.events || [], names: nm, gameName: gameName(), pack: pack(), open: s.logOpen });
+    renderEvaluation();
+  }
+
+  // ---------------------------------------------------------------- start
+  const resize = new ResizeObserver(() => layoutHand(hand));
+  resize.observe(hand);
+  const offSetting = onSetting(() => render());
+
+  (async () => {
+    const [bots] = await Promise.all([loadBots().catch(() => []), loadSummary()]);
+    s.bots = bots;
+    s.botChoice = defaultBot(bots);
+    const pending = takePendingJoin(tableId);
+    if (pending && me() && s.summary?.status === "open" && s.summary.your_seat === null) {
+      try {
+        await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: pending.invite || invite ? { seat: pending.seat ?? null, invite: pending.invite || invite } : { seat: pending.seat ?? null } });
+        await loadSummary();
+      } catch (error) {
+        showToast(errorMessage(error), "error");
+      }
+    }
+    render();
+    if (!alive) return;
+    if (s.finished) {
+      s.connection = "closed";
+      renderConnection();
+    } else connect();
+    loadSheet();
+  })();
+  render();
+
+  return {
+    unmount() {
+      alive = false;
+      clearTimeout(countdown);
+      clearTimeout(holdTimer);
+      resize.disconnect();
+      offSetting();
+      socket?.close();
+    },
+    relabel: render,
+  };
+}

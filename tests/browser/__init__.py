@@ -1,0 +1,1 @@
+"""Real-browser tests: Playwright drives the Debian ``chromium`` against a ``stich`` server in a subprocess."""

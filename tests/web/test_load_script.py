@@ -1,0 +1,91 @@
+"""The load test script (bench/load_platform.py) in a tiny run: two tables, one deal each, against a real ``stich serve``.
+
+Only the report's shape and its consistency are checked (every action sent
+was confirmed, the percentiles are ordered); speed is not: figures belong in
+bench/README.md, not in a test.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "load_platform.py"
+
+
+def _module() -> ModuleType:
+    """The script as a module (bench/ is not a package); registered in ``sys.modules`` as its dataclasses need."""
+    loaded = sys.modules.get("load_platform")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("load_platform", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_platform"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tiny_run_reports_every_field(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    command = [sys.executable, str(SCRIPT), "--tables", "2", "--deals", "1", "--timeout", "240", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert json.loads(done.stdout) == report
+    assert report["game"] == "doppelkopf" and report["tables"] == 2 and report["clients"] == 8
+    assert report["tables_started"] == report["tables_finished"] == 2 and not report["timed_out"]
+    assert report["deals_finished"] >= 2  # a thrown-in deal is dealt again and counts too
+    assert report["errors"] == {"total": 0, "by_kind": {}, "samples": []}
+    assert report["actions_sent"] == report["actions_confirmed"] > 0
+    assert report["actions_per_second"] == pytest.approx(report["actions_confirmed"] / report["elapsed_s"], rel=0.01)
+    latency = report["latency_ms"]
+    assert latency["count"] == report["actions_confirmed"]
+    assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--tables", "0"], "--tables"),
+        (["--tables", "501"], "--tables"),
+        (["--deals", "0"], "--deals"),
+        (["--seconds", "0"], "--seconds"),
+        (["--timeout", "99999"], "--timeout"),
+        (["--url", "http://192.0.2.1:8000"], "--allow-remote"),
+        (["--url", "ftp://127.0.0.1"], "--url"),
+        (["--game", "skat"], "--game"),
+    ],
+)
+def test_out_of_bounds_options_are_refused(args: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    module = _module()
+    with pytest.raises(SystemExit) as stopped:
+        module.parse_args(args)
+    assert stopped.value.code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_percentiles_use_the_nearest_rank() -> None:
+    percentile = _module().percentile
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50.0 and percentile(values, 90) == 90.0 and percentile(values, 99) == 99.0
+    assert percentile(values, 100) == 100.0 and percentile([3.0], 99) == 3.0 and percentile([], 50) is None
+    assert percentile([5.0, 1.0, 3.0], 50) == 3.0
+
+
+def test_the_script_is_bounded_by_default() -> None:
+    args = _module().parse_args([])
+    assert args.tables == 20 and args.deals == 1 and args.timeout == 300.0 and args.url is None and args.seconds is None
+
+
+def test_run_from_a_checkout_without_the_script_on_path() -> None:
+    """The server is started as ``stich serve`` from the same environment as the script's Python."""
+    command = _module().stich_command()
+    assert command[-1] != "" and (Path(command[0]).name == "stich" or command[0] == sys.executable)
+    assert subprocess.run([*command, "serve", "--help"], capture_output=True, text=True, timeout=60, check=False).returncode == 0
