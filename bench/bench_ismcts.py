@@ -278,7 +278,7 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
             continue
         progress(f"positions {label}")
         points = decision_points(game, args.positions, 1000)
-        rollouts = ["random", "heuristic"] + (["kernel"] if name == "doppelkopf" and kernel.available() else [])
+        rollouts = ["mixed", "random", "heuristic"] + (["kernel"] if name == "doppelkopf" and kernel.available() else [])
         entry: dict[str, Any] = {"auto": AUTO_ROLLOUT.get(name, "random")}
         for phase, states in points.items():
             for rollout in rollouts:

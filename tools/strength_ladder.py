@@ -158,7 +158,8 @@ def render(args: argparse.Namespace) -> int:
     order = {g: i for i, g in enumerate(GAMES)}
     results.sort(key=lambda d: (order.get(_game_name(d["game"]), 99), d["candidate"]))
     lines = [
-        "| game | candidate | reference | deals | mean diff / deal | 95% CI (t) | deals won | Elo diff | candidate ms/decision (slowest) | reached |",
+        "| game | candidate | reference | deals | mean diff / deal | 95% CI (t) | deals won | Elo diff "
+        "| candidate ms/decision (slowest) | reached |",
         "|---|---|---|---:|---:|---|---:|---:|---:|---|",
     ]
     commands: list[str] = []

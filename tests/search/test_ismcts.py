@@ -13,13 +13,25 @@ from typing import Any
 import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.base import Bot
+from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import IsmctsBot, make_ismcts
 from stich.bots.registry import make_bot
 from stich.core.errors import OptionError
-from stich.core.game import Game, State
+from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
 from stich.search import kernel
-from stich.search.ismcts import ISMCTS, HeuristicRollout, Node, RandomRollout, bounded_rewards, make_rollout
+from stich.search.ismcts import (
+    ISMCTS,
+    PLAY_PHASE,
+    HeuristicRollout,
+    MixedRollout,
+    Node,
+    RandomRollout,
+    bounded_rewards,
+    choose_root,
+    make_rollout,
+)
 from stich.search.sampling import SAMPLERS, prepare_sampler
 
 
@@ -310,3 +322,144 @@ def test_game_without_sampler_falls_back_to_heuristic() -> None:
     bot = make_ismcts(game, seat, 1, simulations=10)
     action = bot.choose(state.observation(seat))
     assert action in state.legal_actions() and bot.last_result is None
+
+
+# --------------------------------------------------------------------------- heuristic prior, mixed rollouts, deadline
+
+
+def _root_with(stats: dict[int, list[float]]) -> Node:
+    """A root whose child ``code`` was visited once per reward in ``stats[code]`` (mover: seat 0)."""
+    root = Node(-1)
+    for code, rewards in stats.items():
+        child = root.children[code] = Node(0)
+        child.visits = child.avail = len(rewards)
+        child.total = sum(rewards)
+        child.squares = sum(r * r for r in rewards)
+        root.visits += len(rewards)
+    return root
+
+
+def test_choose_root_keeps_the_anchor_unless_clearly_beaten() -> None:
+    noisy = _root_with({1: [0.9, -0.5, 0.4, -0.2, 0.3, 0.1], 2: [0.5, -0.6, 0.2, -0.3]})  # 1 leads by ~0.2, within the noise
+    assert choose_root(noisy, {1, 2}, anchor=None) == 1
+    assert choose_root(noisy, {1, 2}, anchor=2) == 2
+    clear = _root_with({1: [0.8, 0.7, 0.9, 0.8] * 10, 2: [-0.5, -0.4, -0.6] * 5})
+    assert choose_root(clear, {1, 2}, anchor=2) == 1
+    assert choose_root(clear, {2}, anchor=2) == 2  # only legal actions count
+    assert choose_root(clear, {1, 2}, anchor=3) == 1  # an anchor never tried is no evidence
+    # A lead of 0.02 with a tiny standard error is still no clear lead (rollout bias), 0.1 is.
+    close = _root_with({1: [0.32, 0.30] * 500, 2: [0.30, 0.28] * 500})
+    assert choose_root(close, {1, 2}, anchor=2) == 2
+    assert choose_root(close, {1, 2}, anchor=2, gap=0.01) == 1
+
+
+def test_anchor_is_tried_first_and_must_be_legal() -> None:
+    game = make_game("tapp_tarock")
+    state = _decision_point(game, 3, min_moves=0)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    sampler = prepare_sampler(game, obs)
+    codes = sorted(a.code for a in obs.legal_actions)
+    anchor = codes[-1]
+    result = ISMCTS(game, RandomRollout(game)).search(obs, sampler, random.Random(2), iterations=1, anchor=anchor)
+    assert list(result.root.children) == [anchor] and result.code == anchor
+    illegal = next(code for code in range(len(game.actions)) if code not in codes)
+    with pytest.raises(ValueError, match="anchor"):
+        ISMCTS(game, RandomRollout(game)).search(obs, sampler, random.Random(2), iterations=5, anchor=illegal)
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_short_search_plays_the_heuristic_choice(name: str) -> None:
+    """With one iteration only the anchor is ever tried, so the bot plays exactly what the heuristic bot would."""
+    game = make_game(name)
+    for seed in range(3):
+        state = _decision_point(game, seed + 1, min_moves=seed * 5)
+        seat = state.current_player()
+        obs = state.observation(seat)
+        expected = make_heuristic(game, seat, 8).choose(obs)
+        bot = make_ismcts(game, seat, 8, simulations=1)
+        assert bot.choose(obs) == expected
+        assert bot.last_result is not None and bot.last_result.code == expected.code
+        plain = make_ismcts(game, seat, 8, simulations=1, prior=False)
+        plain.choose(obs)
+        assert plain.last_result is not None and plain.last_result.root.visits == 1
+
+
+def test_prior_option_is_checked() -> None:
+    with pytest.raises(OptionError, match="prior"):
+        make_ismcts(make_game("dobbm"), 0, 1, prior="yes")  # type: ignore[arg-type]
+    assert build_bot(parse_bot_spec("ismcts:simulations=5,prior=false"), make_game("dobbm"), 0, 1).prior is False  # type: ignore[attr-defined]
+
+
+class _RecordingBot:
+    """Wraps a bot and records the phase of every observation it is asked about."""
+
+    def __init__(self, inner: Bot, phases: list[str]) -> None:
+        self.inner = inner
+        self.phases = phases
+
+    def choose(self, observation: Observation) -> Action:
+        self.phases.append(observation.phase)
+        return self.inner.choose(observation)
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_mixed_rollout_asks_the_heuristic_before_card_play_only(name: str) -> None:
+    game = make_game(name)
+    rollout = make_rollout("mixed", game, 4)
+    assert isinstance(rollout, MixedRollout)
+    phases: list[str] = []
+    rollout.bots = [_RecordingBot(bot, phases) for bot in rollout.bots]  # type: ignore[misc]
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        rewards = rollout(state, random.Random(seed))
+        # The Doppelkopf kernel plays the cards in compiled code and leaves the engine state at the start of card play.
+        assert state.is_terminal() or getattr(state, "phase_name", None) == PLAY_PHASE
+        assert len(rewards) == game.num_seats and all(-1.0 <= r <= 1.0 for r in rewards)
+    assert phases, "the bidding should have been left to the heuristic"
+    assert PLAY_PHASE not in phases
+
+
+class _CountingDeadline:
+    """A fake deadline that expires after it has been asked ``allowed`` times (no wall clock involved)."""
+
+    def __init__(self, allowed: int) -> None:
+        self.allowed = allowed
+        self.asked = 0
+
+    def expired(self) -> bool:
+        self.asked += 1
+        return self.asked > self.allowed
+
+
+@pytest.mark.parametrize("allowed", [1, 5, 40])
+def test_budget_is_checked_after_preparation_and_before_each_iteration(allowed: int) -> None:
+    game = make_game("droggn")
+    state = _decision_point(game, 5, min_moves=6)
+    seat = state.current_player()
+    bot = make_ismcts(game, seat, 3, level=1)
+    clocks: list[_CountingDeadline] = []
+
+    def clock(seconds: float) -> _CountingDeadline:
+        assert seconds == bot.budget
+        clocks.append(_CountingDeadline(allowed))
+        return clocks[-1]
+
+    bot.clock = clock  # type: ignore[assignment]
+    action = bot.choose(state.observation(seat))
+    assert action in state.legal_actions()
+    assert bot.last_result is not None
+    # One check after preparing the sampler, then one before every iteration but the first.
+    assert bot.last_result.iterations == allowed
+    assert clocks[0].asked == allowed + 1
+
+
+def test_budget_spent_on_preparation_gives_the_heuristic_choice() -> None:
+    game = make_game("dobbm")
+    state = _decision_point(game, 6, min_moves=3)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    bot = make_ismcts(game, seat, 3, level=1)
+    bot.clock = lambda seconds: _CountingDeadline(0)  # type: ignore[assignment,return-value]
+    assert bot.choose(obs) == make_heuristic(game, seat, 3).choose(obs)
+    assert bot.last_result is None

@@ -9,16 +9,24 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``simulations``: exactly this many iterations per decision instead, so
   that the same seed gives the same decisions (tests, reproducible matches);
 * ``rollout``: ``auto`` (the per-game choice of :data:`AUTO_ROLLOUT`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf only).
+  ``mixed`` (heuristic bidding, then random or kernel card play),
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf only);
+* ``prior``: ``true`` (default) anchors the search on the ``heuristic``
+  bot's choice: it is tried first, favoured by a fading bonus and played
+  unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
+  ``false`` gives plain ISMCTS.
 
-A single legal action is played at once.  For a game without a world sampler
-(Dappen, until its sampler exists), or an observation no world can be drawn
-for, the bot plays like the ``heuristic`` bot for that decision.
+A single legal action is played at once.  For a game without a world sampler,
+an observation no world can be drawn for, or when preparing the sampler
+already used up the time budget, the bot plays the ``heuristic`` bot's
+choice for that decision (the heuristic is asked first, before the
+sampler, so that answer is always at hand).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
@@ -28,17 +36,17 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.ismcts import ISMCTS, SearchResult, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 
-ROLLOUTS = ("auto", "random", "heuristic", "kernel")
+ROLLOUTS = ("auto", "mixed", "random", "heuristic", "kernel")
 """Values of the ``rollout`` option."""
 
 AUTO_ROLLOUT: dict[str, str] = {
-    "doppelkopf": "kernel",
-    "tapp_tarock": "random",
-    "dobbm": "random",
-    "droggn": "random",
-    "dappen": "random",
+    "doppelkopf": "mixed",
+    "tapp_tarock": "mixed",
+    "dobbm": "mixed",
+    "droggn": "mixed",
+    "dappen": "mixed",
 }
-"""Rollout of ``rollout=auto`` per game: the strongest at equal time in bench/bench_ismcts.py (see bench/README.md)."""
+"""Rollout of ``rollout=auto`` per game: heuristic bidding then fast card play (kernel in Doppelkopf), see docs/search.md."""
 
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
@@ -46,7 +54,7 @@ MAX_SIMULATIONS = 10_000_000
 
 def _auto_rollout(game: Game) -> str:
     """The ``auto`` rollout for ``game``; ``kernel`` falls back to ``random`` without numba."""
-    kind = AUTO_ROLLOUT.get(game.name, "random")
+    kind = AUTO_ROLLOUT.get(game.name, "mixed")
     if kind == "kernel":
         from stich.search import kernel
 
@@ -60,8 +68,11 @@ class IsmctsBot:
 
     name = "ismcts"
 
-    def __init__(self, game: Game, seat: int, seed: int, *, budget: float | None, simulations: int | None, rollout: str) -> None:
+    def __init__(
+        self, game: Game, seat: int, seed: int, *, budget: float | None, simulations: int | None, rollout: str, prior: bool = True
+    ) -> None:
         self.game = game
+        self.prior = prior
         self.seat = seat
         self.budget = budget
         self.simulations = simulations
@@ -69,6 +80,8 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self.search = ISMCTS(game, make_rollout(rollout, game, seed))
         self.fallback: Bot = make_heuristic(game, seat, seed)
+        self.clock: Callable[[float], Deadline] = Deadline
+        """Makes the per-decision deadline from the budget (tests swap in a fake clock)."""
         self.last_result: SearchResult | None = None
         """The tree and counts of the latest search (``None`` after a shortcut or a fallback)."""
 
@@ -82,17 +95,23 @@ class IsmctsBot:
         self.last_result = None
         if len(legal) == 1:
             return legal[0]
-        deadline = Deadline(self.budget) if self.simulations is None and self.budget is not None else None
+        deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
+        heuristic = self.fallback.choose(observation)
         sampler = self._sampler(observation)
-        if sampler is None:
-            return self.fallback.choose(observation)
+        if sampler is None or (deadline is not None and deadline.expired()):
+            return heuristic
         rng = random.Random(self.rng.getrandbits(64))
         try:
             result = self.search.search(
-                observation, sampler, rng, iterations=self.simulations, stop=deadline.expired if deadline is not None else None
+                observation,
+                sampler,
+                rng,
+                iterations=self.simulations,
+                stop=deadline.expired if deadline is not None else None,
+                anchor=heuristic.code if self.prior else None,
             )
         except SamplingError:
-            return self.fallback.choose(observation)
+            return heuristic
         self.last_result = result
         return self.game.actions[result.code]
 
@@ -113,6 +132,7 @@ def make_ismcts(
     time: float | None = None,
     simulations: int | None = None,
     rollout: str = "auto",
+    prior: bool = True,
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -131,5 +151,7 @@ def make_ismcts(
         raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     if rollout == "kernel" and game.name != "doppelkopf":
         raise OptionError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
+    if not isinstance(prior, bool):
+        raise OptionError(f"prior must be true or false, got {prior!r}")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
-    return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind)
+    return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind, prior=prior)

@@ -50,7 +50,7 @@ from typing import Protocol
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Game, Observation, State
-from stich.search.sampling import WorldSampler
+from stich.search.sampling import SamplingError, WorldSampler
 
 REWARD_SCALES: dict[str, float] = {
     "doppelkopf": 4.0,
@@ -68,6 +68,28 @@ EXPLORATION = 0.7
 """UCB1 exploration constant ``c`` in ``mean + c * sqrt(ln(available) / visits)`` (rewards lie in (-1, 1))."""
 
 Rewards = list[float]
+
+PLAY_PHASE = "play"
+"""The ``phase_name`` of card play in every game's state (the phase :class:`MixedRollout` hands to its fast rollout)."""
+
+MIN_VARIANCE = 0.01
+"""Floor of a root action's reward variance in :func:`choose_root` (a handful of equal rewards prove little)."""
+
+PRIOR_BONUS = 0.5
+"""Progressive bias of the anchor action at the root: UCB adds ``PRIOR_BONUS / visits`` to it, fading as evidence grows."""
+
+SWITCH_Z = 2.0
+"""How many standard errors better than the anchor's mean a root action must be for :meth:`ISMCTS.search` to prefer it."""
+
+SWITCH_GAP = 0.05
+"""Smallest lead in mean reward over the anchor that counts as clearly better, however many visits.
+
+Rollouts are biased (random card play), so a long search's tiny standard
+error alone would let that bias overrule the heuristic on near-ties."""
+
+SWITCH_GAPS: dict[str, float] = {"droggn": 0.3}
+"""Per-game :data:`SWITCH_GAP`: in Droggn random card play rates leading the Pagat (T1) and other trumps
+far too well and big scores saturate the rewards, so small leads are not trusted there."""
 
 
 def reward_scale(game: Game) -> float:
@@ -133,19 +155,64 @@ class HeuristicRollout:
         return bounded_rewards(state.result().scores, self.scale)
 
 
+class MixedRollout:
+    """The heuristic bot for every action before card play (bidding, talon, announcements), then a fast card-play rollout.
+
+    Random bidding makes a declaration look bad (random partners and
+    opponents bid and double wildly), which made random rollouts pass in
+    Tapp Tarock; the heuristic's bidding costs a few observations per rollout
+    only, while card play, the bulk of the actions, stays cheap.  ``play`` is
+    the card-play rollout (``random``, or the Doppelkopf ``kernel``); the
+    phase comes from the state's ``phase_name`` (a state without one counts
+    as being in card play already).
+    """
+
+    name = "mixed"
+
+    def __init__(self, game: Game, seed: int, play: Rollout) -> None:
+        self.scale = reward_scale(game)
+        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.play = play
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards:
+        bots = self.bots
+        while not state.is_terminal() and getattr(state, "phase_name", PLAY_PHASE) != PLAY_PHASE:
+            codes = state.legal_codes()
+            if len(codes) == 1:
+                state._apply_code(codes[0])
+                continue
+            seat = state.current_player()
+            state._apply_code(bots[seat].choose(state.observation(seat)).code)
+        if state.is_terminal():
+            return bounded_rewards(state.result().scores, self.scale)
+        return self.play(state, rng)
+
+
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
-    """The rollout policy ``kind`` (``random``, ``heuristic`` or ``kernel``) for ``game``."""
+    """The rollout policy ``kind`` (``mixed``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
+
+    ``mixed`` plays card play with the ``kernel`` rollout in Doppelkopf when
+    the compiled kernel is available and with random actions otherwise.
+    """
     if kind == "random":
         return RandomRollout(game)
     if kind == "heuristic":
         return HeuristicRollout(game, seed)
+    if kind == "mixed":
+        play: Rollout = RandomRollout(game)
+        if game.name == "doppelkopf":
+            from stich.search import kernel
+
+            if kernel.available():
+                play = make_rollout("kernel", game, seed)
+        return MixedRollout(game, seed, play)
     if kind == "kernel":
         if game.name != "doppelkopf":
             raise ValueError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
         from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
 
         return KernelRollout(game)
-    raise ValueError(f"unknown rollout {kind!r}; choose random, heuristic or kernel")
+    raise ValueError(f"unknown rollout {kind!r}; choose mixed, random, heuristic or kernel")
 
 
 # --------------------------------------------------------------------------- tree
@@ -160,13 +227,15 @@ class Node:
     visited (so ``avail >= visits``).
     """
 
-    __slots__ = ("avail", "children", "outcomes", "player", "total", "visits")
+    __slots__ = ("avail", "children", "outcomes", "player", "squares", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.squares = 0.0
+        """Sum of the squared rewards (kept for the root's children only, for :func:`choose_root`)."""
         self.children: dict[int, Node] = {}
         self.outcomes: dict[int, Rewards] | None = None
         """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
@@ -175,11 +244,75 @@ class Node:
         """Mean reward of the mover (0 before the first visit)."""
         return self.total / self.visits if self.visits else 0.0
 
+    def variance_of_mean(self) -> float:
+        """Estimated variance of :meth:`mean` (sample variance over visits, floored at :data:`MIN_VARIANCE`)."""
+        if not self.visits:
+            return math.inf
+        mean = self.mean()
+        return max(self.squares / self.visits - mean * mean, MIN_VARIANCE) / self.visits
+
+
+def choose_root(root: Node, legal: set[int], anchor: int | None, z: float | None = None, gap: float | None = None) -> int:
+    """The action to play after a search: the most visited legal root action, unless the ``anchor`` holds its own.
+
+    Without an anchor (or one never tried) this is plain ISMCTS: most visits,
+    ties by higher mean, then lower code.  With one (the heuristic bot's
+    choice), the most visited action replaces it only when its mean reward
+    exceeds the anchor's by more than ``z`` standard errors of the
+    difference and by at least ``gap`` (defaults :data:`SWITCH_Z`,
+    :data:`SWITCH_GAP`), so a short, noisy search cannot talk the bot out of
+    a sound move, and a long one still can.
+    """
+    candidates = [(ch.visits, ch.mean(), -code, code) for code, ch in root.children.items() if code in legal]
+    best = max(candidates)[3]
+    if anchor is None or anchor == best or anchor not in root.children or anchor not in legal:
+        return best
+    top, held = root.children[best], root.children[anchor]
+    z = SWITCH_Z if z is None else z
+    gap = SWITCH_GAP if gap is None else gap
+    margin = max(gap, z * math.sqrt(top.variance_of_mean() + held.variance_of_mean()))
+    return best if top.mean() - held.mean() > margin else anchor
+
+
+class OutOfTime(SamplingError):
+    """The time budget ran out before the first world of a search was drawn (the caller falls back on another choice)."""
+
+
+def draw_world(sampler: WorldSampler, rng: random.Random, stop: Callable[[], bool] | None) -> State | None:
+    """One world from ``sampler``, or ``None`` when ``stop()`` turns true between two rejected proposals.
+
+    The same loop as :meth:`WorldSampler.sample` (propose, replay and verify,
+    counted in the sampler's stats), with the deadline asked before every
+    redraw, so a rare observation whose worlds are often rejected cannot
+    hold the decision past its budget.  Without ``stop`` it is exactly
+    ``sampler.sample(rng)``.
+    """
+    if stop is None:
+        return sampler.sample(rng)
+    stats = sampler.stats
+    for attempt in range(sampler.max_attempts):
+        if attempt and stop():
+            return None
+        stats.proposed += 1
+        world = sampler.propose(rng)
+        if world is None:
+            sampler._reject("proposal")
+            continue
+        state = sampler.check(world)
+        if state is not None:
+            stats.accepted += 1
+            return state
+    raise SamplingError(f"no consistent world found in {sampler.max_attempts} draws for seat {sampler.observation.seat}")
+
 
 class WorldPool:
-    """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling."""
+    """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling.
 
-    def __init__(self, draw: Callable[[random.Random], State], rng: random.Random, *, pool_size: int, resample_every: int) -> None:
+    ``draw`` may return ``None`` (out of time): the pool then cycles through
+    the worlds it has, or raises :class:`OutOfTime` when it has none.
+    """
+
+    def __init__(self, draw: Callable[[random.Random], State | None], rng: random.Random, *, pool_size: int, resample_every: int) -> None:
         if pool_size < 1 or resample_every < 1:
             raise ValueError("pool_size and resample_every must be at least 1")
         self.draw = draw
@@ -192,8 +325,13 @@ class WorldPool:
     def world(self, iteration: int) -> tuple[int, State]:
         """The index and a fresh clone of the world for ``iteration`` (callers mutate the clone)."""
         worlds = self.worlds
+        fresh = None
         if not worlds or (len(worlds) < self.pool_size and iteration % self.resample_every == 0):
-            worlds.append(self.draw(self.rng))
+            fresh = self.draw(self.rng)
+            if fresh is None and not worlds:
+                raise OutOfTime("the time budget ran out before a first world could be drawn")
+        if fresh is not None:
+            worlds.append(fresh)
             self.cursor = len(worlds) - 1
         else:
             self.cursor = (self.cursor + 1) % len(worlds)
@@ -236,19 +374,27 @@ class ISMCTS:
         *,
         iterations: int | None = None,
         stop: Callable[[], bool] | None = None,
+        anchor: int | None = None,
     ) -> SearchResult:
         """Run ``iterations`` iterations, or until ``stop()`` says so (asked before every iteration but the first).
 
-        Only the observation and worlds drawn from ``sampler`` are read; the
-        result depends only on them and on ``rng``.
+        ``anchor`` (an action code, normally the heuristic bot's choice) is
+        tried first at the root, gets a progressive bias there
+        (:data:`PRIOR_BONUS`), and is kept unless another action is clearly
+        better (:func:`choose_root`).  Only the observation and worlds drawn
+        from ``sampler`` are read; the result depends only on them and on
+        ``rng``.
         """
         if iterations is None and stop is None:
             raise ValueError("search needs iterations or stop")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         root = Node(-1)
-        pool = WorldPool(sampler.sample, rng, pool_size=self.pool_size, resample_every=self.resample_every)
+        pool = WorldPool(lambda r: draw_world(sampler, r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
         root_codes = {a.code for a in observation.legal_actions}
+        if anchor is not None and anchor not in root_codes:
+            raise ValueError(f"anchor {anchor} is not a legal action of the observation")
+        bonus = PRIOR_BONUS
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -279,11 +425,14 @@ class ISMCTS:
                         continue
                     ch.avail += 1
                     value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if code == anchor and node is root:
+                        value += bonus / ch.visits
                     if value > best:
                         best = value
                         chosen = code
                 if untried:
-                    code = untried[int(rand() * len(untried))]
+                    first = anchor is not None and node is root and anchor in untried
+                    code = anchor if first and anchor is not None else untried[int(rand() * len(untried))]
                     child = children[code] = Node(state.current_player())
                     child.avail = 1
                     state._apply_code(code)
@@ -305,7 +454,9 @@ class ISMCTS:
                 n.visits += 1
                 if n.player >= 0:
                     n.total += rewards[n.player]
+            if len(path) > 1:
+                head = path[1]
+                head.squares += rewards[head.player] ** 2
             done += 1
-        candidates = [(ch.visits, ch.mean(), -code, code) for code, ch in root.children.items() if code in root_codes]
-        code = max(candidates)[3]
-        return SearchResult(code, root, done, len(pool.worlds))
+        gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
+        return SearchResult(choose_root(root, root_codes, anchor, gap=gap), root, done, len(pool.worlds))

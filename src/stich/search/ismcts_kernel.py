@@ -54,6 +54,8 @@ class KernelRollout:
         self._values: dict[tuple[int, int, int], int] = {}
         self._rewards: dict[tuple[int, int, int, int, int], tuple[float, float]] = {}
         self._templates: dict[tuple[object, ...], kernel.KernelPosition] = {}
+        # Compile or load the kernel now (seconds, once per process), not inside the first timed decision.
+        kernel.warmup()
 
     def _kernel_position(self, pos: PlayPosition) -> PlayPosition | kernel.KernelPosition:
         """``pos`` in the kernel's array form, reusing the rule tables of an earlier position with the same card order and parties.
