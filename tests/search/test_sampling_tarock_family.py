@@ -139,4 +139,3 @@ def test_droggn_buy_lay_out_and_exposed_talon() -> None:
             state.apply(rng.choice(state.legal_codes()))
     public = state.observation(1).public
     assert public["bought"] is not None and public["laid_out"] == "T1" and "shown_talon" in public
-
