@@ -156,10 +156,16 @@ def render(args: argparse.Namespace) -> int:
     if not results:
         raise SystemExit(f"strength_ladder: no results.json below {', '.join(args.folders)}")
     order = {g: i for i, g in enumerate(GAMES)}
-    results.sort(key=lambda d: (order.get(_game_name(d["game"]), 99), d["candidate"]))
+    rank = {"random": 0, "heuristic": 1, "pimc": 2, "ismcts": 3}
+
+    def ladder_position(data: dict[str, Any]) -> tuple[int, int, int]:
+        reference = data["references"][0].split(":", 1)[0]
+        return (order.get(_game_name(data["game"]), 99), rank.get(data["candidate"].split(":", 1)[0], 9), rank.get(reference, 9))
+
+    results.sort(key=ladder_position)
     lines = [
         "| game | candidate | reference | deals | mean diff / deal | 95% CI (t) | deals won | Elo diff "
-        "| candidate ms/decision (slowest) | reached |",
+        "| candidate ms/decision (slowest) | lower bound > 0 |",
         "|---|---|---|---:|---:|---|---:|---:|---:|---|",
     ]
     commands: list[str] = []
