@@ -143,3 +143,34 @@ def test_world_evaluator_leaves_the_world_unchanged() -> None:
         scores = evaluator.score_values(state, codes)
         assert all(isinstance(v, float) for v in scores)
         assert (state.observation(seat), state.history) == before
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_dobbm_teams_match_who_pays_whom_in_every_contract(players: int) -> None:
+    """Dobbm: the declarer (Dobbm or Solo) alone against the other active players, who play as one team [§3.1];
+    an idle fifth dealer pays or receives like a defender [§2, §8.3].  So in every scored deal two seats share a
+    team label exactly when their scores have the same sign: a wrong label would make the search play for the other side."""
+    game = make_game("dobbm", options={"players": players})
+    bots = [make_heuristic(game, seat, 0) for seat in range(players)]
+    seen: set[str] = set()
+    for seed in range(400):
+        state = game.new_state(seed=seed, dealer=seed % players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            mover = state.current_player()
+            if getattr(state, "phase_name", "") == "bidding" and seed % 3 == 0:
+                state.apply(rng.choice(state.legal_codes()))  # random bids reach Solo contracts too
+            else:
+                state.apply(bots[mover].choose(state.observation(mover)))
+        scores = state.result().scores
+        contract = state.contract  # type: ignore[attr-defined]
+        if contract is None or 0 in scores:
+            continue  # thrown in or drawn: nobody pays
+        side = teams(state)
+        declarer = state.declarer  # type: ignore[attr-defined]
+        assert side[declarer] == 0 and side.count(0) == 1
+        for a in range(players):
+            for b in range(players):
+                assert (side[a] == side[b]) == ((scores[a] > 0) == (scores[b] > 0)), (seed, contract, scores, side)
+        seen.add(contract)
+    assert seen == {"dobbm", "solo"}
