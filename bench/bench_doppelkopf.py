@@ -27,20 +27,15 @@ missed; the output says whether each target is met.  See bench/README.md.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +43,8 @@ try:  # `make bench` installs stich; a plain checkout works through src/.
     import stich  # noqa: F401
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from bench_common import machine_info, no_gc
 
 from stich.core.game import Game, State
 from stich.core.registry import make_game
@@ -136,72 +133,6 @@ class Micro:
 
 
 # ---------------------------------------------------------------- machine
-
-
-def git_revision() -> str:
-    """Short commit of the checkout, with ``+dirty`` when the tree has changes (``unknown`` outside git)."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
-
-
-def machine_info() -> dict[str, Any]:
-    """The machine the figures were taken on."""
-    model = "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        usable = os.cpu_count() or 0
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # pragma: no cover
-        load = []
-    versions: dict[str, str] = {}
-    for dist in ("stich", "open_spiel"):
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            versions[dist] = "not installed"
-    return {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": usable,
-        "cpu_count": os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "python_impl": platform.python_implementation(),
-        "platform": platform.platform(),
-        "loadavg_at_start": load,
-        "versions": versions,
-        "git": git_revision(),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
-    }
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Switch the cyclic garbage collector off for a timing (as timeit does)."""
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 # ---------------------------------------------------------------- stich deals

@@ -36,16 +36,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +49,8 @@ try:  # a plain checkout works through src/
     import stich  # noqa: F401
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from bench_common import machine_info
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import AUTO_ROLLOUT, make_ismcts
@@ -80,50 +78,6 @@ TARGET_LATENCY_S = 1.0
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def git_revision() -> str:
-    """Short commit of the checkout, with ``+dirty`` when the tree has changes."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
-
-
-def machine_info() -> dict[str, Any]:
-    """The machine and software the figures were taken with."""
-    model = "unknown"
-    with suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    versions: dict[str, str] = {}
-    for dist in ("stich", "numba", "open_spiel"):
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            versions[dist] = "not installed"
-    load: list[float] = []
-    with suppress(OSError):
-        load = [round(x, 2) for x in os.getloadavg()]
-    return {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "loadavg_at_start": load,
-        "versions": versions,
-        "kernel_backend": kernel.backend(),
-        "git": git_revision(),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
-    }
 
 
 def decision_points(game: Game, count: int, seed: int) -> dict[str, list[State]]:
@@ -266,7 +220,12 @@ def bench_openspiel(positions: int, simulations: int) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
     """All measurements."""
-    report: dict[str, Any] = {"machine": machine_info(), "settings": vars(args).copy(), "rates": {}, "latency": {}}
+    report: dict[str, Any] = {
+        "machine": machine_info(("stich", "numba", "open_spiel"), kernel_backend=kernel.backend()),
+        "settings": vars(args).copy(),
+        "rates": {},
+        "latency": {},
+    }
     if kernel.available():
         start = time.perf_counter()
         kernel.warmup()

@@ -39,19 +39,14 @@ See bench/README.md, section bench_search.py.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
-from importlib import metadata
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +54,8 @@ try:  # a plain checkout works through src/
     import stich  # noqa: F401
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from bench_common import machine_info, no_gc
 
 from stich.core.registry import make_game
 from stich.games.doppelkopf.game import Doppelkopf
@@ -77,63 +74,6 @@ DD_TABLE_SOLVES = 20
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def git_revision() -> str:
-    """Short commit of the checkout, with ``+dirty`` when the tree has changes."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
-
-
-def machine_info() -> dict[str, Any]:
-    """The machine and software the figures were taken with."""
-    model = "unknown"
-    with suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    versions: dict[str, str] = {}
-    for dist in ("stich", "numba", "numpy", "open_spiel"):
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            versions[dist] = "not installed"
-    load: list[float] = []
-    with suppress(OSError):
-        load = [round(x, 2) for x in os.getloadavg()]
-    return {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "loadavg_at_start": load,
-        "versions": versions,
-        "kernel_backend": kernel.backend(),
-        "git": git_revision(),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
-    }
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Garbage collector off during a timing (as timeit does)."""
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def rate(run_batch: Callable[[int], int], seconds: float, repeats: int) -> list[float]:
@@ -434,7 +374,7 @@ def comparisons(playouts: dict[str, Any], solver: dict[str, Any], rollouts: dict
 
 def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
     """Every measurement, as plain data."""
-    info = machine_info()
+    info = machine_info(("stich", "numba", "numpy", "open_spiel"), kernel_backend=kernel.backend())
     game = make_game("doppelkopf", "ddv")
     assert isinstance(game, Doppelkopf)
     if kernel.available():

@@ -1,0 +1,78 @@
+"""What every benchmark script shares: the machine and checkout a figure was taken on, and GC-free timing.
+
+The scripts in ``bench/`` run as ``python bench/NAME.py``, so this module is
+imported by its plain name (the script's folder is first on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+
+def git_revision() -> str:
+    """Short commit of the checkout, with ``+dirty`` when the tree has changes (``unknown`` outside git)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def machine_info(dists: Iterable[str] = ("stich", "open_spiel"), **extra: Any) -> dict[str, Any]:
+    """The machine, the versions of ``dists`` and the command the figures were taken with; ``extra`` is added as is."""
+    model = "unknown"
+    with suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    versions: dict[str, str] = {}
+    for dist in dists:
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    load: list[float] = []
+    with suppress(OSError):
+        load = [round(x, 2) for x in os.getloadavg()]
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpu_count": os.cpu_count(),
+        "cpu_model": model,
+        "python": platform.python_version(),
+        "python_impl": platform.python_implementation(),
+        "platform": platform.platform(),
+        "loadavg_at_start": load,
+        "versions": versions,
+        **extra,
+        "git": git_revision(),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+    }
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Switch the cyclic garbage collector off for a timing (as timeit does)."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
