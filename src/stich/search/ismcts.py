@@ -51,6 +51,7 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Game, Observation, State
 from stich.search.sampling import SamplingError, WorldSampler
+from stich.search.scores import score_value
 
 REWARD_SCALES: dict[str, float] = {
     "doppelkopf": 4.0,
@@ -99,7 +100,7 @@ def reward_scale(game: Game) -> float:
 
 def bounded_rewards(scores: Sequence[int], scale: float) -> Rewards:
     """Each seat's score squeezed into (-1, 1): ``tanh(score / scale)``."""
-    return [math.tanh(s / scale) for s in scores]
+    return [math.tanh(score_value(s) / scale) for s in scores]
 
 
 # --------------------------------------------------------------------------- rollouts

@@ -38,6 +38,7 @@ from typing import Any
 
 from stich.bots.base import Bot
 from stich.core.game import Game, State
+from stich.search.scores import score_value
 
 Leaf = Callable[[State, int], float]
 """Value of a finished (terminal) state for a seat."""
@@ -102,7 +103,7 @@ def teams(state: State) -> tuple[int, ...]:
 
 def final_score(state: State, seat: int) -> float:
     """The seat's score change of a finished deal (``state.result().scores[seat]``)."""
-    return float(state.result().scores[seat])
+    return score_value(state.result().scores[seat])
 
 
 def doppelkopf_eye_value(re_eyes: int, seat_is_re: bool) -> float:
