@@ -76,3 +76,19 @@ def no_gc() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+def rounded(x: Any, digits: int = 4) -> Any:
+    """``x`` with every float in it (nested dicts and lists too) rounded, for readable JSON reports."""
+    if isinstance(x, dict):
+        return {k: rounded(v, digits) for k, v in x.items()}
+    if isinstance(x, list):
+        return [rounded(v, digits) for v in x]
+    if isinstance(x, float):
+        return round(x, digits)
+    return x
+
+
+def progress(message: str) -> None:
+    """A progress line on stderr (the report itself goes to stdout)."""
+    print(f"... {message}", file=sys.stderr, flush=True)

@@ -50,7 +50,7 @@ try:  # a plain checkout works through src/
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bench_common import machine_info
+from bench_common import machine_info, progress, rounded
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import AUTO_ROLLOUT, make_ismcts
@@ -266,16 +266,6 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
     return report
 
 
-def _rounded(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _rounded(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_rounded(v) for v in x]
-    if isinstance(x, float):
-        return round(x, 4)
-    return x
-
-
 def render(report: dict[str, Any]) -> str:
     """A readable table."""
     m = report["machine"]
@@ -344,11 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds <= 0 or args.positions < 1 or args.latency_decisions < 0 or args.spiel_positions < 1 or args.spiel_simulations < 1:
         parser.error("--seconds, --positions, --spiel-positions and --spiel-simulations must be positive, --latency-decisions >= 0")
 
-    def progress(msg: str) -> None:
-        print(f"... {msg}", file=sys.stderr, flush=True)
-
     report = run(args, progress)
-    print(json.dumps(_rounded(report), indent=2, ensure_ascii=False) if args.json else render(report))
+    print(json.dumps(rounded(report), indent=2, ensure_ascii=False) if args.json else render(report))
     return 0
 
 

@@ -55,7 +55,7 @@ try:  # a plain checkout works through src/
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bench_common import machine_info, no_gc
+from bench_common import machine_info, no_gc, progress, rounded
 
 from stich.core.registry import make_game
 from stich.games.doppelkopf.game import Doppelkopf
@@ -416,16 +416,6 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
     }
 
 
-def _rounded(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _rounded(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_rounded(v) for v in x]
-    if isinstance(x, float):
-        return round(x, 4)
-    return x
-
-
 def render(report: dict[str, Any]) -> str:
     """A readable table."""
     m = report["machine"]
@@ -536,11 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.reference_positions < 1 or args.dd_deals < 1:
         parser.error("--seconds, --repeats, --positions, --reference-positions and --dd-deals must be positive")
 
-    def progress(msg: str) -> None:
-        print(f"... {msg}", file=sys.stderr, flush=True)
-
     report = run(args, progress)
-    print(json.dumps(_rounded(report), indent=2, ensure_ascii=False) if args.json else render(report))
+    print(json.dumps(rounded(report), indent=2, ensure_ascii=False) if args.json else render(report))
     return 0
 
 
