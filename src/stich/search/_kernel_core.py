@@ -184,21 +184,12 @@ def playouts(
     hands = np.empty(4, dtype=np.int64)
     re = ctx[C_RE]
     # the part of the current trick already on the table
-    led0 = -1
-    bk0 = -1
-    bp0 = 0
-    te0 = 0
-    for i in range(n0):
-        f = trick0[i]
-        te0 += ctx[C_EYES + f]
-        if i == 0:
-            led0 = ctx[C_EFF + f]
-            bk0 = ctx[C_KEY + f]
-        else:
-            k = card_key(ctx, f, led0)
-            if beats(ctx, f, k, bk0, tricks_left0):
-                bk0 = k
-                bp0 = i
+    root = np.empty(4, dtype=np.int64)
+    root_trick(ctx, trick0, n0, tricks_left0, root)
+    led0 = root[0]
+    bp0 = root[1]
+    bk0 = root[2]
+    te0 = root[3]
     for g in range(count):
         for s in range(4):
             hands[s] = hands0[s]
