@@ -87,6 +87,23 @@ class TrickView:
         return {"leader": self.leader, "cards": [c.text for c in self.cards], "winner": self.winner}
 
 
+def trick_views(
+    tricks: Sequence[tuple[Sequence[int], Sequence[int], int]],
+    trick_seats: Sequence[int],
+    trick_cards: Sequence[int],
+    faces: Sequence[Card],
+) -> tuple[TrickView, ...]:
+    """The finished tricks ``(seats, card codes, winner)`` and the one on the table, as views.
+
+    ``faces[code]`` is the card a code stands for; every game keeps its tricks
+    in this form, so every observation builds its trick views here.
+    """
+    views = tuple(TrickView(seats[0], tuple(faces[c] for c in cards), winner) for seats, cards, winner in tricks)
+    if trick_cards:
+        views += (TrickView(trick_seats[0], tuple(faces[c] for c in trick_cards)),)
+    return views
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one seat may know: its hand, public events, tricks, game-specific facts.

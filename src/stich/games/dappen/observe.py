@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, TrickView
+from stich.core.game import Observation, trick_views
 from stich.games.dappen import actions as A
 from stich.games.dappen.pack import CONTRACTS, DECK, FACES, FIVES
 from stich.games.dappen.state import PHASE_NAMES
@@ -68,9 +68,7 @@ def observe(state: DappenState, seat: int) -> Observation:
         private["must_dapp"] = reason
     if state.kept_back == seat:
         private["gstiess_kept_back"] = True
-    tricks = tuple(TrickView(seats[0], tuple(FACES[c] for c in cards), winner) for seats, cards, winner in state.tricks)
-    if state.trick_cards:
-        tricks += (TrickView(state.trick_seats[0], tuple(FACES[c] for c in state.trick_cards)),)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     events = tuple(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, TrickView
+from stich.core.game import Observation, trick_views
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.pack import CONTRACTS, DECK, FACES, points_of
 from stich.games.dobbm.state import END, EXCHANGE, PHASE_NAMES
@@ -58,9 +58,7 @@ def observe(state: DobbmState, seat: int) -> Observation:
     if seat == state.declarer and contract is not None and CONTRACTS[contract].exchanges and state.phase >= EXCHANGE:
         private["dobb"] = _texts(state.dobb)
         private["discards"] = _texts(state.discards)
-    tricks = tuple(TrickView(seats[0], tuple(FACES[c] for c in cards), winner) for seats, cards, winner in state.tricks)
-    if state.trick_cards:
-        tricks += (TrickView(state.trick_seats[0], tuple(FACES[c] for c in state.trick_cards)),)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     events = tuple(

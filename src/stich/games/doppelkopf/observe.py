@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, TrickView
+from stich.core.game import Observation, trick_views
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CQ, FACES, N_FACES, TRUMP
 from stich.games.doppelkopf.state import PARTY_NAMES, PHASE_NAMES, PLAY
 
 if TYPE_CHECKING:
     from stich.games.doppelkopf.state import DoppelkopfState
+
+CARD_OF_CODE = FACES * 2
+"""Card of each physical card code (``code % N_FACES`` is its face: two copies of each)."""
 
 
 def _public_kind(state: DoppelkopfState) -> str:
@@ -102,9 +105,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         private["armut_given"] = [c.text for c in state.game.deck.cards(state.armut_cards)]
     if seat in (state.poor, state.armut_taker) and state.armut_returned:
         private["armut_returned"] = [c.text for c in state.game.deck.cards(state.armut_returned)]
-    tricks = tuple(TrickView(seats[0], tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in state.tricks)
-    if state.trick_cards:
-        tricks += (TrickView(state.trick_seats[0], tuple(FACES[c % N_FACES] for c in state.trick_cards)),)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, CARD_OF_CODE)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     return Observation(

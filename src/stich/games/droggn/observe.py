@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, TrickView
+from stich.core.game import Observation, trick_views
 from stich.games.droggn import actions as A
 from stich.games.droggn.pack import CONTRACTS, FACES, GSTIESS
 from stich.games.droggn.state import PHASE_NAMES
@@ -75,9 +75,7 @@ def observe(state: DroggnState, seat: int) -> Observation:
         private["discards"] = _cards(state, state.discards)
     if state.offered >= 0 and (seat == state.declarer or (state.bought >= 0 and seat == state.bought_from)):
         private["offered"] = FACES[state.offered].text
-    tricks = tuple(TrickView(seats[0], tuple(FACES[c] for c in cards), winner) for seats, cards, winner in state.tricks)
-    if state.trick_cards:
-        tricks += (TrickView(state.trick_seats[0], tuple(FACES[c] for c in state.trick_cards)),)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     return Observation(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, TrickView
+from stich.core.game import Observation, trick_views
 from stich.games.tapp_tarock import actions as A
 from stich.games.tapp_tarock.pack import CONTRACT_BY_LEVEL, DOUBLING_NAMES, FACES, HALVES, ITEMS, TAROCKS
 from stich.games.tapp_tarock.state import END, PHASE_NAMES, cards_text
@@ -77,9 +77,7 @@ def observe(state: TappTarockState, seat: int) -> Observation:
             private["talon_half"] = cards_text(state.dealt[n + state.taken])
         if state.discards:
             private["discards"] = cards_text(state.discards)
-    tricks = tuple(TrickView(seats[0], tuple(FACES[c] for c in cards), winner) for seats, cards, winner in state.tricks)
-    if state.trick_cards:
-        tricks += (TrickView(state.trick_seats[0], tuple(FACES[c] for c in state.trick_cards)),)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     return Observation(
