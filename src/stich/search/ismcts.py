@@ -50,6 +50,8 @@ from typing import Protocol
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Game, Observation, State
+from stich.search.call_reading import CallReadingSampler
+from stich.search.perfect_info import in_trick_play, play_codes, teams, tricks_left
 from stich.search.sampling import SamplingError, WorldSampler
 from stich.search.scores import score_value
 
@@ -189,11 +191,87 @@ class MixedRollout:
         return self.play(state, rng)
 
 
+EXACT_LEAF_TRICKS: dict[str, int] = {"tapp_tarock": 2, "dobbm": 2, "droggn": 2, "dappen": 2}
+"""Tricks left from which :class:`ExactEndgame` plays a leaf out by exact search, per game (Doppelkopf: the kernel rollout's own solve)."""
+
+
+def best_line_scores(state: State) -> tuple[float, Sequence[int]]:
+    """The end of the card play when both teams play their best: the first team's value and every seat's score there.
+
+    Plain alpha-beta over the ``play`` actions through the engine (as
+    :class:`stich.search.perfect_info.AlphaBeta`), for the team with label 0
+    of :func:`~stich.search.perfect_info.teams` (Re, the declarer, Dappen's
+    lone player) maximising the score of its first seat against the others.
+    Besides the value it returns the scores of all seats at the end of a line
+    that reaches that value, which is what a tree search backs up.  Meant for
+    the last two or three tricks: it is exponential in the tricks left.
+    """
+    side = teams(state)
+    seat = side.index(0) if 0 in side else state.current_player()
+    return _best_line(state, seat, -math.inf, math.inf)
+
+
+def _best_line(state: State, seat: int, alpha: float, beta: float) -> tuple[float, Sequence[int]]:
+    if state.is_terminal():
+        final = state.result().scores
+        return score_value(final[seat]), final
+    side = teams(state)
+    maximising = side[state.current_player()] == side[seat]
+    best = -math.inf if maximising else math.inf
+    best_scores: Sequence[int] = ()
+    for code in play_codes(state):
+        child = state.clone()
+        child._apply_code(code)
+        value, scores = _best_line(child, seat, alpha, beta)
+        if maximising:
+            if value > best:
+                best, best_scores = value, scores
+            alpha = max(alpha, best)
+        else:
+            if value < best:
+                best, best_scores = value, scores
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best, best_scores
+
+
+class ExactEndgame:
+    """Trick play with at most ``tricks`` tricks left valued by exact search (:func:`best_line_scores`), else by ``inner``.
+
+    Random card play decides the last tricks of a Tarock deal by chance: who
+    keeps the Pagat for the last trick, who smears his points, whether the
+    declarer's last trump is drawn.  The ``pimc`` bot searches those tricks
+    exactly; with this wrapper the ISMCTS leaves near the end are valued the
+    same way, so the tree's endgame decisions compare perfect-play outcomes
+    instead of noisy random ones (at a few times a random ending's cost).
+    """
+
+    name = "exact"
+
+    def __init__(self, game: Game, inner: Rollout, tricks: int) -> None:
+        self.scale = reward_scale(game)
+        self.inner = inner
+        self.tricks = tricks
+        self.solved = 0
+        """Leaves valued by exact search so far."""
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards:
+        if not state.is_terminal() and in_trick_play(state) and tricks_left(state) <= self.tricks:
+            _value, scores = best_line_scores(state)
+            self.solved += 1
+            return bounded_rewards(scores, self.scale)
+        return self.inner(state, rng)
+
+
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     """The rollout policy ``kind`` (``mixed``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
 
     ``mixed`` plays card play with the ``kernel`` rollout in Doppelkopf when
-    the compiled kernel is available and with random actions otherwise.
+    the compiled kernel is available (which solves the last
+    :data:`~stich.search.ismcts_kernel.SOLVE_TRICKS` tricks exactly) and with
+    random actions otherwise, the last :data:`EXACT_LEAF_TRICKS` tricks of a
+    Tarock-family game searched exactly (:class:`ExactEndgame`).
     """
     if kind == "random":
         return RandomRollout(game)
@@ -206,6 +284,9 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
 
             if kernel.available():
                 play = make_rollout("kernel", game, seed)
+        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
+        if exact:
+            play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
     if kind == "kernel":
         if game.name != "doppelkopf":
@@ -370,7 +451,7 @@ class ISMCTS:
     def search(
         self,
         observation: Observation,
-        sampler: WorldSampler,
+        sampler: WorldSampler | CallReadingSampler,
         rng: random.Random,
         *,
         iterations: int | None = None,
@@ -391,7 +472,12 @@ class ISMCTS:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         root = Node(-1)
-        pool = WorldPool(lambda r: draw_world(sampler, r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
+        if isinstance(sampler, CallReadingSampler):
+            reading = sampler
+            pool = WorldPool(lambda r: reading.draw(r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
+        else:
+            plain = sampler
+            pool = WorldPool(lambda r: draw_world(plain, r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
         root_codes = {a.code for a in observation.legal_actions}
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")
