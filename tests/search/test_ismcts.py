@@ -463,3 +463,18 @@ def test_budget_spent_on_preparation_gives_the_heuristic_choice() -> None:
     bot.clock = lambda seconds: _CountingDeadline(0)  # type: ignore[assignment,return-value]
     assert bot.choose(obs) == make_heuristic(game, seat, 3).choose(obs)
     assert bot.last_result is None
+
+
+@pytest.mark.parametrize("name", ["dobbm", "tapp_tarock"])
+def test_dobbm_worlds_must_explain_the_calls(name: str) -> None:
+    """In Dobbm the bot reads the other seats' bids and doubles as the pimc bot does (call_reading.INFER_GAMES)."""
+    from stich.search.call_reading import INFER_GAMES, CallReadingSampler
+
+    game = make_game(name)
+    state = _decision_point(game, 2, 4)
+    seat = state.current_player()
+    bot = make_ismcts(game, seat, 1, simulations=20)
+    sampler = bot._sampler(state.observation(seat))
+    assert isinstance(sampler, CallReadingSampler) == (name in INFER_GAMES)
+    action = bot.choose(state.observation(seat))
+    assert action in state.legal_actions()

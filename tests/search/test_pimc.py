@@ -225,8 +225,8 @@ def test_dobbm_worlds_explain_the_bidding() -> None:
     doubled far too often (the cause of pimc losing to heuristic in Dobbm)."""
     from stich.bots.dobbm_heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
     from stich.bots.heuristic import make_heuristic
-    from stich.bots.pimc import CallReadingSampler
     from stich.games.dobbm.pack import DECK
+    from stich.search.call_reading import CallReadingSampler
 
     state = _dobbm_defender_to_double()
     game, seat = state.game, state.current_player()
@@ -255,8 +255,8 @@ def test_dobbm_worlds_explain_the_bidding() -> None:
 
 def test_call_reading_falls_back_to_a_consistent_world() -> None:
     """When no world explains the calls (players unlike the heuristic), a merely consistent world is taken."""
-    from stich.bots.pimc import CallReadingSampler
     from stich.core.game import Action, Observation
+    from stich.search.call_reading import CallReadingSampler
 
     class Contrary:
         """Always picks the last legal action: explains none of the heuristic's calls here."""
@@ -275,3 +275,40 @@ def test_call_reading_falls_back_to_a_consistent_world() -> None:
     assert (reading.drawn, reading.explained) == (1, 0)
     with pytest.raises(ValueError, match="attempts"):
         CallReadingSampler(prepare_sampler(game, state.observation(seat)), game, seat, [Contrary()] * game.num_seats, attempts=0)
+
+
+def test_call_reading_draw_obeys_the_deadline() -> None:
+    """``draw`` (the ISMCTS world source) reads the calls like ``sample`` and stops between proposals when told."""
+    from stich.bots.heuristic import make_heuristic
+    from stich.core.game import Action, Observation
+    from stich.search.call_reading import CallReadingSampler
+
+    state = _dobbm_defender_to_double()
+    game, seat = state.game, state.current_player()
+    observation = state.observation(seat)
+    players = [make_heuristic(game, s, 0) for s in range(game.num_seats)]
+    reading = CallReadingSampler(prepare_sampler(game, observation), game, seat, players)
+    world = reading.draw(random.Random(3))
+    assert world is not None and world.observation(seat) == observation
+    assert (reading.drawn, reading.explained) == (1, 1)
+
+    class Contrary:
+        """Explains none of the heuristic's calls here (as in the test above)."""
+
+        name = "contrary"
+
+        def choose(self, observation: Observation) -> Action:
+            legal = [a for a in observation.legal_actions if a.text not in ("bid dobbm", "pass", "accept")]
+            return legal[-1] if legal else observation.legal_actions[0]
+
+    asked: list[int] = []
+
+    def stop_at_once() -> bool:
+        asked.append(1)
+        return True
+
+    contrary = CallReadingSampler(prepare_sampler(game, observation), game, seat, [Contrary()] * game.num_seats)
+    world = contrary.draw(random.Random(3), stop_at_once)
+    assert len(asked) == 1  # asked before the second proposal, and then no proposal more
+    assert contrary.explained == 0
+    assert world is None or world.observation(seat) == observation  # the unexplained world found so far, if any

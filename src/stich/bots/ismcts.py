@@ -16,6 +16,10 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
   ``false`` gives plain ISMCTS.
 
+In Dobbm (:data:`~stich.search.call_reading.INFER_GAMES`) the worlds must
+explain the other seats' bids and doubles as the heuristic would have made
+them, as for the ``pimc`` bot (:mod:`stich.search.call_reading`).
+
 A single legal action is played at once.  For a game without a world sampler,
 an observation no world can be drawn for, or when preparing the sampler
 already used up the time budget, the bot plays the ``heuristic`` bot's
@@ -32,7 +36,9 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
+from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
+from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import ISMCTS, SearchResult, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 
@@ -80,6 +86,8 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self.search = ISMCTS(game, make_rollout(rollout, game, seed))
         self.fallback: Bot = make_heuristic(game, seat, seed)
+        self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
+        """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""
         self.clock: Callable[[float], Deadline] = Deadline
         """Makes the per-decision deadline from the budget (tests swap in a fake clock)."""
         self.last_result: SearchResult | None = None
@@ -115,12 +123,20 @@ class IsmctsBot:
         self.last_result = result
         return self.game.actions[result.code]
 
-    def _sampler(self, observation: Observation) -> WorldSampler | None:
-        """The world sampler for ``observation``, or ``None`` where the game has none or no world fits."""
+    def _sampler(self, observation: Observation) -> WorldSampler | CallReadingSampler | None:
+        """The world sampler for ``observation``, or ``None`` where the game has none or no world fits.
+
+        In the games of :data:`~stich.search.call_reading.INFER_GAMES` the
+        worlds must also explain the other seats' calls, as for the ``pimc``
+        bot (:class:`~stich.search.call_reading.CallReadingSampler`).
+        """
         try:
-            return prepare_sampler(self.game, observation)
+            plain = prepare_sampler(self.game, observation)
         except (NotImplementedError, SamplingError):
             return None
+        if self.game.name in INFER_GAMES:
+            return CallReadingSampler(plain, self.game, observation.seat, self.readers)
+        return plain
 
 
 def make_ismcts(

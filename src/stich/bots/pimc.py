@@ -78,12 +78,13 @@ from typing import Protocol
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
-from stich.core.errors import IllegalActionError, NotationError, OptionError
+from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
+from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import WorldEvaluator
-from stich.search.sampling import World, WorldSampler, prepare_sampler
+from stich.search.sampling import prepare_sampler
 
 ROLLOUTS = ("heuristic", "random")
 """Values of the ``rollout`` option: who plays the worlds on (the games' heuristic bots, or uniformly random play)."""
@@ -116,88 +117,12 @@ MIN_OVERRULE_WORLDS = 4
 """Worlds needed before a simulated alternative may overrule the heuristic's choice outside trick play."""
 
 
-INFER_GAMES = frozenset({"dobbm"})
-"""Games whose worlds must explain the other seats' calls (see "Reading the calls" in the module docstring).
-
-Dobbm only: its sampler ignores the bidding and doubling, and there the
-mistake cost the most (measured, docs/search.md); the other games keep their
-measured behaviour.
-"""
-
-INFER_ATTEMPTS = 40
-"""Draws per world before the bot gives up looking for one that explains the calls and takes an unexplained one."""
-
-UNVERIFIED_KINDS = frozenset({"play", "discard"})
-"""Action kinds not checked against the heuristic: cards and discards are what a world draws, not what it must explain."""
-
-
 class Sampler(Protocol):
     """What the search loop needs of a world source: one full state per call."""
 
     def sample(self, rng: random.Random) -> State:
         """One world consistent with the observation."""
         ...
-
-
-class CallReadingSampler:
-    """Worlds of ``sampler`` in which ``players`` (the heuristic bots) would have made the other seats' calls.
-
-    Each proposal of the wrapped sampler is replayed from its deal; at every
-    earlier action of a seat other than ``seat`` whose kind is not in
-    :data:`UNVERIFIED_KINDS` and that had an alternative, that seat's bot is
-    asked from its own observation of the world, and the world is kept only
-    if every answer matches.  After ``attempts`` draws without such a world
-    the first consistent but unexplained one is taken (a human or another bot
-    may call differently from the heuristic); ``explained`` and ``drawn``
-    count the outcome.
-    """
-
-    def __init__(self, sampler: WorldSampler, game: Game, seat: int, players: Sequence[Bot], attempts: int = INFER_ATTEMPTS) -> None:
-        if attempts < 1:
-            raise ValueError(f"attempts must be at least 1, got {attempts}")
-        self.sampler = sampler
-        self.game = game
-        self.seat = seat
-        self.players = list(players)
-        self.attempts = attempts
-        self.drawn = 0
-        self.explained = 0
-
-    def explains(self, world: World) -> bool:
-        """Whether the heuristic bots, dealt ``world``'s cards, make every checked call of its history."""
-        kinds = [self.game.actions.actions[code].kind for code in world.codes]
-        last = max((i for i, kind in enumerate(kinds) if kind not in UNVERIFIED_KINDS), default=-1)
-        if last < 0:
-            return True
-        try:
-            state = self.game.new_state(hands=world.piles, dealer=world.dealer, context=world.context)
-            for i, code in enumerate(world.codes[: last + 1]):
-                mover = state.current_player()
-                checked = mover != self.seat and kinds[i] not in UNVERIFIED_KINDS and len(state.legal_codes()) > 1
-                if checked and self.players[mover].choose(state.observation(mover)).code != code:
-                    return False
-                state.apply(code)
-        except (IllegalActionError, NotationError):
-            return False
-        return True
-
-    def sample(self, rng: random.Random) -> State:
-        """A world that explains the calls if one turns up within ``attempts`` draws, else a merely consistent one."""
-        self.drawn += 1
-        fallback: State | None = None
-        for _ in range(self.attempts):
-            world = self.sampler.propose(rng)
-            if world is None:
-                continue
-            state = self.sampler.check(world)
-            if state is None:
-                continue
-            if self.explains(world):
-                self.explained += 1
-                return state
-            if fallback is None:
-                fallback = state
-        return fallback if fallback is not None else self.sampler.sample(rng)
 
 
 def winsorized_mean(values: Sequence[float], trim: float = TRIM) -> float:
