@@ -7,13 +7,14 @@ import random
 import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
-from stich.bots.pimc import PimcBot, make_pimc, vote, winsorized_mean
+from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.search.budget import LEVELS
 from stich.search.sampling import SAMPLERS, prepare_sampler
+from stich.search.voting import vote, winsorized_mean
 
 
 def _play_until(game: Game, seed: int, stop: int) -> State:

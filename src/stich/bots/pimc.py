@@ -34,7 +34,7 @@ with the best robust mean over the worlds.  It never sees the real state.
 **Robust voting.**  Each world gives one value per candidate.  The bot
 compares candidates by their *paired* difference to the heuristic's choice
 in the same world (the luck of the world cancels out) and averages these
-differences winsorized: the lowest and highest :data:`TRIM` share of the
+differences winsorized (:mod:`stich.search.voting`): the lowest and highest :data:`~stich.search.voting.TRIM` share of the
 worlds are clipped to the nearest remaining value.  One world in which a
 Retour or a Valat multiplies everything cannot outvote the rest, while the
 size of a gain or loss still counts.  Ties go to the heuristic's choice.
@@ -68,9 +68,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 import random
-import statistics
 import time as _time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -85,6 +83,7 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import WorldEvaluator
 from stich.search.sampling import prepare_sampler
+from stich.search.voting import vote
 
 ROLLOUTS = ("heuristic", "random")
 """Values of the ``rollout`` option: who plays the worlds on (the games' heuristic bots, or uniformly random play)."""
@@ -107,9 +106,6 @@ CALL_SHARE = 0.35
 MIN_CALL_WORLDS = 6
 """Worlds needed before the bot overrules the heuristic on a call during trick play."""
 
-TRIM = 0.1
-"""Share of worlds clipped at each end when averaging (winsorized mean)."""
-
 CONFIDENCE = 1.0
 """Standard errors by which a simulated alternative must beat the heuristic's choice outside trick play."""
 
@@ -123,45 +119,6 @@ class Sampler(Protocol):
     def sample(self, rng: random.Random) -> State:
         """One world consistent with the observation."""
         ...
-
-
-def winsorized_mean(values: Sequence[float], trim: float = TRIM) -> float:
-    """Mean of ``values`` after clipping the lowest and highest ``trim`` share to the nearest kept value."""
-    if not values:
-        raise ValueError("no values to average")
-    ordered = sorted(values)
-    cut = int(trim * len(ordered))
-    low, high = ordered[cut], ordered[len(ordered) - 1 - cut]
-    return sum(min(max(v, low), high) for v in ordered) / len(ordered)
-
-
-def vote(rows: Sequence[Sequence[float]], base: int, *, confidence: float = 0.0, min_worlds: int = 1) -> tuple[int, list[float]]:
-    """The best candidate by winsorized mean paired difference to candidate ``base``, and those means.
-
-    ``rows[w][i]`` is candidate ``i``'s value in world ``w``.  Ties go to
-    ``base``, then to the lower index.  With ``confidence`` > 0 a candidate
-    overrules ``base`` only when its mean difference exceeds ``confidence``
-    standard errors and at least ``min_worlds`` worlds were seen.
-    """
-    n = len(rows)
-    scores: list[float] = []
-    eligible: list[bool] = []
-    for i in range(len(rows[0])):
-        diffs = [row[i] - row[base] for row in rows]
-        mean = winsorized_mean(diffs)
-        scores.append(mean)
-        if i == base:
-            eligible.append(True)
-        elif confidence <= 0.0:
-            eligible.append(n >= min_worlds)
-        else:
-            spread = statistics.pstdev(diffs) if n > 1 else 0.0
-            eligible.append(n >= min_worlds and mean > confidence * spread / math.sqrt(max(n - 1, 1)))
-    best = base
-    for i, score in enumerate(scores):
-        if eligible[i] and score > scores[best] + 1e-9:
-            best = i
-    return best, scores
 
 
 @dataclasses.dataclass
