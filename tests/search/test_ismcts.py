@@ -478,3 +478,60 @@ def test_dobbm_worlds_must_explain_the_calls(name: str) -> None:
     assert isinstance(sampler, CallReadingSampler) == (name in INFER_GAMES)
     action = bot.choose(state.observation(seat))
     assert action in state.legal_actions()
+
+
+# --------------------------------------------------------------------------- paired root sweeps
+
+
+def test_choose_paired_keeps_the_anchor_unless_clearly_beaten() -> None:
+    from stich.search.ismcts import MIN_SWEEPS, choose_paired
+
+    codes = [3, 7, 9]
+    clear = [[0.0, 0.3, -0.2], [0.5, 0.8, 0.1], [-0.4, -0.1, -0.6], [0.2, 0.5, 0.0]]  # code 7 leads by 0.3 in every world
+    assert choose_paired(clear, codes, 3) == 7
+    assert choose_paired(clear, codes, 3, gap=0.5) == 3  # the lead is below the game's switch gap
+    assert choose_paired(clear[: MIN_SWEEPS - 1], codes, 3) == 3  # too few worlds to overrule
+    noisy = [[0.0, 0.6, 0.0], [0.0, -0.5, 0.0], [0.0, 0.5, 0.0], [0.0, -0.4, 0.0]]  # mean lead 0.05, spread 0.5
+    assert choose_paired(noisy, codes, 3) == 3
+    assert choose_paired(noisy, codes, None) == 7  # without an anchor: the best mean
+    assert choose_paired([], codes, 9) == 9 and choose_paired([], codes, None) == 3
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_paired_search_sweeps_every_root_action_in_every_world(name: str) -> None:
+    game = make_game(name)
+    state = _decision_point(game, 5, 20)
+    seat = state.current_player()
+    observation = state.observation(seat)
+    codes = sorted(a.code for a in observation.legal_actions)
+    search = ISMCTS(game, make_rollout("mixed", game, 1), paired=True)
+    sweeps = 6
+    result = search.search(observation, prepare_sampler(game, observation), random.Random(2), iterations=sweeps * len(codes))
+    assert result.code in codes
+    assert sorted(result.root.children) == codes
+    assert all(child.visits == sweeps for child in result.root.children.values())
+    assert result.worlds == sweeps  # a new world for every sweep
+    assert result.root.visits == sweeps * len(codes)
+
+
+def test_paired_option_is_checked_and_parsed() -> None:
+    with pytest.raises(OptionError, match="paired"):
+        make_ismcts(make_game("dobbm"), 0, 1, paired="yes")  # type: ignore[arg-type]
+    bot = build_bot(parse_bot_spec("ismcts:simulations=5,paired=true"), make_game("dobbm"), 0, 1)
+    assert bot.paired is True and bot.search.paired is True  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("name", "moves"), [("doppelkopf", 14), ("tapp_tarock", 12), ("dappen", 12)])
+def test_paired_decision_ignores_the_hidden_cards(name: str, moves: int) -> None:
+    """Two states with the same observation for the mover but different hidden cards get the same paired decision."""
+    game = make_game(name)
+    state = _decision_point(game, 7, moves)
+    seat = state.current_player()
+    observation = state.observation(seat)
+    other = prepare_sampler(game, observation).sample(random.Random(99))
+    assert other.observation(seat) == observation
+    decisions = []
+    for world in (state, other):
+        bot = make_ismcts(game, seat, 4, simulations=60, paired=True)
+        decisions.append(bot.choose(world.observation(seat)))
+    assert decisions[0] == decisions[1]

@@ -85,7 +85,7 @@ def test_exact_endgame_searches_only_the_last_tricks(name: str) -> None:
     assert inner.calls == 3
 
 
-@pytest.mark.parametrize("name", TAROCK_FAMILY)
+@pytest.mark.parametrize("name", sorted(EXACT_LEAF_TRICKS))
 def test_mixed_rollout_ends_tarock_deals_by_exact_search(name: str) -> None:
     game = make_game(name)
     rollout = make_rollout("mixed", game, 2)
@@ -96,6 +96,12 @@ def test_mixed_rollout_ends_tarock_deals_by_exact_search(name: str) -> None:
         rewards = rollout(state, random.Random(1))
         assert len(rewards) == game.num_seats and all(-1.0 < r < 1.0 for r in rewards)
     assert rollout.play.solved == 2
+
+
+def test_dappen_mixed_rollout_plays_its_endings_at_random() -> None:
+    """Two Dappen tricks with six seats cost ~20 random endings through the engine: no exact leaves there."""
+    rollout = make_rollout("mixed", make_game("dappen"), 2)
+    assert isinstance(rollout, MixedRollout) and isinstance(rollout.play, RandomRollout)
 
 
 needs_kernel = pytest.mark.skipif(not kernel.available(), reason="numba kernel not installed")

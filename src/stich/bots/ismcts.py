@@ -14,7 +14,12 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
-  ``false`` gives plain ISMCTS.
+  ``false`` gives plain ISMCTS;
+* ``paired``: ``true`` compares the root actions in paired sweeps (every
+  action played in every world, compared by winsorized paired differences
+  like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
+  ``false`` selects them by UCB like every other node.  The default is
+  :data:`PAIRED_DEFAULT`.
 
 In Dobbm (:data:`~stich.search.call_reading.INFER_GAMES`) the worlds must
 explain the other seats' bids and doubles as the heuristic would have made
@@ -54,6 +59,9 @@ AUTO_ROLLOUT: dict[str, str] = {
 }
 """Rollout of ``rollout=auto`` per game: heuristic bidding then fast card play (kernel in Doppelkopf), see docs/search.md."""
 
+PAIRED_DEFAULT = False
+"""Whether the ``paired`` option is on unless given (see docs/strength.md for the matches that decided it)."""
+
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -75,7 +83,16 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(
-        self, game: Game, seat: int, seed: int, *, budget: float | None, simulations: int | None, rollout: str, prior: bool = True
+        self,
+        game: Game,
+        seat: int,
+        seed: int,
+        *,
+        budget: float | None,
+        simulations: int | None,
+        rollout: str,
+        prior: bool = True,
+        paired: bool = PAIRED_DEFAULT,
     ) -> None:
         self.game = game
         self.prior = prior
@@ -84,7 +101,8 @@ class IsmctsBot:
         self.simulations = simulations
         self.rollout_kind = rollout
         self.rng = random.Random(seed)
-        self.search = ISMCTS(game, make_rollout(rollout, game, seed))
+        self.paired = paired
+        self.search = ISMCTS(game, make_rollout(rollout, game, seed), paired=paired)
         self.fallback: Bot = make_heuristic(game, seat, seed)
         self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""
@@ -149,6 +167,7 @@ def make_ismcts(
     simulations: int | None = None,
     rollout: str = "auto",
     prior: bool = True,
+    paired: bool = PAIRED_DEFAULT,
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -169,5 +188,7 @@ def make_ismcts(
         raise OptionError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
     if not isinstance(prior, bool):
         raise OptionError(f"prior must be true or false, got {prior!r}")
+    if not isinstance(paired, bool):
+        raise OptionError(f"paired must be true or false, got {paired!r}")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
-    return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind, prior=prior)
+    return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind, prior=prior, paired=paired)

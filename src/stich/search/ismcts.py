@@ -54,6 +54,7 @@ from stich.search.call_reading import CallReadingSampler
 from stich.search.perfect_info import in_trick_play, play_codes, teams, tricks_left
 from stich.search.sampling import SamplingError, WorldSampler
 from stich.search.scores import score_value
+from stich.search.voting import vote
 
 REWARD_SCALES: dict[str, float] = {
     "doppelkopf": 4.0,
@@ -191,8 +192,13 @@ class MixedRollout:
         return self.play(state, rng)
 
 
-EXACT_LEAF_TRICKS: dict[str, int] = {"tapp_tarock": 2, "dobbm": 2, "droggn": 2, "dappen": 2}
-"""Tricks left from which :class:`ExactEndgame` plays a leaf out by exact search, per game (Doppelkopf: the kernel rollout's own solve)."""
+EXACT_LEAF_TRICKS: dict[str, int] = {"tapp_tarock": 2, "dobbm": 2, "droggn": 2}
+"""Tricks left from which :class:`ExactEndgame` plays a leaf out by exact search, per game.
+
+Doppelkopf solves its endgames in the kernel rollout itself.  Dappen has
+none: with its six seats two tricks cost about 5 ms through the engine
+(measured on the 2-core machine under load), twenty random endings' worth.
+"""
 
 
 def best_line_scores(state: State) -> tuple[float, Sequence[int]]:
@@ -356,6 +362,36 @@ def choose_root(root: Node, legal: set[int], anchor: int | None, z: float | None
     return best if top.mean() - held.mean() > margin else anchor
 
 
+PAIRED_CONFIDENCE = 1.0
+"""Standard errors by which an action's paired lead over the anchor must exceed zero in :func:`choose_paired`."""
+
+MIN_SWEEPS = 4
+"""Complete sweeps (worlds) a paired search needs before it may overrule the anchor."""
+
+PAIRED_POOL = 4096
+"""Worlds a paired search may draw (one per sweep), so that its rows are independent samples while time allows."""
+
+
+def choose_paired(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | None, *, gap: float = SWITCH_GAP) -> int:
+    """The action of a paired search: ``rows[w][i]`` is the observer's reward for ``codes[i]`` in world ``w``.
+
+    With an anchor, the best action by winsorized mean paired difference to
+    the anchor (:func:`~stich.search.voting.vote`) replaces the anchor only
+    with at least :data:`MIN_SWEEPS` worlds, a lead above
+    :data:`PAIRED_CONFIDENCE` standard errors, and a lead of at least
+    ``gap``; without an anchor it is the best mean (ties to the lower code).
+    With no complete sweep, the anchor, or else the lowest code.
+    """
+    if not rows:
+        return anchor if anchor is not None else min(codes)
+    if anchor is None:
+        best, _scores = vote(rows, 0)
+        return codes[best]
+    base = list(codes).index(anchor)
+    best, scores = vote(rows, base, confidence=PAIRED_CONFIDENCE, min_worlds=MIN_SWEEPS)
+    return codes[best] if best != base and scores[best] >= gap else anchor
+
+
 class OutOfTime(SamplingError):
     """The time budget ran out before the first world of a search was drawn (the caller falls back on another choice)."""
 
@@ -431,7 +467,10 @@ class SearchResult:
 
 
 class ISMCTS:
-    """SO-ISMCTS for one decision of one seat; :meth:`search` grows a tree and picks the most visited action."""
+    """SO-ISMCTS for one decision of one seat; :meth:`search` grows a tree and picks the root action.
+
+    ``paired`` switches the root to *paired sweeps* (see :meth:`search`).
+    """
 
     def __init__(
         self,
@@ -441,12 +480,14 @@ class ISMCTS:
         exploration: float = EXPLORATION,
         pool_size: int = 64,
         resample_every: int = 4,
+        paired: bool = False,
     ) -> None:
         self.game = game
         self.rollout = rollout
         self.exploration = exploration
         self.pool_size = pool_size
         self.resample_every = resample_every
+        self.paired = paired
 
     def search(
         self,
@@ -466,28 +507,43 @@ class ISMCTS:
         better (:func:`choose_root`).  Only the observation and worlds drawn
         from ``sampler`` are read; the result depends only on them and on
         ``rng``.
+
+        With ``paired`` the root is not chosen by UCB: each world is played
+        once after *every* root action (a sweep; below the root the tree is
+        searched as usual, one information set per node), so the actions are
+        compared by their paired differences in the same worlds, winsorized
+        (:func:`~stich.search.voting.vote`), as the ``pimc`` bot compares
+        them.  The luck of a world, which dominates a single rollout, cancels
+        out.  Every sweep draws a new world while the pool is not full.  The
+        anchor is kept unless another action leads it by more than
+        :data:`PAIRED_CONFIDENCE` standard errors and by the game's switch gap;
+        a search too short for :data:`MIN_SWEEPS` sweeps keeps it (or, without
+        one, plays the best mean).
         """
         if iterations is None and stop is None:
             raise ValueError("search needs iterations or stop")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         root = Node(-1)
+        if self.paired:
+            pool_size, resample_every = max(self.pool_size, PAIRED_POOL), 1
+        else:
+            pool_size, resample_every = self.pool_size, self.resample_every
         if isinstance(sampler, CallReadingSampler):
             reading = sampler
-            pool = WorldPool(lambda r: reading.draw(r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
+            pool = WorldPool(lambda r: reading.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
         else:
             plain = sampler
-            pool = WorldPool(lambda r: draw_world(plain, r, stop), rng, pool_size=self.pool_size, resample_every=self.resample_every)
+            pool = WorldPool(lambda r: draw_world(plain, r, stop), rng, pool_size=pool_size, resample_every=resample_every)
         root_codes = {a.code for a in observation.legal_actions}
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")
-        bonus = PRIOR_BONUS
-        c = self.exploration
-        log = math.log
-        sqrt = math.sqrt
-        rand = rng.random
-        rollout = self.rollout
-        scale = reward_scale(self.game)
+        sweep = sorted(root_codes)
+        rows: list[list[float]] = []
+        row: list[float] = []
+        seat = observation.seat
+        world = -1
+        state: State | None = None
         done = 0
         while True:
             if iterations is not None:
@@ -495,55 +551,95 @@ class ISMCTS:
                     break
             elif done and stop is not None and stop():
                 break
-            world, state = pool.world(done)
-            node = root
-            path = [root]
-            while not state.is_terminal():
-                codes = state.legal_codes()
-                children = node.children
-                untried: list[int] = []
-                best = -math.inf
-                chosen = -1
-                # One pass: count availability of the existing children, rate them by UCB1, collect the untried actions.
-                for code in codes:
-                    ch = children.get(code)
-                    if ch is None:
-                        untried.append(code)
-                        continue
-                    ch.avail += 1
-                    value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    if code == anchor and node is root:
-                        value += bonus / ch.visits
-                    if value > best:
-                        best = value
-                        chosen = code
-                if untried:
-                    first = anchor is not None and node is root and anchor in untried
-                    code = anchor if first and anchor is not None else untried[int(rand() * len(untried))]
-                    child = children[code] = Node(state.current_player())
-                    child.avail = 1
-                    state._apply_code(code)
-                    path.append(child)
-                    break
-                node = children[chosen]
-                path.append(node)
-                state._apply_code(chosen)
-            if state.is_terminal():
-                leaf = path[-1]
-                if leaf.outcomes is None:
-                    leaf.outcomes = {}
-                rewards = leaf.outcomes.get(world)
-                if rewards is None:
-                    rewards = leaf.outcomes[world] = bounded_rewards(state.result().scores, scale)
+            if not self.paired:
+                world, state = pool.world(done)
+                self._iterate(root, state, world, rng, anchor, None)
             else:
-                rewards = rollout(state, rng)
-            for n in path:
-                n.visits += 1
-                if n.player >= 0:
-                    n.total += rewards[n.player]
-            if len(path) > 1:
-                head = path[1]
-                head.squares += rewards[head.player] ** 2
+                if not row:
+                    world, state = pool.world(len(rows))
+                else:
+                    state = pool.worlds[world].clone()
+                rewards = self._iterate(root, state, world, rng, anchor, sweep[len(row)])
+                row.append(rewards[seat])
+                if len(row) == len(sweep):
+                    rows.append(row)
+                    row = []
             done += 1
         gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
-        return SearchResult(choose_root(root, root_codes, anchor, gap=gap), root, done, len(pool.worlds))
+        code = choose_paired(rows, sweep, anchor, gap=gap) if self.paired else choose_root(root, root_codes, anchor, gap=gap)
+        return SearchResult(code, root, done, len(pool.worlds))
+
+    def _iterate(self, root: Node, state: State, world: int, rng: random.Random, anchor: int | None, forced: int | None) -> Rewards:
+        """One iteration on ``state`` (a clone of world ``world``): select, expand, roll out, back up; every seat's rewards.
+
+        ``forced`` is the root action to take (paired sweeps); otherwise the
+        root is selected by UCB like every other node.
+        """
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        rand = rng.random
+        node = root
+        path = [root]
+        if forced is not None:
+            child = root.children.get(forced)
+            expanded = child is None
+            if child is None:
+                child = root.children[forced] = Node(state.current_player())
+            child.avail += 1
+            state._apply_code(forced)
+            path.append(child)
+            node = child
+            if expanded:
+                return self._finish(path, state, world, rng)
+        while not state.is_terminal():
+            codes = state.legal_codes()
+            children = node.children
+            untried: list[int] = []
+            best = -math.inf
+            chosen = -1
+            # One pass: count availability of the existing children, rate them by UCB1, collect the untried actions.
+            for code in codes:
+                ch = children.get(code)
+                if ch is None:
+                    untried.append(code)
+                    continue
+                ch.avail += 1
+                value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if code == anchor and node is root:
+                    value += PRIOR_BONUS / ch.visits
+                if value > best:
+                    best = value
+                    chosen = code
+            if untried:
+                first = anchor is not None and node is root and anchor in untried
+                code = anchor if first and anchor is not None else untried[int(rand() * len(untried))]
+                child = children[code] = Node(state.current_player())
+                child.avail = 1
+                state._apply_code(code)
+                path.append(child)
+                break
+            node = children[chosen]
+            path.append(node)
+            state._apply_code(chosen)
+        return self._finish(path, state, world, rng)
+
+    def _finish(self, path: list[Node], state: State, world: int, rng: random.Random) -> Rewards:
+        """Value the end of ``path`` (a deal end once per world, else a rollout) and back the rewards up along it."""
+        if state.is_terminal():
+            leaf = path[-1]
+            if leaf.outcomes is None:
+                leaf.outcomes = {}
+            rewards = leaf.outcomes.get(world)
+            if rewards is None:
+                rewards = leaf.outcomes[world] = bounded_rewards(state.result().scores, reward_scale(self.game))
+        else:
+            rewards = self.rollout(state, rng)
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.total += rewards[n.player]
+        if len(path) > 1:
+            head = path[1]
+            head.squares += rewards[head.player] ** 2
+        return rewards
