@@ -12,8 +12,14 @@ the exact command of every match, so anyone can reproduce a line::
 
 ``run`` writes one arena output folder per match under ``--out``
 (``<game>__<candidate>__vs__<reference>``, with ``results.json``, the deal
-records and plots); ``render`` reads every ``results.json`` below the folders
-it is given.  ``--games`` and ``--rungs`` select a part of the ladder.
+records and plots); ``keep`` copies each ``results.json`` without its
+per-deal outcomes (a few KB) into ``docs/ladder``, which git keeps, so the
+table can be rendered again later; ``render`` reads every ``results.json``
+below the folders it is given and every such copy in them.  ``--games`` and
+``--rungs`` select a part of the ladder::
+
+    python tools/strength_ladder.py keep ladder --into docs/ladder
+    python tools/strength_ladder.py render docs/ladder --output docs/strength.md
 """
 
 from __future__ import annotations
@@ -126,11 +132,31 @@ def _selected_rungs(text: str | None) -> dict[str, tuple[str, str]]:
 
 
 def _results(folders: list[str]) -> list[dict[str, Any]]:
+    """Every match result below ``folders``: arena ``results.json`` files and the compact copies ``keep`` writes."""
     found: list[dict[str, Any]] = []
     for folder in folders:
-        for path in sorted(Path(folder).rglob("results.json")):
-            found.append(json.loads(path.read_text(encoding="utf-8")))
+        paths = set(Path(folder).rglob("results.json")) | set(Path(folder).glob("*.json"))
+        for path in sorted(paths):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and "pairings" in data:
+                found.append(data)
     return found
+
+
+def keep(args: argparse.Namespace) -> int:
+    """Copy each match's ``results.json`` without its per-deal outcomes into ``--into`` (a few KB each, kept in git)."""
+    into = Path(args.into)
+    into.mkdir(parents=True, exist_ok=True)
+    kept = 0
+    for folder in args.folders:
+        for path in sorted(Path(folder).rglob("results.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data.pop("deal_outcomes", None)
+            target = into / f"{path.parent.name}{args.suffix}.json"
+            target.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            kept += 1
+    print(f"strength_ladder: kept {kept} result(s) in {into}")
+    return 0
 
 
 def _game_name(canonical: str) -> str:
@@ -154,7 +180,7 @@ def render(args: argparse.Namespace) -> int:
     """Write the Markdown table of every result found."""
     results = _results(args.folders)
     if not results:
-        raise SystemExit(f"strength_ladder: no results.json below {', '.join(args.folders)}")
+        raise SystemExit(f"strength_ladder: no match results below {', '.join(args.folders)}")
     order = {g: i for i, g in enumerate(GAMES)}
     rank = {"random": 0, "heuristic": 1, "pimc": 2, "ismcts": 3}
 
@@ -199,7 +225,7 @@ def render(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``run`` the matches or ``render`` the table."""
+    """``run`` the matches, ``keep`` their results or ``render`` the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play the ladder's duplicate matches")
@@ -214,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("folders", nargs="+")
     ren.add_argument("--output", default="docs/strength.md", help="the Markdown file, or - for standard output")
     ren.set_defaults(func=render)
+    kp = sub.add_parser("keep", help="copy match results without per-deal outcomes into a folder kept in git (docs/ladder)")
+    kp.add_argument("folders", nargs="+")
+    kp.add_argument("--into", default="docs/ladder")
+    kp.add_argument("--suffix", default="", help="appended to each file name (two runs of the same match)")
+    kp.set_defaults(func=keep)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

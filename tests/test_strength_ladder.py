@@ -1,0 +1,69 @@
+"""tools/strength_ladder.py: ``keep`` stores compact match results and ``render`` writes the table from them."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "strength_ladder.py"
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_ladder", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _result(game: str, candidate: str, reference: str, mean: float, low: float, high: float, deals: int) -> dict[str, object]:
+    return {
+        "command": f"stich arena {game} --bots {candidate},{reference} --deals {deals} --seed 1 --workers 2 --out /tmp/x/{game}__m",
+        "game": f"{game}(preset=p)",
+        "candidate": candidate,
+        "references": [reference],
+        "seconds": 12.0,
+        "workers": 2,
+        "pairings": [
+            {
+                "candidate": candidate,
+                "reference": reference,
+                "deals": deals,
+                "difference": {"mean": mean, "ci_t": [low, high]},
+                "outcomes": {"win_rate": 0.5},
+                "elo_difference": 10.0,
+            }
+        ],
+        "timing": {candidate: {"mean_ms": 40.0, "max_ms": 90.0}},
+        "deal_outcomes": [{"deal": i} for i in range(deals)],
+    }
+
+
+def test_keep_drops_the_deals_and_render_reads_the_copies(tmp_path: Path) -> None:
+    tool = _tool()
+    runs = tmp_path / "runs"
+    for name, data in {
+        "tapp_tarock__ismcts__vs__pimc": _result("tapp_tarock", "ismcts:level=1", "pimc:level=1", 0.3, 0.1, 0.5, 1000),
+        "doppelkopf__pimc__vs__heuristic": _result("doppelkopf", "pimc:level=1", "heuristic", -0.1, -0.3, 0.1, 1000),
+        "dobbm__ismcts__vs__pimc": _result("dobbm", "ismcts:level=1", "pimc:level=1", 0.4, 0.2, 0.6, 200),
+    }.items():
+        (runs / name).mkdir(parents=True)
+        (runs / name / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    kept = tmp_path / "kept"
+    assert tool.main(["keep", str(runs), "--into", str(kept)]) == 0
+    copies = sorted(kept.glob("*.json"))
+    assert [p.stem for p in copies] == ["dobbm__ismcts__vs__pimc", "doppelkopf__pimc__vs__heuristic", "tapp_tarock__ismcts__vs__pimc"]
+    assert all("deal_outcomes" not in json.loads(p.read_text(encoding="utf-8")) for p in copies)
+
+    doc = tmp_path / "strength.md"
+    doc.write_text("intro\n<!-- ladder-table:start -->\nold\n<!-- ladder-table:end -->\nafter\n", encoding="utf-8")
+    assert tool.main(["render", str(kept), "--output", str(doc)]) == 0
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith("intro\n") and text.endswith("after\n") and "old" not in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "preset=p" in line]
+    # Games in ladder order (doppelkopf, tapp_tarock, dobbm), each row judged by its interval and deal count.
+    assert [row.split(" | ")[0] for row in rows] == ["| doppelkopf(preset=p)", "| tapp_tarock(preset=p)", "| dobbm(preset=p)"]
+    assert rows[0].endswith("| no |") and rows[1].endswith("| yes |") and rows[2].endswith("| (only 200 deals) |")
+    assert "--out ladder/tapp_tarock__m   # 12 s with 2 workers" in text
