@@ -14,7 +14,7 @@ applied by the games on top of :func:`legal_cards`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stich.cards import Card, Deck
 
@@ -28,11 +28,22 @@ NO_SUIT = -1
 
 @dataclass(frozen=True)
 class PlayOrder:
-    """Per physical card: effective suit and strength; per effective suit: a card mask."""
+    """Per physical card: effective suit and strength; per effective suit: a card mask.
+
+    ``keys_by_led[led]`` is filled in from the others: per physical card its
+    :meth:`key` in a trick asking for ``led`` (every value of ``led``,
+    :data:`NO_SUIT` included), so that :func:`trick_winner` only looks keys up.
+    """
 
     eff: tuple[int, ...]
     strength: tuple[int, ...]
     follow: tuple[int, ...]
+    keys_by_led: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        leds = (NO_SUIT, *range(EXCUSE + 1))
+        keys = {led: tuple(self.key(index, led) for index in range(len(self.eff))) for led in leds}
+        object.__setattr__(self, "keys_by_led", keys)
 
     @property
     def trumps(self) -> int:
@@ -79,8 +90,9 @@ def build_order(deck: Deck, classify: Callable[[Card], tuple[int, int]]) -> Play
 
 def led_suit(order: PlayOrder, trick: Sequence[int]) -> int:
     """The suit a trick asks for: that of the first card that is not an excuse."""
+    effective = order.eff
     for index in trick:
-        eff = order.eff[index]
+        eff = effective[index]
         if eff != EXCUSE:
             return eff
     return NO_SUIT
@@ -112,10 +124,10 @@ def trick_winner(order: PlayOrder, trick: Sequence[int]) -> int:
     An excuse never wins; a trick of excuses only is won by its first card
     (games with such a case decide it themselves).  Ties go to the earlier card.
     """
-    led = led_suit(order, trick)
+    keys = order.keys_by_led[led_suit(order, trick)]
     best, best_key = 0, -2
     for pos, index in enumerate(trick):
-        key = order.key(index, led)
+        key = keys[index]
         if key > best_key:
             best, best_key = pos, key
     return best

@@ -36,10 +36,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from stich.cards import iter_bits
+from stich.cards import iter_bits, mask_value, memo_bits, value_groups
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
-from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask
+from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dappen import actions as A
 from stich.games.dappen.outcome import DealFacts
 from stich.games.dappen.pack import (
@@ -72,6 +72,9 @@ SOLO, SOLO_STRETCH, DAPP, ANSWER, RAISE, DISCARD, ULTI, PLAY, END = range(9)
 PHASE_NAMES = ("solo", "solo_stretch", "dapp", "answer", "raise", "discard", "ulti", "play", "end")
 FIXED_TRICK_CARDS = (GSTIESS_BIT, MUND_BIT, GEISS_BIT)
 """Buchenbach: the five-point trump bound to tricks 1, 2, 3 [§6.3]."""
+POINT_GROUPS = value_groups(POINTS)
+"""Face values grouped for :func:`~stich.cards.mask_value` (the face-value sum of a pile)."""
+assert A.PLAY == 0  # a card's play code is its index: legal_codes lists the playable cards as they are
 
 
 def codes_of(mask: int, base: int = 0) -> list[int]:
@@ -157,7 +160,7 @@ class DappenState(PhasedState):
         phase = self.phase
         p = self.to_move
         if phase == PLAY:
-            return codes_of(self._playable(p))
+            return memo_bits(self._playable(p))
         if phase == SOLO:
             return [A.PASS, A.BID_CODE["solo"]]
         if phase == SOLO_STRETCH:
@@ -177,6 +180,8 @@ class DappenState(PhasedState):
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         if self.phase == END:
             return ("the deal is over", "§7")
+        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
+            return None if self._playable(self.to_move) >> code & 1 else self._explain(code)
         if code in self.legal_codes():
             return None
         return self._explain(code)
@@ -352,8 +357,8 @@ class DappenState(PhasedState):
             if not rest:
                 return hand  # the last trick: the kept-back Gstieß is shown [§6.2]
             hand = rest
-        led = led_suit(ORDER, self.trick_cards) if self.trick_cards else NO_SUIT
-        return legal_cards(ORDER, hand, led)
+        trick = self.trick_cards
+        return legal_cards(ORDER, hand, led_suit(ORDER, trick)) if trick else hand
 
     def may_keep_back(self, p: int) -> bool:
         """Gstiesieren: ``p`` is an opponent whose only trump is the Gstieß, and a trump is required [§6.2]."""
@@ -373,7 +378,7 @@ class DappenState(PhasedState):
             free = legal & ~laid
             # laid-out Ulti cards only when nothing else will do, the highest first [§5.1]
             return free if free else top_card(legal & laid)
-        if self.may_keep_back(p):
+        if legal == GSTIESS_BIT and self.may_keep_back(p):  # keeping back needs the Gstieß to be the only legal card
             return hand
         return legal
 
@@ -391,7 +396,7 @@ class DappenState(PhasedState):
 
     def _play(self, p: int, card: int) -> None:
         bit = 1 << card
-        if card != GSTIESS and self.may_keep_back(p):
+        if card != GSTIESS and self.hands[p] & GSTIESS_BIT and self.may_keep_back(p):
             self.kept_back = p  # the Gstieß loses its power and waits for the last trick [§6.2]
         self.hands[p] ^= bit
         self.trick_cards.append(card)
@@ -415,9 +420,9 @@ class DappenState(PhasedState):
     def _winning_position(self) -> int:
         """Highest trump, else the highest card of the suit led; a shown kept-back Gstieß takes no part [§6.1, §6.2]."""
         cards = self.trick_cards
-        skip = -1
-        if self.kept_back is not None and GSTIESS in cards:
-            skip = cards.index(GSTIESS)
+        if self.kept_back is None or GSTIESS not in cards:
+            return trick_winner(ORDER, cards)
+        skip = cards.index(GSTIESS)
         led = led_suit(ORDER, [c for i, c in enumerate(cards) if i != skip])
         best, best_key = 0, -2
         for pos, card in enumerate(cards):
@@ -529,7 +534,9 @@ class DappenState(PhasedState):
         lone_mask = 0
         opp_mask = 0
         for _seats, cards, winner in self.tricks:
-            mask = sum(1 << c for c in cards)
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
             if winner == self.lone:
                 lone_mask |= mask
             else:
@@ -586,9 +593,9 @@ class DappenState(PhasedState):
             opponents=opponents,
             contract=self.contract,
             bidders=tuple(self.bidders),
-            lone_face=sum(POINTS[c] for c in iter_bits(lone_mask)),
+            lone_face=mask_value(lone_mask, POINT_GROUPS),
             lone_cards=lone_mask.bit_count(),
-            opp_face=sum(POINTS[c] for c in iter_bits(opp_mask)),
+            opp_face=mask_value(opp_mask, POINT_GROUPS),
             opp_cards=opp_mask.bit_count(),
             lone_tricks=lone_tricks,
             opp_tricks=len(self.tricks) - lone_tricks,

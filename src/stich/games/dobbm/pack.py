@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.cards import Card, Deck, Rank, Suit
+from stich.cards import Card, Deck, Rank, Suit, mask_value, value_groups
 from stich.core.tricks import TRUMP, PlayOrder, build_order
 
 SUITS = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
@@ -40,14 +40,12 @@ def face(text: str) -> int:
     return FACES.index(Card.parse(text))
 
 
+_POINT_GROUPS = value_groups(POINTS)
+
+
 def points_of(mask: int) -> int:
     """Card points of the cards in a mask."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    return mask_value(mask, _POINT_GROUPS)
 
 
 def _classify(card: Card) -> tuple[int, int]:

@@ -31,9 +31,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits as bits
+from stich.cards import memo_bits
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
-from stich.core.tricks import NO_SUIT, led_suit, legal_cards, played_mask, trick_winner
+from stich.core.tricks import led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.outcome import DealFacts
 from stich.games.dobbm.pack import CONTRACTS, DOBB_SIZE, FACES, HEARTS, NON_SOW_HEARTS, ORDER, PLAIN_SOWS, SOWS, TRICKS, points_of
@@ -46,6 +47,7 @@ BIDDING, EXCHANGE, DOUBLING, PLAY, END = range(5)
 PHASE_NAMES = ("bidding", "exchange", "doubling", "play", "end")
 _PHASE_RULE = ("§3.1", "§4.1", "§5", "§6", "§7")
 BID_WORDS = {A.PASS: "pass", A.BID_DOBBM: "dobbm", A.BID_SOLO: "solo", A.ACCEPT: "accept"}
+assert A.PLAY == 0  # a card's play code is its index: legal_codes lists the playable cards as they are
 
 
 def active_seats(num_seats: int, dealer: int) -> tuple[int, ...]:
@@ -123,7 +125,7 @@ class DobbmState(PhasedState):
     def legal_codes(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            return bits(self.playable(self.to_move))
+            return memo_bits(self.playable(self.to_move))
         if phase == BIDDING:
             return self._bid_codes()
         if phase == EXCHANGE:
@@ -137,6 +139,8 @@ class DobbmState(PhasedState):
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         if self.phase == END:
             return ("the deal is over", "§7")
+        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
+            return None if self.playable(self.to_move) >> code & 1 else self._explain(code)
         if code in self.legal_codes():
             return None
         return self._explain(code)
@@ -151,8 +155,8 @@ class DobbmState(PhasedState):
     def playable(self, seat: int) -> int:
         """Cards ``seat`` may play now: follow suit, else trump, else anything [§6]."""
         hand = self.hands[seat]
-        led = led_suit(ORDER, self.trick_cards) if self.trick_cards else NO_SUIT
-        return legal_cards(ORDER, hand, led, must_trump=True)
+        trick = self.trick_cards
+        return legal_cards(ORDER, hand, led_suit(ORDER, trick)) if trick else hand
 
     def _sow_masks(self) -> tuple[int, int]:
         """(Sows that need a covering heart, hearts that cover) under the ``sow_discard_rule`` [§4.1, §10.4]."""
@@ -280,13 +284,14 @@ class DobbmState(PhasedState):
 
     def _play(self, p: int, card: int) -> None:
         self.hands[p] ^= 1 << card
-        self.trick_cards.append(card)
+        trick = self.trick_cards
+        trick.append(card)
         self.trick_seats.append(p)
-        if len(self.trick_cards) < len(self.active):
+        if len(trick) < len(self.active):
             self.to_move = self.next_seat[p]
             return
-        winner = self.trick_seats[trick_winner(ORDER, self.trick_cards)]
-        self.tricks.append((tuple(self.trick_seats), tuple(self.trick_cards), winner))
+        winner = self.trick_seats[trick_winner(ORDER, trick)]
+        self.tricks.append((tuple(self.trick_seats), tuple(trick), winner))
         self.trick_seats = []
         self.trick_cards = []
         if len(self.tricks) == TRICKS:
@@ -311,16 +316,23 @@ class DobbmState(PhasedState):
     def facts(self) -> DealFacts:
         """The facts evaluation needs (only for a played-out deal)."""
         assert self.declarer is not None and self.contract is not None
-        won = [cards for _seats, cards, winner in self.tricks if winner == self.declarer]
+        declarer = self.declarer
+        won_tricks = 0
+        won_mask = 0  # one copy of each card: the tricks' points add up as those of all their cards together
+        for _seats, cards, winner in self.tricks:
+            if winner == declarer:
+                won_tricks += 1
+                for card in cards:
+                    won_mask |= 1 << card
         n = self.game.num_seats
         return DealFacts(
             num_seats=n,
             declarer=self.declarer,
             opponents=tuple(s for s in range(n) if s != self.declarer),
             contract=self.contract,
-            trick_points=sum(points_of(sum(1 << c for c in cards)) for cards in won),
+            trick_points=points_of(won_mask),
             talon_points=points_of(self.laid_away),
-            declarer_tricks=len(won),
+            declarer_tricks=won_tricks,
             doubles=self.doubles,
             idle=self.dealer if n == 5 else None,
             mussrunde=self.mussrunde,

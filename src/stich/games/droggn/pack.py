@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from stich.cards import Card, Deck, Rank, Suit, iter_bits
+from stich.cards import Card, Deck, Rank, Suit, mask_value, value_groups
 from stich.core.tricks import EXCUSE, TRUMP, PlayOrder, build_order
 
 PAGAT, MOND, GSTIESS = 0, 20, 21
@@ -53,6 +53,7 @@ def _points(card: Card) -> int:
 
 POINTS: tuple[int, ...] = tuple(_points(c) for c in FACES)
 """Face value (card points before counting in threes) per face [§1]."""
+_POINT_GROUPS = value_groups(POINTS)
 KINGS = sum(1 << i for i, c in enumerate(FACES) if c.suit is not Suit.TAROCK and c.rank == Rank.KING)
 TRUMPS_2_20 = sum(1 << i for i in range(1, 20))
 """The trumps II..XX, the only trumps that may be discarded [§4.1]."""
@@ -80,7 +81,7 @@ def mask_of(text: str) -> int:
 
 def face_value(mask: int) -> int:
     """Sum of the face values of the cards in ``mask``."""
-    return sum(POINTS[i] for i in iter_bits(mask))
+    return mask_value(mask, _POINT_GROUPS)
 
 
 def count_points(face_sum: int, cards: int) -> int:
@@ -97,6 +98,7 @@ def pile_points(mask: int) -> int:
     return count_points(face_value(mask), mask.bit_count())
 
 
+@cache
 def total_points(deck: Deck) -> int:
     """Card points of the whole pack: 74 (66 cards) or 78 (78 cards) [§1, §9]."""
     return pile_points(deck.full_mask)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from stich.cards import iter_bits
+from stich.cards import iter_bits, memo_bits
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
@@ -60,6 +60,8 @@ BIDDING, EXCHANGE, BUY, DECLARE, DOUBLING, PLAY, END = range(7)
 PHASE_NAMES = ("bidding", "exchange", "buy", "declare", "doubling", "play", "end")
 TALON_SIZE = 3
 LAID_OUT_NAMES = {PAGAT: "pagat", GSTIESS: "gstiess"}
+PAGAT_BIT, GSTIESS_BIT = 1 << PAGAT, 1 << GSTIESS
+assert A.PLAY == 0  # a card's play code is its index: legal_codes lists the playable cards as they are
 
 
 def _bits_codes(mask: int, base: int) -> list[int]:
@@ -88,6 +90,10 @@ class DroggnState(PhasedState):
         self.active = tuple((dealer + i) % n for i in range(1, n + 1) if n == 3 or (dealer + i) % n != dealer)
         """The three players, clockwise from the dealer's left [§2]."""
         self.idle: int | None = dealer if n == 4 else None
+        self.successor = tuple(self.active[(self.active.index(s) + 1) % 3] if s in self.active else -1 for s in range(n))
+        """:meth:`next_seat` of every active seat (-1 for an idle dealer), looked up in trick play."""
+        self.order = play_order(opts.pack_size)
+        """The trick order of the pack [§6.1]."""
         self.n_tricks = opts.hand_size
         self.history: list[tuple[int, int]] = []
         self.phase = BIDDING
@@ -152,7 +158,7 @@ class DroggnState(PhasedState):
     def legal_codes(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            return _bits_codes(self.playable(self.to_move), A.PLAY)
+            return memo_bits(self.playable(self.to_move))
         if phase == BIDDING:
             return [A.PASS] + [A.BID + c.level for c in CONTRACTS if c.level > self.level]
         if phase == EXCHANGE:
@@ -182,18 +188,18 @@ class DroggnState(PhasedState):
 
     def playable(self, seat: int) -> int:
         """Cards ``seat`` may play now [§6.1, §6.2, §6.3, §5.2]."""
-        order = play_order(self.game.options.pack_size)
+        order = self.order
         hand = self.hands[seat]
-        led = led_suit(order, self.trick_cards) if self.trick_cards else NO_SUIT
-        legal = legal_cards(order, hand, led)
-        g = 1 << GSTIESS
+        trick = self.trick_cards
+        legal = legal_cards(order, hand, led_suit(order, trick)) if trick else hand
+        g = GSTIESS_BIT
         if hand & g:
             if self.laid_out == GSTIESS and self.laid_out_by == seat:
                 if hand != g:
                     legal &= ~g  # a laid-out Gstieß is bound to the last trick [§5.2, OPEN-POINTS]
             elif self.game.options.gstiess_last_trick_illegal and hand.bit_count() == 2:
                 legal = g  # it may not go to the last trick, so it goes now [§6.2 VAR]
-        p = 1 << PAGAT
+        p = PAGAT_BIT
         if self.laid_out == PAGAT and self.laid_out_by == seat and legal & p and legal != p:
             legal &= ~p  # a laid-out Pagat only when nothing else is legal [§5.1, §6.3]
         return legal
@@ -202,11 +208,14 @@ class DroggnState(PhasedState):
         """Cards the declarer may lay away next so that a legal three-card discard stays possible [§4.1]."""
         hand = self.hands[self.declarer]
         left = TALON_SIZE - self.discards.bit_count() - 1
+        candidates = hand & ~BARRED_DISCARDS
         out = 0
-        for index in iter_bits(hand & ~BARRED_DISCARDS):
-            bit = 1 << index
-            if self._completable(self.discards | bit, hand & ~bit, left):
-                out |= bit
+        # The king rule only counts kings, trumps II-XX and other cards, so one card of each kind decides for all of its kind.
+        for kind in (candidates & KINGS, candidates & TRUMPS_2_20, candidates & ~KINGS & ~TRUMPS_2_20):
+            if kind:
+                bit = kind & -kind
+                if self._completable(self.discards | bit, hand & ~bit, left):
+                    out |= kind
         return out
 
     def _completable(self, discards: int, hand: int, left: int) -> bool:
@@ -366,39 +375,43 @@ class DroggnState(PhasedState):
 
     def _play(self, p: int, index: int) -> None:
         self.hands[p] ^= 1 << index
-        self.trick_cards.append(index)
+        trick = self.trick_cards
+        trick.append(index)
         self.trick_seats.append(p)
-        if len(self.trick_cards) < 3:
-            self.to_move = self.next_seat(p)
+        if len(trick) < 3:
+            self.to_move = self.successor[p]
             return
-        cards = tuple(self.trick_cards)
+        cards = tuple(trick)
         seats = tuple(self.trick_seats)
-        last = len(self.tricks) == self.n_tricks - 1
-        if last and self.laid_out == GSTIESS and GSTIESS in cards:
-            pos = cards.index(GSTIESS)  # the laid-out Gstieß wins the last trick of a Super Mord [§5.2]
-        else:
-            pos = trick_winner(play_order(self.game.options.pack_size), cards)
+        won = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
+        tricks = self.tricks
+        last = len(tricks) == self.n_tricks - 1
+        # the laid-out Gstieß wins the last trick of a Super Mord [§5.2]
+        gstiess_wins = won & GSTIESS_BIT and self.laid_out == GSTIESS and last
+        pos = cards.index(GSTIESS) if gstiess_wins else trick_winner(self.order, cards)
         winner = seats[pos]
-        win_side = self.side_of(winner)
-        for k, (seat, card) in enumerate(zip(seats, cards, strict=True)):
-            # the Gstieß is never captured: it goes to the pile of the side that played it [§6.2]
-            side = self.side_of(seat) if card == GSTIESS and k != pos else win_side
-            if side == DECLARER:
-                self.decl_pile |= 1 << card
-            else:
-                self.def_pile |= 1 << card
-            if card == PAGAT:
-                self.pagat_fact = PagatFact(self.side_of(seat), last, k == pos, win_side)
-        if winner == self.declarer:
+        declarer = self.declarer
+        if winner == declarer:
+            self.decl_pile |= won
             self.decl_tricks += 1
-        self.tricks.append((seats, cards, winner))
+        else:
+            self.def_pile |= won
+        if won & GSTIESS_BIT:
+            k = cards.index(GSTIESS)
+            if k != pos and (seats[k] == declarer) != (winner == declarer):
+                # the Gstieß is never captured: it goes to the pile of the side that played it [§6.2]
+                self.decl_pile ^= GSTIESS_BIT
+                self.def_pile ^= GSTIESS_BIT
+        if won & PAGAT_BIT:
+            k = cards.index(PAGAT)
+            self.pagat_fact = PagatFact(self.side_of(seats[k]), last, k == pos, self.side_of(winner))
+        tricks.append((seats, cards, winner))
         self.trick_seats = []
         self.trick_cards = []
-        contract = self.contract
-        if contract is not None and contract.mord and winner != self.declarer:
+        if winner != declarer and CONTRACTS[self.level].mord:  # card play follows a bid: level is the contract
             self.stopped = True  # a Super Mord is lost at the first trick the declarer loses [§8.3, OPEN-POINTS]
             self._finish()
-        elif len(self.tricks) == self.n_tricks:
+        elif len(tricks) == self.n_tricks:
             self._finish()
         else:
             self.to_move = winner

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.cards import Card, Deck, Rank, Suit
+from stich.cards import Card, Deck, Rank, Suit, mask_value, value_groups
 from stich.core.tricks import TRUMP, PlayOrder, build_order
 
 SUITS = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
@@ -46,18 +46,20 @@ SUIT_CARDS = ((1 << N_FACES) - 1) & ~TAROCKS
 DISCARDABLE_SUIT_CARDS = SUIT_CARDS & ~KINGS
 """Suit cards that are not kings: the normal discards (§4.1)."""
 
-_COURT_POINTS = {Rank.KING: 5, Rank.QUEEN: 4, Rank.CAVALIER: 3, Rank.JACK: 2}
+_COURT_POINTS: dict[int, int] = {Rank.KING: 5, Rank.QUEEN: 4, Rank.CAVALIER: 3, Rank.JACK: 2}
+"""Court card values by rank (``Rank`` members are ints, so a card's plain ``rank`` number finds them too)."""
 
 
 def card_points(card: Card) -> int:
     """Face value of a card: Trull 5, other tarocks 1, K 5, Q 4, C 3, J 2, pips 1 [§1]."""
     if card.suit is Suit.TAROCK:
         return 5 if card.rank in (1, 21, 22) else 1
-    return _COURT_POINTS.get(Rank(card.rank), 1)
+    return _COURT_POINTS.get(card.rank, 1)
 
 
 POINTS = tuple(card_points(c) for c in FACES)
 """Face value per face index."""
+_POINT_GROUPS = value_groups(POINTS)
 TOTAL_POINTS = 70
 WIN_THIRDS = 107
 """The declarer wins with at least 107 thirds (35⅔ rounded up to 36; 35 : 35 loses) [§7]."""
@@ -70,14 +72,7 @@ def thirds(cards: list[Card] | tuple[Card, ...]) -> int:
 
 def mask_thirds(mask: int) -> int:
     """:func:`thirds` of a physical-card mask."""
-    total = 0
-    n = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        n += 1
-        mask ^= low
-    return 3 * total - 2 * n
+    return 3 * mask_value(mask, _POINT_GROUPS) - 2 * mask.bit_count()
 
 
 def _classify(card: Card) -> tuple[int, int]:

@@ -44,6 +44,7 @@ points: docs/decisions/0010-tapp-tarock.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from stich.cards import Card, Rank, Suit
@@ -65,6 +66,7 @@ from stich.games.tapp_tarock.pack import (
 
 PAGAT_CARD = Card(Suit.TAROCK, 1)
 TRULL_CARDS = frozenset({Card(Suit.TAROCK, 1), Card(Suit.TAROCK, 21), Card(Suit.TAROCK, 22)})
+KING_CARDS = frozenset(Card(suit, Rank.KING) for suit in (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS))
 
 
 def valat_values(opts: TappTarockOptions, game_value: int) -> tuple[int, int]:
@@ -86,7 +88,7 @@ def hand_bonuses(cards: tuple[Card, ...] | list[Card]) -> list[str]:
     """The hand bonuses a hand holds: ``trull`` or ``koepfe``, and ``royal_trull`` [§8.3]."""
     held = set(cards)
     trull = len(held & TRULL_CARDS)
-    kings = sum(1 for c in held if c.suit is not Suit.TAROCK and c.rank == Rank.KING)
+    kings = len(held & KING_CARDS)
     names = []
     if trull == 3:
         names.append("trull")
@@ -162,11 +164,22 @@ def evaluate(facts: DealFacts, opts: TappTarockOptions) -> DealResult:
     (their sum), ``hand_bonuses`` (``name``, ``seat``, ``value``,
     ``settlement``).
     """
+    bonus_names = [hand_bonuses(facts.bonus_hands[seat] if seat < len(facts.bonus_hands) else ()) for seat in facts.active_seats]
+    return score(facts, opts, thirds(facts.declarer_cards), thirds(facts.defender_cards), bonus_names)
+
+
+def score(
+    facts: DealFacts, opts: TappTarockOptions, declarer_thirds: int, defender_thirds: int, bonus_names: Sequence[Sequence[str]]
+) -> DealResult:
+    """:func:`evaluate` with the counting done: the piles' :func:`thirds` and each active seat's :func:`hand_bonuses`.
+
+    ``bonus_names`` follows ``facts.active_seats``.  The state counts these
+    from its card masks (much faster than from the cards, and a search
+    scores many deals); ``evaluate`` counts them from the facts' cards.
+    """
     n = facts.num_seats
     declarer = facts.declarer
     defenders = facts.defenders
-    declarer_thirds = thirds(facts.declarer_cards)
-    defender_thirds = thirds(facts.defender_cards)
     if declarer_thirds + defender_thirds != 3 * TOTAL_POINTS:
         raise ValueError(f"the two piles hold {declarer_thirds + defender_thirds} thirds, not {3 * TOTAL_POINTS}: a card is missing")
     won = declarer_thirds >= WIN_THIRDS
@@ -177,9 +190,8 @@ def evaluate(facts: DealFacts, opts: TappTarockOptions) -> DealResult:
     for seat in defenders:
         scores[seat] -= per_defender
     bonuses: list[dict[str, Any]] = []
-    for seat in facts.active_seats:
-        cards = facts.bonus_hands[seat] if seat < len(facts.bonus_hands) else ()
-        for name in hand_bonuses(cards):
+    for seat, names in zip(facts.active_seats, bonus_names, strict=True):
+        for name in names:
             value = HAND_BONUSES[name]
             if opts.hand_bonus_settlement == "side_based" and seat != declarer:
                 scores[declarer] -= 2 * value

@@ -30,9 +30,10 @@ are forehand, middlehand and rearhand [§2].
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from stich.cards import Card
+from stich.cards import Card, iter_bits, memo_bits
 from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
@@ -40,6 +41,7 @@ from stich.games.tapp_tarock import actions as A
 from stich.games.tapp_tarock.outcome import TRICKS, DealFacts, PlayedTrick
 from stich.games.tapp_tarock.pack import (
     CONTRACT_BY_LEVEL,
+    DECK,
     DISCARDABLE_SUIT_CARDS,
     FACES,
     HALVES,
@@ -53,8 +55,9 @@ from stich.games.tapp_tarock.pack import (
     TAROCKS,
     TRULL,
     Contract,
+    mask_thirds,
 )
-from stich.games.tapp_tarock.scoring import evaluate, thrown_result
+from stich.games.tapp_tarock.scoring import hand_bonuses, score, thrown_result
 
 if TYPE_CHECKING:
     from stich.games.tapp_tarock.game import TappTarock
@@ -63,16 +66,23 @@ BIDDING, TALON, DISCARD, ANNOUNCE, KONTRA, PLAY, END = range(7)
 PHASE_NAMES = ("bidding", "talon", "discard", "announce", "kontra", "play", "end")
 DISCARDS = 3
 """Cards the declarer lays away after picking up a talon half [§4.1]."""
+assert A.PLAY == 0  # a card's play code is its face index: legal_codes lists the playable cards as they are
 
 
-def iter_faces(mask: int) -> list[int]:
-    """Face indices of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+iter_faces = iter_bits
+"""Face indices of a mask, ascending (one copy per face: a physical index is a face index)."""
+
+
+@lru_cache(maxsize=4096)
+def _hand_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in pack order, remembered: a search scores many deals of the same few dealt hands."""
+    return tuple(DECK.cards(mask))
+
+
+@lru_cache(maxsize=4096)
+def _bonus_names(mask: int) -> tuple[str, ...]:
+    """:func:`~stich.games.tapp_tarock.scoring.hand_bonuses` of the cards of a mask, remembered like :func:`_hand_cards`."""
+    return tuple(hand_bonuses(_hand_cards(mask)))
 
 
 class TappTarockState(PhasedState):
@@ -112,6 +122,8 @@ class TappTarockState(PhasedState):
         self.position = [-1] * n
         for i, seat in enumerate(self.active):
             self.position[seat] = i
+        self.next_seat = tuple(self.active[(self.position[seat] + 1) % 3] if seat in self.active else -1 for seat in range(n))
+        """:meth:`next_active` of every active seat (-1 for a dealer who sits out), looked up in trick play."""
         self.history: list[tuple[int, int]] = []
         self.phase = BIDDING
         self.to_move = self.active[0]
@@ -173,7 +185,7 @@ class TappTarockState(PhasedState):
         phase = self.phase
         p = self.to_move
         if phase == PLAY:
-            return iter_faces(self._playable(p))
+            return memo_bits(self._playable(p))
         if phase == BIDDING:
             return self._bidding_codes(p)
         if phase == TALON:
@@ -189,6 +201,8 @@ class TappTarockState(PhasedState):
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         if self.phase == END:
             return ("the deal is over", "§7")
+        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
+            return None if self._playable(self.to_move) >> code & 1 else self._explain(code)
         if code in self.legal_codes():
             return None
         return self._explain(code)
@@ -383,15 +397,15 @@ class TappTarockState(PhasedState):
 
     def _play(self, p: int, f: int) -> None:
         self.hands[p] ^= 1 << f
-        self.trick_cards.append(f)
+        cards = self.trick_cards
+        cards.append(f)
         self.trick_seats.append(p)
-        if len(self.trick_cards) < 3:
-            self.to_move = self.next_active(p)
+        if len(cards) < 3:
+            self.to_move = self.next_seat[p]
             return
-        winner = self.trick_seats[trick_winner(ORDER, self.trick_cards)]
-        self.tricks.append((tuple(self.trick_seats), tuple(self.trick_cards), winner))
-        for card in self.trick_cards:
-            self.won[winner] |= 1 << card
+        winner = self.trick_seats[trick_winner(ORDER, cards)]
+        self.tricks.append((tuple(self.trick_seats), tuple(cards), winner))
+        self.won[winner] |= (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
         self.trick_seats = []
         self.trick_cards = []
         if len(self.tricks) == TRICKS:
@@ -453,7 +467,7 @@ class TappTarockState(PhasedState):
             last_trick=last,
             announced=frozenset(w for w, on in zip(A.ANNOUNCE_WORDS, self.announced, strict=True) if on),
             doubling=(self.doubling[0], self.doubling[1], self.doubling[2]),
-            bonus_hands=tuple(tuple(deck.cards(self.bonus_mask(s))) if s in self.active else () for s in range(self.game.num_seats)),
+            bonus_hands=tuple(_hand_cards(self.bonus_mask(s)) if s in self.active else () for s in range(self.game.num_seats)),
             talon_taken=taken,
         )
 
@@ -465,8 +479,20 @@ class TappTarockState(PhasedState):
                 same = self.game.options.all_pass == "redeal_same_dealer"
                 self._result = thrown_result(self.game.num_seats, self.dealer if same else (self.dealer + 1) % self.game.num_seats)
             else:
-                self._result = evaluate(self.facts(), self.game.options)
+                self._result = self._score()
         return self._result
+
+    def _score(self) -> DealResult:
+        """``evaluate(self.facts(), options)``, with the piles and hand bonuses counted from the card masks (the same result, faster)."""
+        assert self.declarer is not None
+        declarer_mask = self.won[self.declarer] | self.discards
+        return score(
+            self.facts(),
+            self.game.options,
+            mask_thirds(declarer_mask),
+            mask_thirds(DECK.full_mask & ~declarer_mask),
+            [_bonus_names(self.bonus_mask(seat)) for seat in self.active],
+        )
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
