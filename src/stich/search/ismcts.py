@@ -51,7 +51,7 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Game, Observation, State
 from stich.search.call_reading import CallReadingSampler
-from stich.search.perfect_info import in_trick_play, play_codes, teams, tricks_left
+from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
 from stich.search.sampling import SamplingError, WorldSampler
 from stich.search.scores import score_value
 from stich.search.voting import vote
@@ -210,25 +210,32 @@ def best_line_scores(state: State) -> tuple[float, Sequence[int]]:
     lone player) maximising the score of its first seat against the others.
     Besides the value it returns the scores of all seats at the end of a line
     that reaches that value, which is what a tree search backs up.  Meant for
-    the last two or three tricks: it is exponential in the tricks left.
+    the last two or three tricks: it is exponential in the tricks left.  The
+    teams are read once, at ``state``, except in Doppelkopf, where a wedding
+    may still be clarified on the way.
     """
     side = teams(state)
     seat = side.index(0) if 0 in side else state.current_player()
-    return _best_line(state, seat, -math.inf, math.inf)
+    fixed = None if state.game.name == "doppelkopf" else side
+    return _best_line(state, seat, -math.inf, math.inf, fixed, play_flags(state.game))
 
 
-def _best_line(state: State, seat: int, alpha: float, beta: float) -> tuple[float, Sequence[int]]:
+def _best_line(
+    state: State, seat: int, alpha: float, beta: float, fixed: tuple[int, ...] | None, flags: tuple[bool, ...]
+) -> tuple[float, Sequence[int]]:
     if state.is_terminal():
         final = state.result().scores
         return score_value(final[seat]), final
-    side = teams(state)
+    side = fixed if fixed is not None else teams(state)
     maximising = side[state.current_player()] == side[seat]
     best = -math.inf if maximising else math.inf
     best_scores: Sequence[int] = ()
-    for code in play_codes(state):
+    for code in state.legal_codes():
+        if not flags[code]:
+            continue
         child = state.clone()
         child._apply_code(code)
-        value, scores = _best_line(child, seat, alpha, beta)
+        value, scores = _best_line(child, seat, alpha, beta, fixed, flags)
         if maximising:
             if value > best:
                 best, best_scores = value, scores

@@ -54,14 +54,14 @@ TOTAL_EYES = 240
 
 
 @functools.lru_cache(maxsize=64)
-def _play_flags(game: Game) -> tuple[bool, ...]:
+def play_flags(game: Game) -> tuple[bool, ...]:
     """Per action code of ``game``: whether it is a ``play`` (card) action."""
     return tuple(action.kind == "play" for action in game.actions.actions)
 
 
 def play_codes(state: State) -> list[int]:
     """The legal ``play`` (card) actions of ``state``, ascending; other actions (announcements...) left out."""
-    flags = _play_flags(state.game)
+    flags = play_flags(state.game)
     return [code for code in state.legal_codes() if flags[code]]
 
 
@@ -334,7 +334,7 @@ class WorldEvaluator:
 
     def play_values(self, world: State, codes: Sequence[int]) -> list[float]:
         """Value of each ``play`` action ``codes`` in ``world`` (which is not changed)."""
-        if self.search_ready(world) and all(_play_flags(self.game)[code] for code in codes):
+        if self.search_ready(world) and all(play_flags(self.game)[code] for code in codes):
             if self._kernel_ready(world, self.kernel_tricks):
                 from stich.search import kernel
 
