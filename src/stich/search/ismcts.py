@@ -138,18 +138,29 @@ class RandomRollout:
 
 
 class HeuristicRollout:
-    """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action)."""
+    """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action).
+
+    With a ``finish`` rollout, card play with at most ``finish_tricks``
+    tricks left is handed to it: the exact endgame search (the
+    :class:`ExactEndgame` of the game, or the Doppelkopf kernel rollout, which
+    solves its last tricks), as the ``pimc`` bot values its simulations.
+    """
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int) -> None:
+    def __init__(self, game: Game, seed: int, finish: Rollout | None = None, finish_tricks: int = 0) -> None:
         self.scale = reward_scale(game)
         self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.table = game.actions.actions
+        self.finish = finish
+        self.finish_tricks = finish_tricks if finish is not None else 0
 
     def __call__(self, state: State, rng: random.Random) -> Rewards:
         bots = self.bots
+        horizon = self.finish_tricks
         while not state.is_terminal():
+            if horizon and in_trick_play(state) and tricks_left(state) <= horizon and self.finish is not None:
+                return self.finish(state, rng)
             codes = state.legal_codes()
             if len(codes) == 1:
                 state._apply_code(codes[0])
@@ -280,7 +291,9 @@ class ExactEndgame:
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     """The rollout policy ``kind`` (``mixed``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
 
-    ``mixed`` plays card play with the ``kernel`` rollout in Doppelkopf when
+    ``heuristic`` hands the last tricks to the exact endgame search
+    (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
+    the game has one.  ``mixed`` plays card play with the ``kernel`` rollout in Doppelkopf when
     the compiled kernel is available (which solves the last
     :data:`~stich.search.ismcts_kernel.SOLVE_TRICKS` tricks exactly) and with
     random actions otherwise, the last :data:`EXACT_LEAF_TRICKS` tricks of a
@@ -289,6 +302,17 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     if kind == "random":
         return RandomRollout(game)
     if kind == "heuristic":
+        if game.name == "doppelkopf":
+            from stich.search import kernel
+
+            if kernel.available():
+                from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
+
+                return HeuristicRollout(game, seed, KernelRollout(game), SOLVE_TRICKS)
+            return HeuristicRollout(game, seed)
+        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
+        if exact:
+            return HeuristicRollout(game, seed, ExactEndgame(game, RandomRollout(game), exact), exact)
         return HeuristicRollout(game, seed)
     if kind == "mixed":
         play: Rollout = RandomRollout(game)
