@@ -145,3 +145,51 @@ def test_kernel_rollout_plays_out_earlier_positions() -> None:
     assert rollout.solved == 0
     with pytest.raises(ValueError, match="solve_tricks"):
         KernelRollout(game, solve_tricks=-1)
+
+
+@needs_kernel
+def test_kernel_rollout_reuses_rule_tables_across_the_positions_of_a_deal() -> None:
+    """One rollout object values many positions of the same deal (same tables, different tricks): each must be exact.
+
+    Regression: the cached template once kept the first position's current
+    trick and remaining eyes, so later solves searched the wrong trick (and
+    wrote past the end of its array).
+    """
+    from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
+    from stich.search.solver import Solver, position_of
+
+    game = make_game("doppelkopf")
+    checked = 0
+    for seed in range(12):
+        rollout = KernelRollout(game)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not (in_trick_play(state) and state.clarified):  # type: ignore[attr-defined]
+            codes = state.legal_codes()
+            state.apply(0 if 0 in codes and not in_trick_play(state) else rng.choice(codes))
+        while not state.is_terminal():
+            pos = position_of(state)  # type: ignore[arg-type]
+            moved = rollout._kernel_position(pos)
+            assert isinstance(moved, kernel.KernelPosition)
+            fresh = kernel.KernelPosition(pos)
+            assert moved.rem == fresh.rem and (moved.tricks == fresh.tricks).all() and (moved.hands == fresh.hands).all()
+            assert kernel.random_playouts(moved, 5, seed) == kernel.random_playouts(fresh, 5, seed)
+            if pos.tricks_left <= SOLVE_TRICKS:
+                assert kernel.KernelSolver(moved).value() == Solver(pos).value()
+                checked += 1
+            cards = [c for c in state.legal_codes() if c < 24]
+            state.apply(rng.choice(cards) if cards else state.legal_codes()[0])
+        assert len(rollout._templates) == 1  # one template served every position of the deal
+    assert checked >= 30
+
+
+@needs_kernel
+def test_moved_to_refuses_other_rules() -> None:
+    import dataclasses
+
+    from stich.search.solver import position_of, random_play_position
+
+    pos = position_of(random_play_position(make_game("doppelkopf"), 1, tricks_left=5, healthy=True))
+    template = kernel.KernelPosition(pos)
+    with pytest.raises(ValueError, match="same card order"):
+        template.moved_to(dataclasses.replace(pos, re=pos.re ^ 0b0011))

@@ -25,7 +25,6 @@ reward is the mean over the playouts of ``tanh(score / scale)``.
 
 from __future__ import annotations
 
-import copy
 import random
 from math import tanh
 
@@ -78,9 +77,9 @@ class KernelRollout:
         Building a :class:`~stich.search.kernel.KernelPosition` fills its
         rule tables face by face (most of the ~40 µs a kernel call costs);
         they depend only on the card order, the rule flags and the parties,
-        which stay the same through a deal's card play.  A copy of a cached
-        template with this position's hands is what ``random_playouts``
-        reads (its ``position``, ``hands`` and ``ctx``).
+        which stay the same through a deal's card play, so a cached template
+        is moved to this position (:meth:`~stich.search.kernel.KernelPosition.moved_to`:
+        hands, current trick and eyes still to be won rebuilt).
         """
         if not kernel.available():
             return pos
@@ -88,11 +87,8 @@ class KernelRollout:
         template = self._templates.get(key)
         if template is None:
             template = self._templates[key] = kernel.KernelPosition(pos)
-        view = copy.copy(template)
-        view.position = pos
-        view.hands = template.hands.copy()
-        view.hands[:] = pos.hands
-        return view
+            return template
+        return template.moved_to(pos)
 
     def re_value(self, re_eyes: int, re_level: int, kontra_level: int) -> int:
         """Game value for Re (negative when Kontra wins) for Re's final eyes, before bock and solo factor."""

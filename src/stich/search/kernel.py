@@ -28,6 +28,7 @@ is not thread-safe; create one per thread.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 from collections.abc import Sequence
@@ -127,6 +128,33 @@ class KernelPosition:
             order[s, : len(faces)] = faces
         self.order: npt.NDArray[np.int64] = order
         self.rem = pos.remaining_eyes
+
+    def moved_to(self, position: PlayPosition) -> KernelPosition:
+        """A copy for another ``position`` of the same card order, rule flags and parties, sharing the rule tables.
+
+        Building ``ctx`` and ``order`` is most of the cost of a
+        :class:`KernelPosition`; they depend only on the card order, the rule
+        flags and the parties, which stay the same through a deal's card play.
+        Everything that depends on the position (hands, the current trick,
+        the eyes still to be won) is rebuilt here.
+        """
+        pos = self.position
+        same_rules = (pos.eff, pos.strength, pos.re, pos.must_overtrump, pos.dulle) == (
+            position.eff,
+            position.strength,
+            position.re,
+            position.must_overtrump,
+            position.dulle,
+        )
+        if not same_rules:
+            raise ValueError("moved_to needs a position with the same card order, rule flags and parties")
+        moved = copy.copy(self)
+        moved.position = position
+        moved.hands = _np.array(position.hands, dtype=_np.uint64)
+        moved.tricks = _np.zeros((position.tricks_left + 1, 4), dtype=_np.int64)
+        moved.tricks[position.tricks_left, : len(position.trick)] = position.trick
+        moved.rem = position.remaining_eyes
+        return moved
 
     def int_hands(self) -> npt.NDArray[np.int64]:
         """A fresh int64 copy of the hands (the search plays on it in place)."""
