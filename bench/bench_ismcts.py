@@ -13,7 +13,9 @@ other:
    reservation; ``play``: a choice in trick play with at least a third of the
    tricks done), taken from deals the heuristic bots play; each search runs
    ``--seconds`` on the clock, preparing the world sampler and drawing the
-   worlds included; the figure is all iterations over all wall time;
+   worlds included; the figures are all iterations over all wall time and
+   over all CPU time of this process (the second stays meaningful when
+   other work shares the cores);
 2. **decision time** of the bot at its default level (``make_ismcts`` with no
    option): whole deals with the bot in every seat, the time of each
    ``choose`` that searches (forced moves answer at once and are left out),
@@ -25,7 +27,8 @@ other:
    support it (``hearts``, ``bridge``); ``tarok(players=4)`` and ``skat`` are
    tried and reported as unsupported (they implement no
    ``ResampleFromInfostate``).  Simulations per second = ``max_simulations``
-   over the wall time of ``bot.step``.
+   over the wall time (and the CPU time) of ``bot.step``; the ratio to stich
+   uses CPU time.
 
 These are measurements, not tests: nothing fails when a target is missed.
 See bench/README.md, section bench_ismcts.py.
@@ -125,16 +128,26 @@ def bench_rate(game: Game, states: list[State], rollout: str, seconds: float) ->
     iterations = 0
     worlds = 0
     wall = 0.0
+    cpu = 0.0
     for i, state in enumerate(states):
         seat = state.current_player()
         obs = state.observation(seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         deadline = Deadline(seconds)
         result = search.search(obs, prepare_sampler(game, obs), random.Random(i), stop=deadline.expired)
         wall += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         iterations += result.iterations
         worlds += result.worlds
-    return {"sims_per_s": iterations / wall if wall else 0.0, "iterations": iterations, "worlds": worlds, "wall_s": wall, "n": len(states)}
+    return {
+        "sims_per_s": iterations / wall if wall else 0.0,
+        "sims_per_cpu_s": iterations / cpu if cpu else 0.0,
+        "iterations": iterations,
+        "worlds": worlds,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "n": len(states),
+    }
 
 
 def bench_latency(game: Game, decisions: int, seed: int) -> dict[str, Any]:
@@ -193,6 +206,7 @@ def bench_openspiel(positions: int, simulations: int) -> dict[str, Any]:
         game = pyspiel.load_game(name)
         rng = random.Random(7)
         wall = 0.0
+        cpu = 0.0
         done = 0
         try:
             for i in range(positions):
@@ -207,14 +221,15 @@ def bench_openspiel(positions: int, simulations: int) -> dict[str, Any]:
                     False,
                     False,
                 )
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 bot.step(state)
                 wall += time.perf_counter() - start
+                cpu += time.process_time() - start_cpu
                 done += simulations
         except Exception as exc:  # pyspiel raises plain RuntimeErrors for unsupported games
             out[name] = {"unsupported": str(exc).strip().splitlines()[0]}
             continue
-        out[name] = {"sims_per_s": done / wall, "n": positions, "simulations": simulations}
+        out[name] = {"sims_per_s": done / wall, "sims_per_cpu_s": done / cpu if cpu else 0.0, "n": positions, "simulations": simulations}
     return out
 
 
@@ -253,13 +268,13 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
             report["latency"][label] = bench_latency(game, args.latency_decisions, 2000)
     progress("openspiel")
     report["openspiel"] = bench_openspiel(args.spiel_positions, args.spiel_simulations)
-    spiel = report["openspiel"].get("hearts", {}).get("sims_per_s")
+    spiel = report["openspiel"].get("hearts", {}).get("sims_per_cpu_s")
     ratios: dict[str, float] = {}
     for label, entry in report["rates"].items():
         auto = entry.get("auto")
         play = entry.get(f"play/{auto}")
         if spiel and play:
-            ratios[label] = play["sims_per_s"] / spiel
+            ratios[label] = play["sims_per_cpu_s"] / spiel
     report["ratio_play_auto_vs_openspiel_hearts"] = ratios
     with suppress(OSError):
         report["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -281,7 +296,7 @@ def render(report: dict[str, Any]) -> str:
         f"  command   {m['command']}",
         "",
         f"Simulations per second ({s['positions']} positions per phase, {s['seconds']} s each; target {TARGET_SIMS:,})",
-        f"  {'game':<22} {'phase':<6} {'rollout':<10} {'sims/s':>9} {'worlds/search':>14}",
+        f"  {'game':<22} {'phase':<6} {'rollout':<17} {'sims/s':>9} {'sims/CPU-s':>11} {'worlds/search':>14}",
     ]
     for label, entry in report["rates"].items():
         if "skipped" in entry:
@@ -292,7 +307,10 @@ def render(report: dict[str, Any]) -> str:
                 continue
             phase, rollout = key.split("/")
             mark = " (auto)" if rollout == entry["auto"] else ""
-            lines.append(f"  {label:<22} {phase:<6} {rollout + mark:<17} {r['sims_per_s']:>9,.0f} {r['worlds'] / max(r['n'], 1):>7.0f}")
+            lines.append(
+                f"  {label:<22} {phase:<6} {rollout + mark:<17} {r['sims_per_s']:>9,.0f} {r['sims_per_cpu_s']:>11,.0f} "
+                f"{r['worlds'] / max(r['n'], 1):>14.0f}"
+            )
     if report["latency"]:
         lines += ["", f"Decision time of the default level (searching decisions only; target max < {TARGET_LATENCY_S} s)"]
         for label, r in report["latency"].items():
@@ -310,9 +328,12 @@ def render(report: dict[str, Any]) -> str:
         if "unsupported" in r:
             lines.append(f"  {name:<40} unsupported: {r['unsupported']}")
         else:
-            lines.append(f"  {name:<40} {r['sims_per_s']:>9,.0f} sims/s  ({r['n']} positions x {r['simulations']} simulations)")
+            lines.append(
+                f"  {name:<40} {r['sims_per_s']:>9,.0f} sims/s  {r['sims_per_cpu_s']:>9,.0f} sims/CPU-s  "
+                f"({r['n']} positions x {r['simulations']} simulations)"
+            )
     if report["ratio_play_auto_vs_openspiel_hearts"]:
-        lines += ["", "Ratio: stich play phase, auto rollout / OpenSpiel hearts"]
+        lines += ["", "Ratio: stich play phase, auto rollout / OpenSpiel hearts (simulations per CPU-second)"]
         for label, ratio in report["ratio_play_auto_vs_openspiel_hearts"].items():
             lines.append(f"  {label:<22} {ratio:.2f}")
     return "\n".join(lines)
