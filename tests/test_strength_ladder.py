@@ -65,5 +65,18 @@ def test_keep_drops_the_deals_and_render_reads_the_copies(tmp_path: Path) -> Non
     rows = [line for line in text.splitlines() if line.startswith("| ") and "preset=p" in line]
     # Games in ladder order (doppelkopf, tapp_tarock, dobbm), each row judged by its interval and deal count.
     assert [row.split(" | ")[0] for row in rows] == ["| doppelkopf(preset=p)", "| tapp_tarock(preset=p)", "| dobbm(preset=p)"]
-    assert rows[0].endswith("| no |") and rows[1].endswith("| yes |") and rows[2].endswith("| (only 200 deals) |")
+    assert rows[0].endswith("| no | – |") and rows[1].endswith("| yes | – |") and rows[2].endswith("| (only 200 deals) | – |")
     assert "--out ladder/tapp_tarock__m   # 12 s with 2 workers" in text
+
+
+def test_a_suffix_given_to_keep_labels_the_row(tmp_path: Path) -> None:
+    tool = _tool()
+    run = tmp_path / "runs" / "dobbm__m"
+    run.mkdir(parents=True)
+    data = _result("dobbm", "pimc:level=1", "heuristic", 1.0, 0.5, 1.5, 1000)
+    data["out"] = str(run)
+    (run / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    assert tool.main(["keep", str(tmp_path / "runs"), "--into", str(tmp_path / "kept"), "--suffix=-2-call-reading"]) == 0
+    assert tool.main(["render", str(tmp_path / "kept"), "--output", str(tmp_path / "s.md")]) == 0
+    row = next(line for line in (tmp_path / "s.md").read_text(encoding="utf-8").splitlines() if line.startswith("| dobbm"))
+    assert row.endswith("| yes | 2-call-reading |")

@@ -139,6 +139,10 @@ def _results(folders: list[str]) -> list[dict[str, Any]]:
         for path in sorted(paths):
             data = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and "pairings" in data:
+                folder = Path(str(data.get("out", ""))).name
+                if path.name != "results.json" and folder and path.stem.startswith(folder):
+                    # a compact copy: what its name adds to the match folder's is the run's label
+                    data["label"] = path.stem[len(folder) :].strip("-_") or "–"
                 found.append(data)
     return found
 
@@ -191,8 +195,8 @@ def render(args: argparse.Namespace) -> int:
     results.sort(key=ladder_position)
     lines = [
         "| game | candidate | reference | deals | mean diff / deal | 95% CI (t) | deals won | Elo diff "
-        "| candidate ms/decision (slowest) | lower bound > 0 |",
-        "|---|---|---|---:|---:|---|---:|---:|---:|---|",
+        "| candidate ms/decision (slowest) | lower bound > 0 | run |",
+        "|---|---|---|---:|---:|---|---:|---:|---:|---|---|",
     ]
     commands: list[str] = []
     for data in results:
@@ -203,7 +207,8 @@ def render(args: argparse.Namespace) -> int:
             lines.append(
                 f"| {data['game']} | `{pair['candidate']}` | `{pair['reference']}` | {pair['deals']} | {diff['mean']:+.2f} "
                 f"| {low:+.2f} .. {high:+.2f} | {100 * pair['outcomes']['win_rate']:.1f}% | {pair['elo_difference']:+.0f} "
-                f"| {_ms_per_decision(data, pair['candidate'])} ({_max_ms(data, pair['candidate'])}) | {reached} |"
+                f"| {_ms_per_decision(data, pair['candidate'])} ({_max_ms(data, pair['candidate'])}) | {reached} "
+                f"| {data.get('label', '–')} |"
             )
         command = re.sub(r"--out \S*?([^/\s]+)$", r"--out ladder/\1", data["command"])
         commands.append(f"{command}   # {data['seconds']:.0f} s with {data['workers']} workers")
