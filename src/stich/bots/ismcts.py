@@ -71,7 +71,14 @@ AUTO_ROLLOUT: dict[str, str] = {
 """Rollout of ``rollout=auto`` per game: heuristic bidding then fast card play (kernel in Doppelkopf), see docs/search.md."""
 
 PAIRED_DEFAULT = False
-"""Whether the ``paired`` option is on unless given (see docs/strength.md for the matches that decided it)."""
+"""Whether card play uses paired root sweeps unless ``paired`` is given.
+
+Off: the matches against ``pimc`` in docs/strength.md were played with UCB
+roots in card play; paired card-play roots are not measured in a match yet
+(at level 1 they overruled the heuristic in 17-27% of Doppelkopf card-play
+decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
+Decisions outside card play always use paired sweeps with ``calls=heuristic``.
+"""
 
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
