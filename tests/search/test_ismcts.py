@@ -571,9 +571,9 @@ def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) 
 
 
 def test_heuristic_rollout_hands_the_last_tricks_to_the_exact_search() -> None:
-    from tests.search.test_perfect_info import _endgames
-
     from stich.search.ismcts import ExactEndgame
+
+    from .test_perfect_info import _endgames
 
     game = make_game("tapp_tarock")
     rollout = make_rollout("heuristic", game, 1)

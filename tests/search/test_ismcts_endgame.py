@@ -15,7 +15,6 @@ import math
 import random
 
 import pytest
-from tests.search.test_perfect_info import _endgames
 
 from stich.core.registry import make_game
 from stich.search import kernel
@@ -32,6 +31,8 @@ from stich.search.ismcts import (
 )
 from stich.search.perfect_info import final_score, in_trick_play, minimax, teams, tricks_left
 from stich.search.scores import score_value
+
+from .test_perfect_info import _endgames
 
 TAROCK_FAMILY = ("tapp_tarock", "dobbm", "droggn", "dappen")
 
