@@ -80,24 +80,12 @@ class CallReadingSampler:
 
     def sample(self, rng: random.Random) -> State:
         """A world that explains the calls if one turns up within ``attempts`` draws, else a merely consistent one."""
-        self.drawn += 1
-        fallback: State | None = None
-        for _ in range(self.attempts):
-            world = self.sampler.propose(rng)
-            if world is None:
-                continue
-            state = self.sampler.check(world)
-            if state is None:
-                continue
-            if self.explains(world):
-                self.explained += 1
-                return state
-            if fallback is None:
-                fallback = state
-        return fallback if fallback is not None else self.sampler.sample(rng)
+        world = self.draw(rng)
+        assert world is not None  # without a stop, draw always ends with a world
+        return world
 
     def draw(self, rng: random.Random, stop: Callable[[], bool] | None = None) -> State | None:
-        """:meth:`sample` that asks ``stop()`` before every proposal but the first and returns ``None`` when it says so.
+        """:meth:`sample`, asking ``stop()`` (when given) before every proposal but the first; ``None`` when it says so.
 
         When the budget runs out after a consistent but unexplained world
         turned up, that world is returned (as after ``attempts`` draws).
