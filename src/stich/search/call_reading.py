@@ -106,8 +106,4 @@ class CallReadingSampler:
                 return state
             if fallback is None:
                 fallback = state
-        if fallback is not None:
-            return fallback
-        if stop is not None and stop():
-            return None
-        return self.sampler.sample(rng)
+        return fallback if fallback is not None else self.sampler.draw(rng, stop)

@@ -137,6 +137,16 @@ class RandomRollout:
         return bounded_rewards(state.result().scores, self.scale)
 
 
+def heuristic_step(state: State, bots: Sequence[Bot]) -> None:
+    """One action in ``state`` by its mover's bot from the mover's observation (a forced action without asking)."""
+    codes = state.legal_codes()
+    if len(codes) == 1:
+        state._apply_code(codes[0])
+        return
+    seat = state.current_player()
+    state._apply_code(bots[seat].choose(state.observation(seat)).code)
+
+
 class HeuristicRollout:
     """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action).
 
@@ -161,12 +171,7 @@ class HeuristicRollout:
         while not state.is_terminal():
             if horizon and in_trick_play(state) and tricks_left(state) <= horizon and self.finish is not None:
                 return self.finish(state, rng)
-            codes = state.legal_codes()
-            if len(codes) == 1:
-                state._apply_code(codes[0])
-                continue
-            seat = state.current_player()
-            state._apply_code(bots[seat].choose(state.observation(seat)).code)
+            heuristic_step(state, bots)
         return bounded_rewards(state.result().scores, self.scale)
 
 
@@ -192,12 +197,7 @@ class MixedRollout:
     def __call__(self, state: State, rng: random.Random) -> Rewards:
         bots = self.bots
         while not state.is_terminal() and getattr(state, "phase_name", PLAY_PHASE) != PLAY_PHASE:
-            codes = state.legal_codes()
-            if len(codes) == 1:
-                state._apply_code(codes[0])
-                continue
-            seat = state.current_player()
-            state._apply_code(bots[seat].choose(state.observation(seat)).code)
+            heuristic_step(state, bots)
         if state.is_terminal():
             return bounded_rewards(state.result().scores, self.scale)
         return self.play(state, rng)
@@ -427,33 +427,6 @@ class OutOfTime(SamplingError):
     """The time budget ran out before the first world of a search was drawn (the caller falls back on another choice)."""
 
 
-def draw_world(sampler: WorldSampler, rng: random.Random, stop: Callable[[], bool] | None) -> State | None:
-    """One world from ``sampler``, or ``None`` when ``stop()`` turns true between two rejected proposals.
-
-    The same loop as :meth:`WorldSampler.sample` (propose, replay and verify,
-    counted in the sampler's stats), with the deadline asked before every
-    redraw, so a rare observation whose worlds are often rejected cannot
-    hold the decision past its budget.  Without ``stop`` it is exactly
-    ``sampler.sample(rng)``.
-    """
-    if stop is None:
-        return sampler.sample(rng)
-    stats = sampler.stats
-    for attempt in range(sampler.max_attempts):
-        if attempt and stop():
-            return None
-        stats.proposed += 1
-        world = sampler.propose(rng)
-        if world is None:
-            sampler._reject("proposal")
-            continue
-        state = sampler.check(world)
-        if state is not None:
-            stats.accepted += 1
-            return state
-    raise SamplingError(f"no consistent world found in {sampler.max_attempts} draws for seat {sampler.observation.seat}")
-
-
 class WorldPool:
     """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling.
 
@@ -560,12 +533,7 @@ class ISMCTS:
             pool_size, resample_every = max(self.pool_size, PAIRED_POOL), 1
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
-        if isinstance(sampler, CallReadingSampler):
-            reading = sampler
-            pool = WorldPool(lambda r: reading.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
-        else:
-            plain = sampler
-            pool = WorldPool(lambda r: draw_world(plain, r, stop), rng, pool_size=pool_size, resample_every=resample_every)
+        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
         root_codes = {a.code for a in observation.legal_actions}
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")

@@ -501,7 +501,19 @@ class WorldSampler(ABC):
 
     def sample(self, rng: random.Random) -> State:
         """One world: a full state the seat cannot tell from the real one."""
-        for _ in range(self.max_attempts):
+        world = self.draw(rng)
+        assert world is not None  # without a stop, draw ends with a world or raises
+        return world
+
+    def draw(self, rng: random.Random, stop: Callable[[], bool] | None = None) -> State | None:
+        """:meth:`sample`, asking ``stop()`` (when given) before every redraw of a rejected proposal; ``None`` when it says so.
+
+        A search with a deadline draws through this, so a rare observation
+        whose worlds are often rejected cannot hold a decision past its budget.
+        """
+        for attempt in range(self.max_attempts):
+            if attempt and stop is not None and stop():
+                return None
             self.stats.proposed += 1
             world = self.propose(rng)
             if world is None:
