@@ -581,3 +581,84 @@ def test_heuristic_rollout_hands_the_last_tricks_to_the_exact_search() -> None:
     for state in _endgames("tapp_tarock", 4, 2):
         rollout(state, random.Random(0))
     assert rollout.finish.solved == 2
+
+
+def _open_call_in_play(seed: int) -> State:
+    """A Doppelkopf deal at a card-play decision where the player to move may also announce (Re or Kontra open)."""
+    game = make_game("doppelkopf")
+    for attempt in range(100):
+        state = game.new_state(seed=seed * 100 + attempt)
+        rng = random.Random(attempt)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.observation(state.current_player()).phase == PLAY_PHASE:
+                kinds = {a.kind for a in legal}
+                if "play" in kinds and len(kinds) > 1:
+                    return state
+                legal = [a for a in legal if a.kind == "play"] or legal
+            state.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no card-play decision with an open call found")
+
+
+class _RecordingSearch:
+    """Stands in for an ISMCTS: records the root actions it was asked about and answers a fixed choice."""
+
+    def __init__(self, inner: ISMCTS, pick: Any) -> None:
+        self.inner = inner
+        self.pick = pick
+        self.asked: list[tuple[Action, ...]] = []
+
+    def search(self, observation: Observation, *args: Any, **kwargs: Any) -> Any:
+        self.asked.append(observation.legal_actions)
+        result = self.inner.search(observation, *args, **kwargs)
+        code = self.pick(observation.legal_actions)
+        if code is not None:
+            result.code = code
+        return result
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_open_call_during_play_is_weighed_by_the_call_search_then_the_card_searched(seed: int) -> None:
+    """Doppelkopf announcements during trick play: heuristic rollouts weigh the call, the card tree sees only cards."""
+    state = _open_call_in_play(seed)
+    game = state.game
+    seat = state.current_player()
+    obs = state.observation(seat)
+    heuristic = make_heuristic(game, seat, 7).choose(obs)
+    # The call search keeps the heuristic's choice: a card is then searched among the cards only.
+    bot = make_ismcts(game, seat, 7, simulations=40)
+    calls = _RecordingSearch(bot.call_search, lambda legal: None)
+    cards = _RecordingSearch(bot.search, lambda legal: None)
+    bot.call_search, bot.search = calls, cards  # type: ignore[assignment]
+    action = bot.choose(obs)
+    assert action in state.legal_actions()
+    (weighed,) = calls.asked
+    assert weighed[0] == heuristic and len(weighed) >= 2
+    assert len({a.kind == "play" for a in weighed}) == 2, "a card and a call are weighed against each other"
+    assert len(weighed) <= 5
+    if heuristic.kind == "play":
+        assert all(a.kind != "play" for a in weighed[1:])
+    if action.kind == "play":
+        (searched,) = cards.asked
+        assert {a.code for a in searched} == {a.code for a in obs.legal_actions if a.kind == "play"}
+        assert bot.last_result is not None and all(game.actions[c].kind == "play" for c in bot.last_result.root.children)
+    # When the call search settles on a call, that call is made and no card is searched.
+    bot = make_ismcts(game, seat, 7, simulations=40)
+    call = next(a for a in obs.legal_actions if a.kind != "play")
+    calls = _RecordingSearch(bot.call_search, lambda legal: call.code if call in legal else next(a.code for a in legal if a.kind != "play"))
+    cards = _RecordingSearch(bot.search, lambda legal: None)
+    bot.call_search, bot.search = calls, cards  # type: ignore[assignment]
+    made = bot.choose(obs)
+    assert made.kind != "play" and made in state.legal_actions()
+    assert cards.asked == []
+
+
+def test_calls_same_lets_the_card_tree_weigh_open_calls() -> None:
+    state = _open_call_in_play(4)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    bot = make_ismcts(state.game, seat, 7, simulations=60, calls="same")
+    bot.choose(obs)
+    assert bot.last_result is not None
+    kinds = {state.game.actions[c].kind for c in bot.last_result.root.children}
+    assert "play" in kinds and len(kinds) > 1

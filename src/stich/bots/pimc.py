@@ -76,6 +76,7 @@ from typing import Protocol
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
+from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
@@ -318,30 +319,11 @@ class PimcBot:
 
     def _best_of(self, observation: Observation, actions: Sequence[Action]) -> Action:
         """The heuristic's choice among ``actions`` only (the first of them if it declines)."""
-        ranked = self._ranking(observation, None, actions, 1)
-        return ranked[0]
+        return heuristic_best(self.heuristic, observation, actions)
 
     def _ranking(self, observation: Observation, first: Action | None, actions: Sequence[Action], limit: int) -> list[Action]:
-        """Up to ``limit`` of ``actions`` in the heuristic's order of preference, ``first`` leading when given.
-
-        The heuristic is asked again with its earlier picks withheld from the
-        legal actions.  Where it cannot choose from such a reduced list (it
-        raises or answers outside it), the rest follow in code order.
-        """
-        remaining = [a for a in actions if a != first]
-        ranked = [first] if first is not None else []
-        while remaining and len(ranked) < limit:
-            view = dataclasses.replace(observation, legal_actions=tuple(remaining))
-            try:
-                pick = self.heuristic.choose(view)
-            except Exception:  # a heuristic may rely on actions that were withheld: fall back to code order
-                pick = None
-            if pick is None or pick not in remaining:
-                ranked.extend(remaining[: limit - len(ranked)])
-                break
-            ranked.append(pick)
-            remaining.remove(pick)
-        return ranked
+        """Up to ``limit`` of ``actions`` in the heuristic's order of preference (:func:`~stich.bots.ranking.heuristic_ranking`)."""
+        return heuristic_ranking(self.heuristic, observation, first, actions, limit)
 
 
 _kernel_ready = False
