@@ -568,6 +568,13 @@ def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) 
     result = searcher.last_result
     assert result is not None and result.iterations == 12
     assert sum(child.visits for child in result.root.children.values()) == 12  # every iteration went through the paired root
+    # Flat sweeps: the rollout plays on straight after the root action, no node grows below it.
+    assert searcher.call_search.flat and all(not child.children for child in result.root.children.values())
+    deep = ISMCTS(game, make_rollout("heuristic", game, 1), paired=True)
+    deep_result = deep.search(state.observation(seat), prepare_sampler(game, state.observation(seat)), random.Random(1), iterations=40)
+    assert any(child.children for child in deep_result.root.children.values())
+    with pytest.raises(ValueError, match="paired"):
+        ISMCTS(game, make_rollout("random", game, 1), flat=True)
 
 
 def test_heuristic_rollout_hands_the_last_tricks_to_the_exact_search() -> None:

@@ -17,8 +17,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``false`` gives plain ISMCTS;
 * ``calls``: how decisions outside card play (bids, talon, discards,
   announcements before play, doubles) are searched: ``heuristic`` (default)
-  in paired sweeps whose rollouts let every seat's heuristic bot play the
-  deal out, the last tricks searched exactly, as the ``pimc`` bot simulates
+  in flat paired sweeps (no tree below the root action) whose rollouts let
+  every seat's heuristic bot play the deal out, the last tricks searched exactly, as the ``pimc`` bot simulates
   them; ``same`` with the settings of card play (``rollout``, ``paired``).
   Random card play rates a talon half, a discard or a double poorly: with
   ``same`` the bot lost 1.02 points per deal to ``pimc`` in Tapp Tarock,
@@ -138,7 +138,7 @@ class IsmctsBot:
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":
-            self.call_search = ISMCTS(game, make_rollout("heuristic", game, seed), paired=True)
+            self.call_search = ISMCTS(game, make_rollout("heuristic", game, seed), paired=True, flat=True)
         self.fallback: Bot = make_heuristic(game, seat, seed)
         self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""

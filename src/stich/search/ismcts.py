@@ -485,6 +485,7 @@ class ISMCTS:
         pool_size: int = 64,
         resample_every: int = 4,
         paired: bool = False,
+        flat: bool = False,
     ) -> None:
         self.game = game
         self.rollout = rollout
@@ -492,6 +493,10 @@ class ISMCTS:
         self.pool_size = pool_size
         self.resample_every = resample_every
         self.paired = paired
+        self.flat = flat
+        """With ``paired``: every sweep rolls out straight after the root action (no tree below the root), see :meth:`search`."""
+        if flat and not paired:
+            raise ValueError("flat needs paired root sweeps")
 
     def search(
         self,
@@ -523,6 +528,14 @@ class ISMCTS:
         :data:`PAIRED_CONFIDENCE` standard errors and by the game's switch gap;
         a search too short for :data:`MIN_SWEEPS` sweeps keeps it (or, without
         one, plays the best mean).
+
+        ``flat`` (with ``paired``) rolls every sweep out straight after the
+        root action: no tree below the root.  Each new node below the root
+        is first tried with a uniformly random action, so in a short search
+        the next seats' first answers (a bid, a double, the searching seat's
+        own next card after a call) would be random in most sweeps and blur
+        the comparison; flat sweeps let the rollout policy play them, as the
+        ``pimc`` bot's simulation does.
         """
         if iterations is None and stop is None:
             raise ValueError("search needs iterations or stop")
@@ -593,7 +606,7 @@ class ISMCTS:
             state._apply_code(forced)
             path.append(child)
             node = child
-            if expanded:
+            if expanded or self.flat:
                 return self._finish(path, state, world, rng)
         while not state.is_terminal():
             codes = state.legal_codes()
