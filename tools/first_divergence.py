@@ -1,0 +1,137 @@
+"""Where a duplicate match was won or lost: each rotation split by the first action where it left the baseline.
+
+``stich arena`` plays every deal once with the reference bots in every seat
+(the *baseline*) and once per rotation with the candidate in one seat.  Up to
+the candidate's first decision that differs from the baseline, both games are
+the same; the candidate seat's score difference in that rotation is what the
+match counts.  Grouping the rotations by the kind of that first different
+action shows which decisions carry the difference: a bot that gains in card
+play and loses in its bids shows both, where the match's mean shows only the
+sum.  This is how the ISMCTS bot's losses to PIMC were traced to its talon,
+discard and double decisions in Tapp Tarock and to its Kontra announcements
+in Doppelkopf (docs/strength.md)::
+
+    python tools/first_divergence.py ladder/doppelkopf__ismcts-time0.025__vs__pimc-time0.025
+    python tools/first_divergence.py DIR --worst 10      # also the ten worst rotations
+    python tools/first_divergence.py DIR --json          # the table as JSON
+
+Kinds: ``play`` when both games played a (different) card; otherwise
+``<baseline action> -> <candidate action>`` with a card written as ``play``
+(``play -> announce kontra``: the candidate announced where the baseline
+played a card); ``same`` when the rotation never left the baseline.  Where a
+game names a declarer, the kind is prefixed ``declarer`` or ``defender`` for
+the candidate seat's side in the rotation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """One rotation of a deal: the candidate's seat, its score difference to the baseline, and the kind of its first divergence."""
+
+    deal: int
+    seat: int
+    difference: float
+    kind: str
+    index: int | None
+    """Index of the first differing action in the record's ``actions`` (``None``: never left the baseline)."""
+
+
+def _word(action: str) -> str:
+    """An action as a kind names it: any card ``play``, everything else as written."""
+    return "play" if action.split()[0] == "play" else action
+
+
+def divergence_kind(candidate: Sequence[Sequence[Any]], baseline: Sequence[Sequence[Any]], side: str) -> tuple[str, int | None]:
+    """The kind of the first action where ``candidate`` left ``baseline`` (records' ``actions`` lists), and its index."""
+    for index, (mine, theirs) in enumerate(zip(candidate, baseline, strict=False)):
+        if list(mine) != list(theirs):
+            ours, base = _word(str(mine[1])), _word(str(theirs[1]))
+            kind = "play" if ours == base == "play" else f"{base} -> {ours}"
+            return (f"{side} {kind}" if side else kind), index
+    return "same", None
+
+
+def rotations(records: Iterable[Mapping[str, Any]]) -> list[Rotation]:
+    """Every rotation of a match's records paired with its baseline (raises ``ValueError`` naming a record without one)."""
+    baselines: dict[tuple[int, str], Mapping[str, Any]] = {}
+    others: list[Mapping[str, Any]] = []
+    for record in records:
+        meta = record.get("meta", {}).get("arena")
+        if meta is None:
+            raise ValueError("record has no meta.arena: not a record of `stich arena`")
+        if meta["role"] == "baseline":
+            baselines[(meta["deal_index"], meta["reference"])] = record
+        else:
+            others.append(record)
+    found: list[Rotation] = []
+    for record in others:
+        meta = record["meta"]["arena"]
+        key = (meta["deal_index"], meta["reference"])
+        base = baselines.get(key)
+        if base is None:
+            raise ValueError(f"meta.arena: deal {key[0]} against {key[1]!r} has no baseline record")
+        seat = meta["rotation"]
+        difference = record["result"]["scores"][seat] - base["result"]["scores"][seat]
+        declarer = record["result"].get("declarer")
+        side = "" if declarer is None else ("declarer" if declarer == seat else "defender")
+        kind, index = divergence_kind(record["actions"], base["actions"], side)
+        found.append(Rotation(meta["deal_index"], seat, difference, kind, index))
+    return found
+
+
+def summary(found: Sequence[Rotation]) -> list[dict[str, Any]]:
+    """Per kind: rotations, summed and mean difference; sorted from the largest loss to the largest gain."""
+    groups: dict[str, list[float]] = {}
+    for rotation in found:
+        groups.setdefault(rotation.kind, []).append(rotation.difference)
+    rows = [{"kind": kind, "rotations": len(diffs), "sum": sum(diffs), "mean": sum(diffs) / len(diffs)} for kind, diffs in groups.items()]
+    return sorted(rows, key=lambda row: (row["sum"], row["kind"]))
+
+
+def _read(folder: Path) -> list[dict[str, Any]]:
+    path = folder / "records.jsonl"
+    if not path.is_file():
+        raise ValueError(f"{path} not found: give the output folder of a `stich arena` run")
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: print the table (or JSON) for one arena output folder."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("folder", type=Path, help="output folder of `stich arena` (with records.jsonl)")
+    parser.add_argument("--worst", type=int, default=0, help="also list this many rotations with the largest losses")
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    args = parser.parse_args(argv)
+    try:
+        found = rotations(_read(args.folder))
+    except (ValueError, KeyError) as error:
+        print(f"first_divergence: {error}", file=sys.stderr)
+        return 2
+    rows = summary(found)
+    if args.json:
+        print(json.dumps({"rotations": len(found), "rows": rows}, indent=2))
+        return 0
+    total = sum(r.difference for r in found)
+    mean = total / len(found) if found else 0.0
+    print(f"{len(found)} rotations, summed difference {total:+.1f}, mean per rotation {mean:+.4f}")
+    print(f"{'first divergence':40s} {'rotations':>9s} {'sum':>9s} {'mean':>8s}")
+    for row in rows:
+        print(f"{row['kind']:40s} {row['rotations']:9d} {row['sum']:+9.1f} {row['mean']:+8.2f}")
+    for rotation in sorted(found, key=lambda r: r.difference)[: args.worst]:
+        print(f"deal {rotation.deal} seat {rotation.seat}: {rotation.difference:+g} ({rotation.kind}, action {rotation.index})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
