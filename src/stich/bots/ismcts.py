@@ -22,11 +22,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   them; ``same`` with the settings of card play (``rollout``, ``paired``).
   Random card play rates a talon half, a discard or a double poorly: with
   ``same`` the bot lost 1.02 points per deal to ``pimc`` in Tapp Tarock,
-  almost all of it in those decisions (docs/strength.md).  With
-  ``heuristic``, a call open during trick play (Doppelkopf's announcements)
-  is first weighed against the heuristic's card in the same way, on
-  :data:`CALL_SHARE` of the budget, and only a card is then searched by the
-  card-play tree (:meth:`IsmctsBot._call_or_card`);
+  almost all of it in those decisions (docs/strength.md);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -46,13 +42,11 @@ sampler, so that answer is always at hand).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
-from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
 from stich.core.rng import derive_seed
@@ -85,12 +79,6 @@ roots in card play; paired card-play roots are not measured in a match yet
 decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play always use paired sweeps with ``calls=heuristic``.
 """
-
-CALL_SHARE = 0.35
-"""Share of the budget spent on whether to make a call (announcement) during trick play (as the ``pimc`` bot's)."""
-
-MAX_CALL_CANDIDATES = 5
-"""Candidates weighed on a call during trick play: the heuristic's choice and its favourites of the other kind."""
 
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
@@ -163,65 +151,18 @@ class IsmctsBot:
         if sampler is None or (deadline is not None and deadline.expired()):
             return heuristic
         rng = random.Random(self.rng.getrandbits(64))
-        stop = deadline.expired if deadline is not None else None
         try:
-            if observation.phase != PLAY_PHASE:
-                result = self.call_search.search(
-                    observation, sampler, rng, iterations=self.simulations, stop=stop, anchor=heuristic.code if self.prior else None
-                )
-                self.last_result = result
-                return self.game.actions[result.code]
-            plays = tuple(a for a in legal if a.kind == "play")
-            if self.calls == "heuristic" and plays and len(plays) < len(legal):
-                call = self._call_or_card(observation, sampler, rng, heuristic, plays, deadline)
-                if call.kind != "play":
-                    return call
-                observation = dataclasses.replace(observation, legal_actions=plays)
-                heuristic = call
-            result = self.search.search(
-                observation, sampler, rng, iterations=self.simulations, stop=stop, anchor=heuristic.code if self.prior else None
+            search = self.search if observation.phase == PLAY_PHASE else self.call_search
+            result = search.search(
+                observation,
+                sampler,
+                rng,
+                iterations=self.simulations,
+                stop=deadline.expired if deadline is not None else None,
+                anchor=heuristic.code if self.prior else None,
             )
         except SamplingError:
             return heuristic
-        self.last_result = result
-        return self.game.actions[result.code]
-
-    def _call_or_card(
-        self,
-        observation: Observation,
-        sampler: WorldSampler | CallReadingSampler,
-        rng: random.Random,
-        heuristic: Action,
-        plays: tuple[Action, ...],
-        deadline: Deadline | None,
-    ) -> Action:
-        """A call (announcement) during trick play, or the card to search: decided by the call search, as ``pimc`` decides it.
-
-        The candidates are the heuristic's choice and its favourites of the
-        other kind (its card against up to :data:`MAX_CALL_CANDIDATES` − 1
-        calls, or its call against its best card), compared in paired sweeps
-        with heuristic rollouts on :data:`CALL_SHARE` of the budget.  Random
-        card play after a call says little about whether the call pays: with
-        the card-play search deciding calls, the bot announced Kontra where
-        ``pimc`` played on and lost 0.7 points per such seat (docs/strength.md).
-        Returns the call to make, or the card to search the rest of the budget
-        for (the heuristic's choice when no call wins).
-        """
-        calls = [a for a in observation.legal_actions if a.kind != "play"]
-        if heuristic.kind == "play":
-            candidates = [heuristic, *heuristic_ranking(self.fallback, observation, None, calls, MAX_CALL_CANDIDATES - 1)]
-        else:
-            candidates = [heuristic, heuristic_best(self.fallback, observation, plays)]
-        view = dataclasses.replace(observation, legal_actions=tuple(candidates))
-        if self.simulations is not None:
-            iterations: int | None = max(1, round(self.simulations * CALL_SHARE))
-            stop = None
-        else:
-            iterations = None
-            share = self.clock(self.budget * CALL_SHARE) if self.budget is not None else None
-            stop = share.expired if share is not None else (deadline.expired if deadline is not None else None)
-        anchor = heuristic.code if self.prior else None
-        result = self.call_search.search(view, sampler, rng, iterations=iterations, stop=stop, anchor=anchor)
         self.last_result = result
         return self.game.actions[result.code]
 
