@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench,fast]'
 	$(BIN)/python bench/bench_doppelkopf.py
 	$(BIN)/python bench/bench_search.py
+	$(BIN)/python bench/bench_sampling.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -18,8 +18,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``calls``: how decisions outside card play (bids, talon, discards,
   announcements before play, doubles) are searched: ``heuristic`` (default)
   in flat paired sweeps (no tree below the root action) whose rollouts let
-  every seat's heuristic bot play the deal out, the last tricks searched exactly, as the ``pimc`` bot simulates
-  them; ``same`` with the settings of card play (``rollout``, ``paired``).
+  every seat's heuristic bot play the deal out, the last tricks searched
+  exactly, as the ``pimc`` bot simulates them; ``same`` with the settings of card play (``rollout``, ``paired``).
   Random card play rates a talon half, a discard or a double poorly: with
   ``same`` the bot lost 1.02 points per deal to ``pimc`` in Tapp Tarock,
   almost all of it in those decisions (docs/strength.md);
