@@ -588,3 +588,51 @@ def test_heuristic_rollout_hands_the_last_tricks_to_the_exact_search() -> None:
     for state in _endgames("tapp_tarock", 4, 2):
         rollout(state, random.Random(0))
     assert rollout.finish.solved == 2
+
+
+def _open_call_in_play(seed: int, *, heuristic_calls: bool) -> State:
+    """A Doppelkopf card-play decision where a call (Re, Kontra, ...) is open and the heuristic bot does or does not make one."""
+    game = make_game("doppelkopf")
+    for attempt in range(200):
+        state = game.new_state(seed=seed * 1000 + attempt)
+        rng = random.Random(attempt)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            legal = state.legal_actions()
+            open_call = obs.phase == PLAY_PHASE and len({a.kind for a in legal}) > 1
+            if open_call and (make_heuristic(game, seat, 7).choose(obs).kind != "play") == heuristic_calls:
+                return state
+            plays = [a for a in legal if a.kind == "play"] if obs.phase == PLAY_PHASE else legal
+            state.apply((plays or legal)[rng.randrange(len(plays or legal))])
+    raise AssertionError("no such decision found")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_open_call_during_play_is_the_heuristics_and_the_tree_searches_cards_only(seed: int) -> None:
+    """Doppelkopf announcements during trick play: the heuristic decides the call, the card tree sees only cards."""
+    state = _open_call_in_play(seed, heuristic_calls=False)
+    game = state.game
+    seat = state.current_player()
+    obs = state.observation(seat)
+    bot = make_ismcts(game, seat, 7, simulations=80)
+    action = bot.choose(obs)
+    assert action.kind == "play" and action in state.legal_actions()
+    assert bot.last_result is not None and bot.last_result.iterations == 80
+    assert bot.last_result.root.children and all(game.actions[c].kind == "play" for c in bot.last_result.root.children)
+    # With calls=same the card tree weighs the open calls as well.
+    same = make_ismcts(game, seat, 7, simulations=80, calls="same")
+    same.choose(obs)
+    assert same.last_result is not None
+    assert any(game.actions[c].kind != "play" for c in same.last_result.root.children)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_heuristics_call_during_play_is_made_without_a_search(seed: int) -> None:
+    state = _open_call_in_play(seed, heuristic_calls=True)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    expected = make_heuristic(state.game, seat, 7).choose(obs)
+    bot = make_ismcts(state.game, seat, 7, simulations=80)
+    assert bot.choose(obs) == expected and expected.kind != "play"
+    assert bot.last_result is None

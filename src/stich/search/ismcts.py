@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -371,7 +371,7 @@ class Node:
         return max(self.squares / self.visits - mean * mean, MIN_VARIANCE) / self.visits
 
 
-def choose_root(root: Node, legal: set[int], anchor: int | None, z: float | None = None, gap: float | None = None) -> int:
+def choose_root(root: Node, legal: Set[int], anchor: int | None, z: float | None = None, gap: float | None = None) -> int:
     """The action to play after a search: the most visited legal root action, unless the ``anchor`` holds its own.
 
     Without an anchor (or one never tried) this is plain ISMCTS: most visits,
@@ -547,7 +547,7 @@ class ISMCTS:
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
         pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
-        root_codes = {a.code for a in observation.legal_actions}
+        root_codes = frozenset(a.code for a in observation.legal_actions)
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")
         sweep = sorted(root_codes)
@@ -565,13 +565,13 @@ class ISMCTS:
                 break
             if not self.paired:
                 world, state = pool.world(done)
-                self._iterate(root, state, world, rng, anchor, None)
+                self._iterate(root, state, world, rng, anchor, None, root_codes)
             else:
                 if not row:
                     world, state = pool.world(len(rows))
                 else:
                     state = pool.worlds[world].clone()
-                rewards = self._iterate(root, state, world, rng, anchor, sweep[len(row)])
+                rewards = self._iterate(root, state, world, rng, anchor, sweep[len(row)], root_codes)
                 row.append(rewards[seat])
                 if len(row) == len(sweep):
                     rows.append(row)
@@ -581,11 +581,15 @@ class ISMCTS:
         code = choose_paired(rows, sweep, anchor, gap=gap) if self.paired else choose_root(root, root_codes, anchor, gap=gap)
         return SearchResult(code, root, done, len(pool.worlds))
 
-    def _iterate(self, root: Node, state: State, world: int, rng: random.Random, anchor: int | None, forced: int | None) -> Rewards:
+    def _iterate(
+        self, root: Node, state: State, world: int, rng: random.Random, anchor: int | None, forced: int | None, root_codes: frozenset[int]
+    ) -> Rewards:
         """One iteration on ``state`` (a clone of world ``world``): select, expand, roll out, back up; every seat's rewards.
 
         ``forced`` is the root action to take (paired sweeps); otherwise the
-        root is selected by UCB like every other node.
+        root is selected by UCB like every other node, among ``root_codes``
+        only (the observation's legal actions, which a caller may narrow to
+        some candidates).
         """
         c = self.exploration
         log = math.log
@@ -606,6 +610,8 @@ class ISMCTS:
                 return self._finish(path, state, world, rng)
         while not state.is_terminal():
             codes = state.legal_codes()
+            if node is root:
+                codes = [code for code in codes if code in root_codes]
             children = node.children
             untried: list[int] = []
             best = -math.inf
