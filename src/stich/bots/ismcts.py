@@ -19,7 +19,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   announcements before play, doubles) are searched: ``heuristic`` (default)
   in flat paired sweeps (no tree below the root action) whose rollouts let
   every seat's heuristic bot play the deal out, the last tricks searched
-  exactly, as the ``pimc`` bot simulates them; ``same`` with the settings of card play (``rollout``, ``paired``).
+  exactly, as the ``pimc`` bot simulates them; ``same`` with the settings
+  of card play (``rollout``, ``paired``).
   Random card play rates a talon half, a discard or a double poorly: with
   ``same`` the bot lost 1.02 points per deal to ``pimc`` in Tapp Tarock,
   almost all of it in those decisions (docs/strength.md).  With
@@ -27,8 +28,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   is the heuristic's: when it calls, the bot calls; when it plays a card, the
   tree searches the cards alone.  The card-play tree's playouts ignore what
   a hand's strength says about the outcome, so it declined the heuristic's
-  Re far too often (−0.34 and −0.53 per such seat in two Doppelkopf matches
-  against ``pimc``, 273 and 311 seats; ``tools/first_divergence.py``);
+  Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
+  against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
