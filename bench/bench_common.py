@@ -92,3 +92,24 @@ def rounded(x: Any, digits: int = 4) -> Any:
 def progress(message: str) -> None:
     """A progress line on stderr (the report itself goes to stdout)."""
     print(f"... {message}", file=sys.stderr, flush=True)
+
+
+def spiel_position(game: Any, rng: Any) -> Any:
+    """An OpenSpiel card-play state with a real choice: chance sampled, every decision random, stopping at a random ply.
+
+    ``game`` is a ``pyspiel`` game, ``rng`` a ``random.Random``; the peer positions of the ISMCTS and sampling benches.
+    """
+    while True:
+        state = game.new_initial_state()
+        stop_after = rng.randrange(8, 40)
+        plies = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            legal = state.legal_actions()
+            if plies >= stop_after and len(legal) > 1:
+                return state
+            state.apply_action(rng.choice(legal))
+            plies += 1

@@ -53,7 +53,7 @@ try:  # a plain checkout works through src/
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bench_common import machine_info, progress, rounded
+from bench_common import machine_info, progress, rounded, spiel_position
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import AUTO_ROLLOUT, make_ismcts
@@ -177,24 +177,6 @@ def bench_latency(game: Game, decisions: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _spiel_position(pyspiel: Any, game: Any, rng: random.Random) -> Any:
-    """A state in card play with a real choice: chance sampled, every decision random, stopping at a random ply."""
-    while True:
-        state = game.new_initial_state()
-        stop_after = rng.randrange(8, 40)
-        plies = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            legal = state.legal_actions()
-            if plies >= stop_after and len(legal) > 1:
-                return state
-            state.apply_action(rng.choice(legal))
-            plies += 1
-
-
 def bench_openspiel(positions: int, simulations: int) -> dict[str, Any]:
     """OpenSpiel's C++ ISMCTS simulations per second per game (or why a game cannot run it)."""
     try:
@@ -210,7 +192,7 @@ def bench_openspiel(positions: int, simulations: int) -> dict[str, Any]:
         done = 0
         try:
             for i in range(positions):
-                state = _spiel_position(pyspiel, game, rng)
+                state = spiel_position(game, rng)
                 bot = pyspiel.ISMCTSBot(
                     i,
                     pyspiel.RandomRolloutEvaluator(1, i),

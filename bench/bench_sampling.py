@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench_common import machine_info, no_gc
+from bench_common import machine_info, no_gc, spiel_position
 
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Game, State
@@ -114,7 +114,7 @@ def bench_openspiel(positions: int, seconds: float) -> dict[str, Any]:
         cpu = wall = 0.0
         try:
             for _ in range(positions):
-                state = _spiel_position(game, rng)
+                state = spiel_position(game, rng)
                 player = state.current_player()
                 n, c, w = _timed(
                     lambda state=state, player=player, draw=rng.random: state.resample_from_infostate(player, draw), seconds / positions
@@ -125,24 +125,6 @@ def bench_openspiel(positions: int, seconds: float) -> dict[str, Any]:
             continue
         out[name] = {"draw_us_cpu": cpu / draws * 1e6, "draw_us_wall": wall / draws * 1e6, "worlds": draws}
     return out
-
-
-def _spiel_position(game: Any, rng: random.Random) -> Any:
-    """A card-play state with a real choice: chance sampled, every decision random, stopping at a random ply."""
-    while True:
-        state = game.new_initial_state()
-        stop_after = rng.randrange(8, 40)
-        plies = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            legal = state.legal_actions()
-            if plies >= stop_after and len(legal) > 1:
-                return state
-            state.apply_action(rng.choice(legal))
-            plies += 1
 
 
 def main(argv: list[str] | None = None) -> int:
