@@ -636,3 +636,19 @@ def test_the_heuristics_call_during_play_is_made_without_a_search(seed: int) -> 
     bot = make_ismcts(state.game, seat, 7, simulations=80)
     assert bot.choose(obs) == expected and expected.kind != "play"
     assert bot.last_result is None
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_search_only_narrows_the_root(paired: bool) -> None:
+    game = make_game("tapp_tarock")
+    state = _decision_point(game, 4, min_moves=20)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    assert len(legal) >= 2
+    only = legal[:2]
+    search = ISMCTS(game, make_rollout("random", game, 1), paired=paired)
+    result = search.search(obs, prepare_sampler(game, obs), random.Random(3), iterations=30, only=only)
+    assert set(result.root.children) == {a.code for a in only} and result.code in {a.code for a in only}
+    with pytest.raises(ValueError, match="anchor"):
+        search.search(obs, prepare_sampler(game, obs), random.Random(3), iterations=5, anchor=legal[-1].code, only=only)

@@ -49,7 +49,6 @@ sampler, so that answer is always at hand).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 
@@ -155,7 +154,7 @@ class IsmctsBot:
             return legal[0]
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
-        searched = observation
+        only: tuple[Action, ...] | None = None
         if observation.phase == PLAY_PHASE and self.calls == "heuristic":
             plays = tuple(a for a in legal if a.kind == "play")
             if len(plays) < len(legal):
@@ -163,7 +162,7 @@ class IsmctsBot:
                 # the tree searches the cards only (see the ``calls`` option).
                 if heuristic.kind != "play" or not plays:
                     return heuristic
-                searched = dataclasses.replace(observation, legal_actions=plays)
+                only = plays
         sampler = self._sampler(observation)
         if sampler is None or (deadline is not None and deadline.expired()):
             return heuristic
@@ -171,12 +170,13 @@ class IsmctsBot:
         try:
             search = self.search if observation.phase == PLAY_PHASE else self.call_search
             result = search.search(
-                searched,
+                observation,
                 sampler,
                 rng,
                 iterations=self.simulations,
                 stop=deadline.expired if deadline is not None else None,
                 anchor=heuristic.code if self.prior else None,
+                only=only,
             )
         except SamplingError:
             return heuristic

@@ -49,7 +49,7 @@ from typing import Protocol
 
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
-from stich.core.game import Game, Observation, State
+from stich.core.game import Action, Game, Observation, State
 from stich.search.call_reading import CallReadingSampler
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
 from stich.search.sampling import SamplingError, WorldSampler
@@ -507,6 +507,7 @@ class ISMCTS:
         iterations: int | None = None,
         stop: Callable[[], bool] | None = None,
         anchor: int | None = None,
+        only: Sequence[Action] | None = None,
     ) -> SearchResult:
         """Run ``iterations`` iterations, or until ``stop()`` says so (asked before every iteration but the first).
 
@@ -515,7 +516,9 @@ class ISMCTS:
         (:data:`PRIOR_BONUS`), and is kept unless another action is clearly
         better (:func:`choose_root`).  Only the observation and worlds drawn
         from ``sampler`` are read; the result depends only on them and on
-        ``rng``.
+        ``rng``.  ``only`` narrows the root to some of the legal actions
+        (the cards, when the bot leaves a call open during trick play to the
+        heuristic); without it every legal action is searched.
 
         With ``paired`` the root is not chosen by UCB: each world is played
         once after *every* root action (a sweep; below the root the tree is
@@ -547,7 +550,8 @@ class ISMCTS:
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
         pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
-        root_codes = frozenset(a.code for a in observation.legal_actions)
+        root_codes = frozenset(a.code for a in (observation.legal_actions if only is None else only))
+        narrowed = root_codes if only is not None else None
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")
         sweep = sorted(root_codes)
@@ -565,13 +569,13 @@ class ISMCTS:
                 break
             if not self.paired:
                 world, state = pool.world(done)
-                self._iterate(root, state, world, rng, anchor, None, root_codes)
+                self._iterate(root, state, world, rng, anchor, None, narrowed)
             else:
                 if not row:
                     world, state = pool.world(len(rows))
                 else:
                     state = pool.worlds[world].clone()
-                rewards = self._iterate(root, state, world, rng, anchor, sweep[len(row)], root_codes)
+                rewards = self._iterate(root, state, world, rng, anchor, sweep[len(row)], narrowed)
                 row.append(rewards[seat])
                 if len(row) == len(sweep):
                     rows.append(row)
@@ -582,14 +586,20 @@ class ISMCTS:
         return SearchResult(code, root, done, len(pool.worlds))
 
     def _iterate(
-        self, root: Node, state: State, world: int, rng: random.Random, anchor: int | None, forced: int | None, root_codes: frozenset[int]
+        self,
+        root: Node,
+        state: State,
+        world: int,
+        rng: random.Random,
+        anchor: int | None,
+        forced: int | None,
+        narrowed: frozenset[int] | None,
     ) -> Rewards:
         """One iteration on ``state`` (a clone of world ``world``): select, expand, roll out, back up; every seat's rewards.
 
         ``forced`` is the root action to take (paired sweeps); otherwise the
-        root is selected by UCB like every other node, among ``root_codes``
-        only (the observation's legal actions, which a caller may narrow to
-        some candidates).
+        root is selected by UCB like every other node, among the ``narrowed``
+        codes only when given (see ``only`` in :meth:`search`).
         """
         c = self.exploration
         log = math.log
@@ -610,8 +620,8 @@ class ISMCTS:
                 return self._finish(path, state, world, rng)
         while not state.is_terminal():
             codes = state.legal_codes()
-            if node is root:
-                codes = [code for code in codes if code in root_codes]
+            if narrowed is not None and node is root:
+                codes = [code for code in codes if code in narrowed]
             children = node.children
             untried: list[int] = []
             best = -math.inf
