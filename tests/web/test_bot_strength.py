@@ -180,7 +180,9 @@ def test_a_decision_for_a_moment_that_passed_is_dropped(db_url: str, fake_bots: 
     settings = make_settings(db_url, grace_seconds=0.0, stand_in_bot="gate")
     with running(settings) as client:
         token = new_guest(client, "Ada")
-        table = create_table(client, token, game="doppelkopf", seat=0, bots="random")
+        # ``deep`` bots say "gesund", so seat 0's first decision is its reservation (two choices); random bots
+        # could declare a compulsory solo first, and seat 0 then opens with a single legal card.
+        table = create_table(client, token, game="doppelkopf", seat=0, bots="deep")
         wait_for(fake_bots.entered.is_set, what="the stand-in to start thinking for the absent person")
         with connect(client, table["id"], token) as ws:  # back while the stand-in thinks: the turn is ours again
             reader = Reader(ws)
