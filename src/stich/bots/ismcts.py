@@ -59,10 +59,11 @@ from stich.core.game import Action, Game, Observation
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
+from stich.search.greedy_playout import GAMES as GREEDY_GAMES
 from stich.search.ismcts import ISMCTS, PLAY_PHASE, SearchResult, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 
-ROLLOUTS = ("auto", "mixed", "random", "heuristic", "kernel")
+ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel")
 """Values of the ``rollout`` option."""
 
 CALLS = ("heuristic", "same")
@@ -229,6 +230,8 @@ def make_ismcts(
         raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     if rollout == "kernel" and game.name != "doppelkopf":
         raise OptionError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
+    if rollout == "greedy" and game.name not in GREEDY_GAMES:
+        raise OptionError(f"rollout 'greedy' exists only for {', '.join(sorted(GREEDY_GAMES))}, not {game.name}")
     if not isinstance(prior, bool):
         raise OptionError(f"prior must be true or false, got {prior!r}")
     if not isinstance(paired, bool):

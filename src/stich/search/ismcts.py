@@ -289,7 +289,7 @@ class ExactEndgame:
 
 
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
-    """The rollout policy ``kind`` (``mixed``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
+    """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
 
     ``heuristic`` hands the last tricks to the exact endgame search
     (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
@@ -297,7 +297,9 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     the compiled kernel is available (which solves the last
     :data:`~stich.search.ismcts_kernel.SOLVE_TRICKS` tricks exactly) and with
     random actions otherwise, the last :data:`EXACT_LEAF_TRICKS` tricks of a
-    Tarock-family game searched exactly (:class:`ExactEndgame`).
+    Tarock-family game searched exactly (:class:`ExactEndgame`).  ``greedy``
+    is ``mixed`` with the rule-based card play of
+    :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
     """
     if kind == "random":
         return RandomRollout(game)
@@ -325,13 +327,19 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if exact:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
+    if kind == "greedy":
+        from stich.search.greedy_playout import GreedyRollout
+
+        play = GreedyRollout(game)
+        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
+        return MixedRollout(game, seed, ExactEndgame(game, play, exact) if exact else play)
     if kind == "kernel":
         if game.name != "doppelkopf":
             raise ValueError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
         from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
 
         return KernelRollout(game)
-    raise ValueError(f"unknown rollout {kind!r}; choose mixed, random, heuristic or kernel")
+    raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic or kernel")
 
 
 # --------------------------------------------------------------------------- tree
