@@ -10,6 +10,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   that the same seed gives the same decisions (tests, reproducible matches);
 * ``rollout``: ``auto`` (the per-game choice of :data:`AUTO_ROLLOUT`),
   ``mixed`` (heuristic bidding, then random or kernel card play),
+  ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
+  :mod:`stich.search.greedy_playout`),
   ``random``, ``heuristic`` or ``kernel`` (Doppelkopf only);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played

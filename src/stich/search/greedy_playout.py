@@ -120,7 +120,6 @@ class GreedyRollout:
         """Play ``state`` to the end (in place)."""
         rand = rng.random
         flags = self.flags
-        points = self.points
         epsilon = self.epsilon
         attrs = state.__dict__
         seats_per_trick = len(attrs.get("active") or ()) or state.game.num_seats
@@ -140,27 +139,37 @@ class GreedyRollout:
             if not trick or rand() < epsilon or not all(flags[c] for c in codes):
                 state._apply_code(codes[int(rand() * len(codes))])
                 continue
-            keys = order.keys_by_led[led_suit(order, trick)]
-            best_pos, best_key = 0, -2
-            for pos, card in enumerate(trick):
-                if keys[card] > best_key:
-                    best_pos, best_key = pos, keys[card]
-            me = state.current_player()
-            last = len(trick) == seats_per_trick - 1
-            if side[attrs["trick_seats"][best_pos]] == side[me]:
-                # Own team winning: the last smears its richest card, an earlier player keeps its points.
-                code = max(codes, key=lambda c: (points[c], -keys[c])) if last else _poorest(codes, points, keys)
-            else:
-                winners = [c for c in codes if keys[c] > best_key]
-                if not winners:
-                    code = _poorest(codes, points, keys)
-                elif last:
-                    code = max(winners, key=lambda c: (points[c], -keys[c]))
-                elif sum(points[c] for c in trick) >= self.threshold:
-                    code = max(winners, key=lambda c: keys[c])
-                else:
-                    code = _poorest(codes, points, keys)
-            state._apply_code(code)
+            state._apply_code(self.pick(codes, trick, attrs["trick_seats"], state.current_player(), side, order, seats_per_trick))
+
+    def pick(
+        self,
+        codes: list[int],
+        trick: list[int],
+        trick_seats: list[int],
+        me: int,
+        side: tuple[int, ...],
+        order: PlayOrder,
+        seats_per_trick: int,
+    ) -> int:
+        """The rule's card for seat ``me`` following to ``trick`` (cards, and the seats that played them) among ``codes``."""
+        points = self.points
+        keys = order.keys_by_led[led_suit(order, trick)]
+        best_pos, best_key = 0, -2
+        for pos, card in enumerate(trick):
+            if keys[card] > best_key:
+                best_pos, best_key = pos, keys[card]
+        last = len(trick) == seats_per_trick - 1
+        if side[trick_seats[best_pos]] == side[me]:
+            # Own team winning: the last smears its richest card, an earlier player keeps its points.
+            return max(codes, key=lambda c: (points[c], -keys[c])) if last else _poorest(codes, points, keys)
+        winners = [c for c in codes if keys[c] > best_key]
+        if not winners:
+            return _poorest(codes, points, keys)
+        if last:
+            return max(winners, key=lambda c: (points[c], -keys[c]))
+        if sum(points[c] for c in trick) >= self.threshold:
+            return max(winners, key=lambda c: keys[c])
+        return _poorest(codes, points, keys)
 
 
 def _poorest(codes: list[int], points: tuple[int, ...], keys: tuple[int, ...]) -> int:
