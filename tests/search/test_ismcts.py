@@ -652,3 +652,30 @@ def test_search_only_narrows_the_root(paired: bool) -> None:
     assert set(result.root.children) == {a.code for a in only} and result.code in {a.code for a in only}
     with pytest.raises(ValueError, match="anchor"):
         search.search(obs, prepare_sampler(game, obs), random.Random(3), iterations=5, anchor=legal[-1].code, only=only)
+
+
+def _tapp_doubling_decision(seed: int) -> State:
+    """A Tapp Tarock deal played by the heuristic bots up to its doubling phase (dossier §5) with a choice to make."""
+    game = make_game("tapp_tarock")
+    bots = [make_heuristic(game, seat, seat) for seat in range(game.num_seats)]
+    for attempt in range(200):
+        state = game.new_state(seed=seed * 1000 + attempt, dealer=attempt % game.num_seats)
+        while not state.is_terminal() and state.observation(state.current_player()).phase not in ("kontra", PLAY_PHASE):
+            seat = state.current_player()
+            state.apply(bots[seat].choose(state.observation(seat)))
+        if not state.is_terminal() and state.observation(state.current_player()).phase == "kontra" and len(state.legal_codes()) > 1:
+            return state
+    raise AssertionError("no doubling decision found")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_tapp_tarock_doubles_are_the_heuristics_without_a_search(seed: int) -> None:
+    state = _tapp_doubling_decision(seed)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    expected = make_heuristic(state.game, seat, 7).choose(obs)
+    bot = make_ismcts(state.game, seat, 7, simulations=40)
+    assert bot.choose(obs) == expected and bot.last_result is None
+    searching = make_ismcts(state.game, seat, 7, simulations=40, calls="same")  # the option that searches every call
+    searching.choose(obs)
+    assert searching.last_result is not None and searching.last_result.iterations == 40

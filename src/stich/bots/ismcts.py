@@ -31,7 +31,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   tree searches the cards alone.  The card-play tree's playouts ignore what
   a hand's strength says about the outcome, so it declined the heuristic's
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
-  against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``);
+  against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
+  Tapp Tarock's doubles are the heuristic's too (:data:`HEURISTIC_PHASES`);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -88,6 +89,21 @@ roots in card play; paired card-play roots are not measured in a match yet
 (at level 1 they overruled the heuristic in 17-27% of Doppelkopf card-play
 decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play always use paired sweeps with ``calls=heuristic``.
+"""
+
+HEURISTIC_PHASES: dict[str, frozenset[str]] = {"tapp_tarock": frozenset({"kontra"})}
+"""Phases whose decisions are the heuristic's with ``calls=heuristic``, per game.
+
+Tapp Tarock's doubling (Kontra, Rekontra, Subkontra): a double is a bet
+that the declarer's hand is weaker than his bid says, and the sampled worlds
+deal him a random hand instead (reading his bid,
+:class:`~stich.search.call_reading.CallReadingSampler`, costs about 30 ms a
+world there, more than a level-1 decision has).  In two matches against
+``pimc`` at level 1 the search's own doubles lost: defenders doubling where
+the heuristic and ``pimc`` passed, −3.9 per seat over 145 seats and −9.7
+over 47.  In the second (stopped) match, whose mean was −1.00 per deal, the
+rotations that first left ``pimc``'s play at a double lost −964 in all
+(159 of 1,122; docs/strength.md).
 """
 
 MAX_SIMULATIONS = 10_000_000
@@ -158,6 +174,8 @@ class IsmctsBot:
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
+        if self.calls == "heuristic" and observation.phase in HEURISTIC_PHASES.get(self.game.name, ()):
+            return heuristic
         if observation.phase == PLAY_PHASE and self.calls == "heuristic":
             plays = tuple(a for a in legal if a.kind == "play")
             if len(plays) < len(legal):
