@@ -138,3 +138,22 @@ def test_defender_smears_onto_a_partners_sure_trick() -> None:
     act(s, "play H9", "play HA")
     choice = DobbmHeuristic(s.game, 2, 1).choose(s.observation(2)).text
     assert choice in ("play D10", "play C10")
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        # Five hearts out: the declarer draws with its cheapest heart and keeps the Sow and the Ten.
+        ("HA H10 H9 H8 C6 C7 S6 S7", "play H8"),
+        # Three hearts out and the Sow is the boss: now it draws with the Sow.
+        ("HA H10 HK H9 H8 H7 C6 C7", "play HA"),
+        # Three out but the Sow among them: the top heart is no boss, so the cheapest again.
+        ("H10 HK H9 H8 H7 H6 C6 C7", "play H6"),
+    ],
+)
+def test_declarer_draws_trumps_from_the_bottom_until_few_are_out(hand: str, expected: str) -> None:
+    """Dobbm heuristic lead (hearts always trumps, dossier §6): the heart Sow first only pulls small hearts."""
+    s = deal(fixed={0: hand}, dobb="CA SA DA D6")
+    accept_all(act(s, "bid solo"))
+    assert s.current_player() == 0 and s.phase_name == "play"
+    assert DobbmHeuristic(s.game, 0, 1).choose(s.observation(0)).text == expected
