@@ -61,6 +61,7 @@ from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.search import kernel
 from stich.search.budget import Deadline
+from stich.search.greedy_playout import GAMES as GREEDY_GAMES
 from stich.search.ismcts import ISMCTS, make_rollout
 from stich.search.sampling import SAMPLERS, prepare_sampler
 
@@ -235,6 +236,7 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, 
         progress(f"positions {label}")
         points = decision_points(game, args.positions, 1000)
         rollouts = ["mixed", "random", "heuristic"] + (["kernel"] if name == "doppelkopf" and kernel.available() else [])
+        rollouts += ["greedy"] if name in GREEDY_GAMES else []
         entry: dict[str, Any] = {"auto": AUTO_ROLLOUT.get(name, "random")}
         for phase, states in points.items():
             for rollout in rollouts:
