@@ -7,8 +7,9 @@ valued that way learns the value of a card under play nobody makes.  The
 games' heuristic bots play sensibly, but through an observation per action
 (about 0.2 ms in Tapp Tarock, a whole deal 2-4 ms), which leaves a tree of
 a few dozen iterations per decision.  :class:`GreedyRollout` plays a few
-trick rules straight on the state's masks and trick lists instead, at a
-few times a random action's cost:
+trick rules straight on the state's masks and trick lists instead, at
+about 1.4 times a random rollout's cost (docs/search.md, which also has its
+one match: worse than random card play in Tapp Tarock, so it is opt-in):
 
 * **leading**: a random legal card;
 * **following, own team winning**: the last to play smears its card with the
