@@ -654,23 +654,28 @@ def test_search_only_narrows_the_root(paired: bool) -> None:
         search.search(obs, prepare_sampler(game, obs), random.Random(3), iterations=5, anchor=legal[-1].code, only=only)
 
 
-def _tapp_doubling_decision(seed: int) -> State:
-    """A Tapp Tarock deal played by the heuristic bots up to its doubling phase (dossier §5) with a choice to make."""
-    game = make_game("tapp_tarock")
+DOUBLING_PHASES = [("tapp_tarock", "kontra"), ("dobbm", "doubling")]
+"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5): the heuristic's with ``calls=heuristic``."""
+
+
+def _doubling_decision(name: str, phase: str, seed: int) -> State:
+    """A deal played by the heuristic bots up to its doubling phase with a choice to make."""
+    game = make_game(name)
     bots = [make_heuristic(game, seat, seat) for seat in range(game.num_seats)]
-    for attempt in range(200):
+    for attempt in range(300):
         state = game.new_state(seed=seed * 1000 + attempt, dealer=attempt % game.num_seats)
-        while not state.is_terminal() and state.observation(state.current_player()).phase not in ("kontra", PLAY_PHASE):
+        while not state.is_terminal() and state.observation(state.current_player()).phase not in (phase, PLAY_PHASE):
             seat = state.current_player()
             state.apply(bots[seat].choose(state.observation(seat)))
-        if not state.is_terminal() and state.observation(state.current_player()).phase == "kontra" and len(state.legal_codes()) > 1:
+        if not state.is_terminal() and state.observation(state.current_player()).phase == phase and len(state.legal_codes()) > 1:
             return state
-    raise AssertionError("no doubling decision found")
+    raise AssertionError(f"no {phase} decision found in {name}")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_tapp_tarock_doubles_are_the_heuristics_without_a_search(seed: int) -> None:
-    state = _tapp_doubling_decision(seed)
+@pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
+def test_doubles_are_the_heuristics_without_a_search(name: str, phase: str, seed: int) -> None:
+    state = _doubling_decision(name, phase, seed)
     seat = state.current_player()
     obs = state.observation(seat)
     expected = make_heuristic(state.game, seat, 7).choose(obs)

@@ -32,7 +32,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   a hand's strength says about the outcome, so it declined the heuristic's
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
   against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
-  Tapp Tarock's doubles are the heuristic's too (:data:`HEURISTIC_PHASES`);
+  Tapp Tarock's and Dobbm's doubles are the heuristic's too (:data:`HEURISTIC_PHASES`);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -91,8 +91,8 @@ decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play always use paired sweeps with ``calls=heuristic``.
 """
 
-HEURISTIC_PHASES: dict[str, frozenset[str]] = {"tapp_tarock": frozenset({"kontra"})}
-"""Phases whose decisions are the heuristic's with ``calls=heuristic``, per game.
+HEURISTIC_PHASES: dict[str, frozenset[str]] = {"tapp_tarock": frozenset({"kontra"}), "dobbm": frozenset({"doubling"})}
+"""Phases whose decisions are the heuristic's with ``calls=heuristic``, per game: the doubles.
 
 Tapp Tarock's doubling (Kontra, Rekontra, Subkontra): a double is a bet
 that the declarer's hand is weaker than his bid says, and the sampled worlds
@@ -104,6 +104,11 @@ the heuristic and ``pimc`` passed, −3.9 per seat over 145 seats and −9.7
 over 47.  In the second (stopped) match, whose mean was −1.00 per deal, the
 rotations that first left ``pimc``'s play at a double lost −964 in all
 (159 of 1,122; docs/strength.md).
+
+Dobbm's Schwacher and Retour, although its worlds read the calls
+(:data:`~stich.search.call_reading.INFER_GAMES`): in the first 149 deals
+against ``pimc`` at 0.025 s the search gave a Schwacher where the heuristic
+and ``pimc`` accepted in 63 of 597 seats and lost 6.75 in each (−425).
 """
 
 MAX_SIMULATIONS = 10_000_000
