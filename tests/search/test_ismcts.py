@@ -655,11 +655,11 @@ def test_search_only_narrows_the_root(paired: bool) -> None:
 
 
 DOUBLING_PHASES = [("tapp_tarock", "kontra"), ("dobbm", "doubling")]
-"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5): the heuristic's with ``calls=heuristic``."""
+"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5): a defender's choice there is the heuristic's."""
 
 
-def _doubling_decision(name: str, phase: str, seed: int) -> State:
-    """A deal played by the heuristic bots up to its doubling phase with a choice to make."""
+def _doubling_decision(name: str, phase: str, seed: int, defender: bool = True) -> State:
+    """A deal played by the heuristic bots up to a choice in its doubling phase, a defender's or the declarer's."""
     game = make_game(name)
     bots = [make_heuristic(game, seat, seat) for seat in range(game.num_seats)]
     for attempt in range(300):
@@ -667,14 +667,20 @@ def _doubling_decision(name: str, phase: str, seed: int) -> State:
         while not state.is_terminal() and state.observation(state.current_player()).phase not in (phase, PLAY_PHASE):
             seat = state.current_player()
             state.apply(bots[seat].choose(state.observation(seat)))
-        if not state.is_terminal() and state.observation(state.current_player()).phase == phase and len(state.legal_codes()) > 1:
-            return state
+        while not state.is_terminal() and state.observation(state.current_player()).phase == phase:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if len(state.legal_codes()) > 1 and (obs.public["declarer"] != seat) == defender:
+                return state
+            doubles = [a for a in obs.legal_actions if a.kind not in ("pass", "accept")]
+            # Looking for the declarer's answer: the defenders double whenever they may.
+            state.apply(doubles[0] if doubles and not defender else bots[seat].choose(obs))
     raise AssertionError(f"no {phase} decision found in {name}")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
-def test_doubles_are_the_heuristics_without_a_search(name: str, phase: str, seed: int) -> None:
+def test_a_defenders_double_is_the_heuristics_without_a_search(name: str, phase: str, seed: int) -> None:
     state = _doubling_decision(name, phase, seed)
     seat = state.current_player()
     obs = state.observation(seat)
@@ -684,3 +690,12 @@ def test_doubles_are_the_heuristics_without_a_search(name: str, phase: str, seed
     searching = make_ismcts(state.game, seat, 7, simulations=40, calls="same")  # the option that searches every call
     searching.choose(obs)
     assert searching.last_result is not None and searching.last_result.iterations == 40
+
+
+@pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
+def test_the_declarers_answer_to_a_double_is_searched(name: str, phase: str) -> None:
+    state = _doubling_decision(name, phase, 1, defender=False)
+    seat = state.current_player()
+    bot = make_ismcts(state.game, seat, 7, simulations=40)
+    bot.choose(state.observation(seat))
+    assert bot.last_result is not None and bot.last_result.iterations == 40

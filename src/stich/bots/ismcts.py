@@ -32,7 +32,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   a hand's strength says about the outcome, so it declined the heuristic's
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
   against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
-  Tapp Tarock's and Dobbm's doubles are the heuristic's too (:data:`HEURISTIC_PHASES`);
+  A defender's double in Tapp Tarock and Dobbm is the heuristic's too (:data:`DEFENDER_DOUBLES`);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -91,24 +91,25 @@ decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play always use paired sweeps with ``calls=heuristic``.
 """
 
-HEURISTIC_PHASES: dict[str, frozenset[str]] = {"tapp_tarock": frozenset({"kontra"}), "dobbm": frozenset({"doubling"})}
-"""Phases whose decisions are the heuristic's with ``calls=heuristic``, per game: the doubles.
+DEFENDER_DOUBLES: dict[str, str] = {"tapp_tarock": "kontra", "dobbm": "doubling"}
+"""Game -> its doubling phase, in which a defender's decision is the heuristic's with ``calls=heuristic``.
 
-Tapp Tarock's doubling (Kontra, Rekontra, Subkontra): a double is a bet
-that the declarer's hand is weaker than his bid says, and the sampled worlds
-deal him a random hand instead (reading his bid,
-:class:`~stich.search.call_reading.CallReadingSampler`, costs about 30 ms a
-world there, more than a level-1 decision has).  In two matches against
-``pimc`` at level 1 the search's own doubles lost: defenders doubling where
-the heuristic and ``pimc`` passed, −3.9 per seat over 145 seats and −9.7
-over 47.  In the second (stopped) match, whose mean was −1.00 per deal, the
-rotations that first left ``pimc``'s play at a double lost −964 in all
-(159 of 1,122; docs/strength.md).
+A defender's double (Tapp Tarock's Kontra and Subkontra, Dobbm's
+Schwacher) bets that the declarer's hand is weaker than his bid says, and
+the sampled worlds deal him a random hand (in Dobbm they read the calls,
+yet the doubles still lost).  The search's own defender doubles where the
+heuristic and ``pimc`` passed lost 9.7 points per seat (47 seats) and 3.9
+(145) in two Tapp Tarock matches against ``pimc`` at level 1, and 6.6-6.75
+(63 and 99 seats) in Dobbm at 0.025 s.  Reading the declarer's bid
+(:class:`~stich.search.call_reading.CallReadingSampler`) costs about 30 ms a
+world in Tapp Tarock, more than a level-1 decision has.
 
-Dobbm's Schwacher and Retour, although its worlds read the calls
-(:data:`~stich.search.call_reading.INFER_GAMES`): in the first 149 deals
-against ``pimc`` at 0.025 s the search gave a Schwacher where the heuristic
-and ``pimc`` accepted in 63 of 597 seats and lost 6.75 in each (−425).
+The declarer's answer (Rekontra, Retour) stays searched: with the
+heuristic's answers too, the Tapp Tarock match lost 2,746 points in the 78
+seats that first differed from ``pimc`` at a declarer's double (``pimc``'s
+defenders double loosely and its declarers punish that), against 542 in 32
+when the search answered; its defenders' heuristic doubles gained 1,882 in
+328 seats (docs/strength.md).
 """
 
 MAX_SIMULATIONS = 10_000_000
@@ -179,7 +180,11 @@ class IsmctsBot:
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
-        if self.calls == "heuristic" and observation.phase in HEURISTIC_PHASES.get(self.game.name, ()):
+        if (
+            self.calls == "heuristic"
+            and observation.phase == DEFENDER_DOUBLES.get(self.game.name)
+            and observation.public.get("declarer") not in (None, observation.seat)
+        ):
             return heuristic
         if observation.phase == PLAY_PHASE and self.calls == "heuristic":
             plays = tuple(a for a in legal if a.kind == "play")
