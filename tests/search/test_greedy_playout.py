@@ -23,15 +23,10 @@ from stich.search.greedy_playout import GAMES, GreedyRollout
 from stich.search.ismcts import PLAY_PHASE, heuristic_step, make_rollout
 from stich.search.perfect_info import teams
 
-VARIANTS: list[tuple[str, str | None, dict[str, Any]]] = [
-    ("tapp_tarock", None, {}),
-    ("tapp_tarock", "four_players", {}),
-    ("dobbm", None, {}),
-    ("dobbm", "pagat_5", {}),
-    ("droggn", None, {}),
-    ("droggn", "kroesbacher", {}),
-    ("dappen", None, {}),
-]
+from .test_ismcts import DEALS
+
+VARIANTS: list[tuple[str, str | None, dict[str, Any]]] = [deal for deal in DEALS if deal[0] in GAMES]
+"""The game variants of the ISMCTS whole-deal tests that the greedy rollout plays."""
 
 
 def _card_play_starts(game: Game, count: int) -> list[State]:
