@@ -82,3 +82,22 @@ def test_command_line_prints_the_table_and_json(tmp_path: Path, capsys: pytest.C
     assert data["rotations"] == 4 and data["rows"][0]["kind"] == "defender gesund -> vorbehalt"
     assert tool.main([str(tmp_path / "missing")]) == 2
     assert "records.jsonl" in capsys.readouterr().err
+
+
+def test_heuristic_tag_says_whose_action_the_heuristic_would_have_chosen(tmp_path: Path) -> None:
+    """Against the deterministic Dobbm heuristic as reference, the baseline's action is always the heuristic's."""
+    from stich.cli.main import main as stich_main
+
+    out = tmp_path / "match"
+    arena = ["arena", "dobbm", "--bots", "random,heuristic", "--deals", "3", "--seed", "4", "--workers", "1"]
+    assert stich_main([*arena, "--out", str(out)]) == 0
+    tool = _tool()
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    plain = tool.rotations(records)
+    tagged = tool.rotations(records, heuristic=True)
+    assert len(plain) == len(tagged) and any(r.index is not None for r in tagged)
+    for before, after in zip(plain, tagged, strict=True):
+        if before.index is None:
+            assert after.kind == "same"
+        else:
+            assert after.kind == f"{before.kind} [heuristic: baseline]", (before, after)

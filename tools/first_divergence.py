@@ -14,6 +14,7 @@ in Doppelkopf (docs/strength.md)::
     python tools/first_divergence.py ladder/doppelkopf__ismcts-time0.025__vs__pimc-time0.025
     python tools/first_divergence.py DIR --worst 10      # also the ten worst rotations
     python tools/first_divergence.py DIR --json          # the table as JSON
+    python tools/first_divergence.py DIR --heuristic     # ... and whose action the heuristic would have chosen
 
 Kinds: ``play`` when both games played a (different) card; otherwise
 ``<baseline action> -> <candidate action>`` with a card written as ``play``
@@ -61,8 +62,39 @@ def divergence_kind(candidate: Sequence[Sequence[Any]], baseline: Sequence[Seque
     return "same", None
 
 
-def rotations(records: Iterable[Mapping[str, Any]]) -> list[Rotation]:
-    """Every rotation of a match's records paired with its baseline (raises ``ValueError`` naming a record without one)."""
+def heuristic_tag(record: Mapping[str, Any], baseline: Mapping[str, Any], index: int) -> str:
+    """Whose action at ``index`` the game's ``heuristic`` bot would have chosen: ``candidate``, ``baseline`` or ``neither``.
+
+    The candidate's record is replayed up to the divergence
+    (:func:`stich.core.records.replay_deal`) and the heuristic bot of the
+    seat to move asked on its observation, as the ISMCTS and PIMC bots ask
+    it for their anchor.  Tells a search that overruled the heuristic
+    (``candidate`` differs from it) from one that kept it where the
+    reference did not.
+    """
+    from stich.bots.heuristic import make_heuristic
+    from stich.core.records import replay_deal
+    from stich.core.registry import game_from_string
+
+    prefix = {key: value for key, value in record.items() if key != "meta"}
+    prefix["actions"] = list(record["actions"][:index])
+    prefix["result"] = None
+    state = replay_deal(prefix)
+    seat = state.current_player()
+    choice = make_heuristic(game_from_string(str(record["game"])), seat, 0).choose(state.observation(seat)).text
+    if choice == record["actions"][index][1]:
+        return "candidate"
+    if index < len(baseline["actions"]) and choice == baseline["actions"][index][1]:
+        return "baseline"
+    return "neither"
+
+
+def rotations(records: Iterable[Mapping[str, Any]], *, heuristic: bool = False) -> list[Rotation]:
+    """Every rotation of a match's records paired with its baseline (raises ``ValueError`` naming a record without one).
+
+    With ``heuristic`` each kind but ``same`` is suffixed ``[heuristic: candidate|baseline|neither]``
+    (:func:`heuristic_tag`; the records must be complete ``stich arena`` records).
+    """
     baselines: dict[tuple[int, str], Mapping[str, Any]] = {}
     others: list[Mapping[str, Any]] = []
     for record in records:
@@ -85,6 +117,8 @@ def rotations(records: Iterable[Mapping[str, Any]]) -> list[Rotation]:
         declarer = record["result"].get("declarer")
         side = "" if declarer is None else ("declarer" if declarer == seat else "defender")
         kind, index = divergence_kind(record["actions"], base["actions"], side)
+        if heuristic and index is not None:
+            kind = f"{kind} [heuristic: {heuristic_tag(record, base, index)}]"
         found.append(Rotation(meta["deal_index"], seat, difference, kind, index))
     return found
 
@@ -112,9 +146,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="output folder of `stich arena` (with records.jsonl)")
     parser.add_argument("--worst", type=int, default=0, help="also list this many rotations with the largest losses")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    parser.add_argument(
+        "--heuristic",
+        action="store_true",
+        help="split each kind by whose action the heuristic bot would have chosen (replays every divergence)",
+    )
     args = parser.parse_args(argv)
     try:
-        found = rotations(_read(args.folder))
+        found = rotations(_read(args.folder), heuristic=args.heuristic)
     except (ValueError, KeyError) as error:
         print(f"first_divergence: {error}", file=sys.stderr)
         return 2
@@ -125,9 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = sum(r.difference for r in found)
     mean = total / len(found) if found else 0.0
     print(f"{len(found)} rotations, summed difference {total:+.1f}, mean per rotation {mean:+.4f}")
-    print(f"{'first divergence':40s} {'rotations':>9s} {'sum':>9s} {'mean':>8s}")
+    width = max([40, *(len(row["kind"]) for row in rows)])
+    print(f"{'first divergence':{width}s} {'rotations':>9s} {'sum':>9s} {'mean':>8s}")
     for row in rows:
-        print(f"{row['kind']:40s} {row['rotations']:9d} {row['sum']:+9.1f} {row['mean']:+8.2f}")
+        print(f"{row['kind']:{width}s} {row['rotations']:9d} {row['sum']:+9.1f} {row['mean']:+8.2f}")
     for rotation in sorted(found, key=lambda r: r.difference)[: args.worst]:
         print(f"deal {rotation.deal} seat {rotation.seat}: {rotation.difference:+g} ({rotation.kind}, action {rotation.index})")
     return 0
