@@ -152,7 +152,7 @@ def test_defender_smears_onto_a_partners_sure_trick() -> None:
     ],
 )
 def test_declarer_draws_trumps_from_the_bottom_until_few_are_out(hand: str, expected: str) -> None:
-    """Dobbm heuristic lead (hearts always trumps, dossier §6): the heart Sow first only pulls small hearts."""
+    """Dobbm heuristic lead (hearts always trumps, dossier §1; trick play §6): the heart Sow first only pulls small hearts."""
     s = deal(fixed={0: hand}, dobb="CA SA DA D6")
     accept_all(act(s, "bid solo"))
     assert s.current_player() == 0 and s.phase_name == "play"

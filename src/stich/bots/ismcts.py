@@ -112,6 +112,12 @@ when the search answered; its defenders' heuristic doubles gained 1,882 in
 328 seats (docs/strength.md).
 """
 
+
+def is_defender_double(game: Game, observation: Observation) -> bool:
+    """Whether ``observation`` is a defender's decision in the doubling phase of :data:`DEFENDER_DOUBLES`."""
+    return observation.phase == DEFENDER_DOUBLES.get(game.name) and observation.public.get("declarer") not in (None, observation.seat)
+
+
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -180,11 +186,7 @@ class IsmctsBot:
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
-        if (
-            self.calls == "heuristic"
-            and observation.phase == DEFENDER_DOUBLES.get(self.game.name)
-            and observation.public.get("declarer") not in (None, observation.seat)
-        ):
+        if self.calls == "heuristic" and is_defender_double(self.game, observation):
             return heuristic
         if observation.phase == PLAY_PHASE and self.calls == "heuristic":
             plays = tuple(a for a in legal if a.kind == "play")

@@ -316,9 +316,13 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if exact:
             return HeuristicRollout(game, seed, ExactEndgame(game, RandomRollout(game), exact), exact)
         return HeuristicRollout(game, seed)
-    if kind == "mixed":
+    if kind in ("mixed", "greedy"):
         play: Rollout = RandomRollout(game)
-        if game.name == "doppelkopf":
+        if kind == "greedy":
+            from stich.search.greedy_playout import GreedyRollout
+
+            play = GreedyRollout(game)
+        elif game.name == "doppelkopf":
             from stich.search import kernel
 
             if kernel.available():
@@ -327,12 +331,6 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if exact:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
-    if kind == "greedy":
-        from stich.search.greedy_playout import GreedyRollout
-
-        play = GreedyRollout(game)
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        return MixedRollout(game, seed, ExactEndgame(game, play, exact) if exact else play)
     if kind == "kernel":
         if game.name != "doppelkopf":
             raise ValueError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
