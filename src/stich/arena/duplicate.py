@@ -41,7 +41,7 @@ factory as keyword arguments after ``(game, seat, seed)``.
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import inspect
 import math
 import re
@@ -55,7 +55,7 @@ from functools import lru_cache
 from typing import Any
 
 from stich.bots.base import Bot
-from stich.bots.registry import BOTS, bot_names, make_bot
+from stich.bots.registry import BOT_NAME, BOTS, bot_names, load_factory, make_bot, register_bot, registered_bots
 from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import MAX_SEED, deal_record
@@ -85,7 +85,6 @@ OptionValue = bool | int | float | str
 ARENA_SALT = 0xA2E7_A5EE_D000_0001
 """Mixed into bot seeds so that bots never draw from the same stream as the deal (nor as ``stich sim``'s bots)."""
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
 _RESERVED = ("game", "seat", "seed")
 
@@ -148,9 +147,7 @@ def _factory(name: str) -> Callable[..., Bot]:
     target = BOTS.get(name)
     if target is None:
         raise OptionError(f"unknown bot {name!r}; available: {_available()}")
-    module_name, _, attr = target.partition(":")
-    factory: Callable[..., Bot] = getattr(importlib.import_module(module_name), attr)
-    return factory
+    return load_factory(target)
 
 
 def _check_options(spec: BotSpec) -> None:
@@ -217,7 +214,7 @@ def parse_bot_specs(text: str) -> list[BotSpec]:
         else:
             if not piece:
                 raise OptionError(f"empty bot name in {text!r}; available: {_available()}")
-            if not _NAME.match(piece.partition(":")[0].strip()):
+            if not BOT_NAME.match(piece.partition(":")[0].strip()):
                 raise OptionError(f"unknown bot {piece.partition(':')[0].strip()!r}; available: {_available()}")
             groups.append(piece)
     return [parse_bot_spec(group) for group in groups]
@@ -386,6 +383,8 @@ class _Chunk:
     start: int
     stop: int
     records: bool
+    registered: tuple[tuple[str, str], ...] = ()
+    """Bots added by :func:`~stich.bots.registry.register_bot` in the main process: a spawned worker registers them again."""
 
 
 @dataclass
@@ -424,6 +423,8 @@ def _play(state: State, bots: Sequence[Bot], labels: Sequence[str], timings: dic
 
 def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
     """Play the deals of ``chunk``: per deal and reference, the baseline and one rotation per active seat."""
+    for name, target in chunk.registered:
+        register_bot(name, target)
     game = game if game is not None else _game(chunk.game)
     n = game.num_seats
     cand_label = chunk.labels[0]
@@ -486,9 +487,7 @@ def _chunks(template: _Chunk, deals: int, workers: int) -> list[_Chunk]:
     out = []
     for start in range(0, deals, size):
         stop = min(deals, start + size)
-        out.append(
-            _Chunk(template.game, template.candidate, template.references, template.labels, template.seed, start, stop, template.records)
-        )
+        out.append(dataclasses.replace(template, start=start, stop=stop))
     return out
 
 
@@ -583,7 +582,7 @@ def run_duplicate(
         _check_options(spec)
         build_bot(spec, game, 0, 0)  # a bad option value fails here, before any work
     labels = bot_labels((cand, *refs))
-    template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None)
+    template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None, registered_bots())
     chunks = _chunks(template, deals, workers)
     used = min(workers, len(chunks))
     started = time.perf_counter()

@@ -40,6 +40,14 @@ def add_arena_parser(sub: argparse._SubParsersAction[Any], add_game_arguments: G
         required=True,
         help="the candidate, then one or more references; options as name:key=value,... (e.g. pimc:time=0.5)",
     )
+    arena.add_argument(
+        "--register",
+        metavar="NAME=TARGET",
+        action="append",
+        default=[],
+        help="make a bot factory usable in --bots as NAME: TARGET is package.module:factory or path/to/file.py:factory, "
+        "called as factory(game, seat, seed, **options) (repeatable)",
+    )
     arena.add_argument("--deals", metavar="N", type=int_type("--deals", 1, None), required=True, help="deals to play")
     arena.add_argument("--seed", metavar="S", type=int_type("--seed", 0, max_seed), required=True, help="seed of the whole match")
     arena.add_argument(
@@ -59,6 +67,8 @@ def command_line(args: argparse.Namespace, workers: int) -> str:
         argv += ["--option", item]
     if args.players is not None:
         argv += ["--players", str(args.players)]
+    for item in args.register:
+        argv += ["--register", item]
     argv += ["--bots", args.bots, "--deals", str(args.deals), "--seed", str(args.seed), "--workers", str(workers)]
     if args.out is not None:
         argv += ["--out", args.out]
@@ -96,12 +106,18 @@ def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], 
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    """``stich arena GAME --bots A,B[,...] --deals N --seed S [--workers W] [--out DIR] [--json]``."""
+    """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W] [--out DIR] [--json]``."""
     from stich.arena.duplicate import parse_bot_specs, run_duplicate
     from stich.arena.report import RECORDS_FILE, RecordWriter, prepare_out_dir, print_summary, summarize, write_outputs
+    from stich.bots.registry import register_bot
     from stich.cli.common import UsageError, build_game
 
     game = build_game(args.game, args.preset, args.option, args.players)
+    for item in args.register:
+        name, eq, target = item.partition("=")
+        if not eq or not name.strip() or not target.strip():
+            raise UsageError(f"--register {item!r}: expected NAME=TARGET, e.g. lead=variants.py:make_bot")
+        register_bot(name.strip(), target.strip())
     specs = parse_bot_specs(args.bots)
     if len(specs) < 2:
         raise UsageError(f"--bots names {len(specs)} bot; give the candidate and at least one reference, e.g. --bots heuristic,random")
