@@ -160,11 +160,22 @@ def test_ansager_buys_the_mond() -> None:
     assert "T21" in hand_text(s, 0)
 
 
-def test_declarer_draws_trumps_with_the_boss_trump() -> None:
-    # play: the declarer leads the highest trump while trumps are out
-    s = bid(deal(game(), {0: "T21 T20 T19 T1", 1: "T5"}), 0, "super")
+def test_declarer_with_trumps_only_draws_with_the_boss_trump() -> None:
+    # play (§6.1 the declarer leads first): holding trumps only, the declarer leads its boss trump while trumps are out
+    only_trumps = " ".join(f"T{n}" for n in range(2, 23))
+    s = bid(deal(game(), {0: only_trumps, 1: "T1"}), 0, "super")
     act(s, "liege", "pass", "pass")
     assert DroggnHeuristic(s.game, 0, 1).choose(s.observation(0)).text == "play T21"
+
+
+@pytest.mark.parametrize("fixed", ["T21 T20 T19 T1 SK", "T21 T5 CK C4", " ".join(f"T{n}" for n in range(8, 22)) + " H4"])
+def test_declarer_leads_no_trump_while_it_holds_a_plain_card(fixed: str) -> None:
+    # play: with the boss Mond and a plain card, the declarer keeps its trumps and leads a plain card (docs/strength.md, Droggn)
+    s = bid(deal(game(), {0: fixed}), 0, "super")
+    act(s, "liege", "pass", "pass")
+    observation = s.observation(0)
+    choice = DroggnHeuristic(s.game, 0, 1).choose(observation).text
+    assert not choice.startswith("play T"), (choice, observation.hand)
 
 
 def test_captures_an_opponents_pagat() -> None:
