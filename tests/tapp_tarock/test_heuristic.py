@@ -151,3 +151,29 @@ def test_keeps_pagat_for_announced_ultimo() -> None:
         if seat == 0 and action.text == "play T1":
             assert len([a for a in state.legal_actions()]) == 1
         state.apply(action)
+
+
+def _declarer_to_lead(hand: str, lower: str) -> tuple[TappTarockState, TappTarockHeuristic]:
+    """Seat 0 (forehand, who leads first, dossier §6) bids a Dreier on ``hand``, takes ``lower`` and plays to its first lead."""
+    g = game()
+    state = act(deal(g, {0: hand}, lower=lower), "bid dreier", "pass", "pass", "take lower")
+    bot = TappTarockHeuristic(g, 0, 1)
+    while state.phase_name != "play":
+        state.apply(bot.choose(state.observation(0)) if state.current_player() == 0 else "pass")
+    assert state.current_player() == 0
+    return state, bot
+
+
+def test_declarer_leads_no_tarock_while_it_holds_a_plain_card() -> None:
+    """With the boss Sküs and plain cards left the declarer keeps its tarocks and leads a plain card (docs/strength.md)."""
+    state, bot = _declarer_to_lead("T22 T21 T20 T19 T18 T17 T16 T15 T1 CK C10 C9 C8 SK SQ DC", "T2 T3 T4")
+    observation = state.observation(0)
+    assert any(not card.text.startswith("T") for card in observation.hand)
+    assert not bot.choose(observation).text.startswith("play T")
+
+
+def test_declarer_with_tarocks_only_draws_with_the_boss_tarock() -> None:
+    """Holding tarocks only, the declarer leads its boss tarock while tarocks are out."""
+    state, bot = _declarer_to_lead(" ".join(f"T{n}" for n in range(7, 23)), "T2 T3 T4")
+    assert all(card.text.startswith("T") for card in state.observation(0).hand)
+    assert bot.choose(state.observation(0)).text == "play T22"

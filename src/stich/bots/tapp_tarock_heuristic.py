@@ -24,8 +24,11 @@ The rules, by phase:
   holding; Valat only when every trick is a certain winner.  A defender
   doubles the game with a strong tarock holding, the declarer redoubles a
   hand rated well above its contract.
-* **Card play.**  The declarer draws tarocks while it holds the majority and
-  keeps the Pagat for the last trick after announcing ultimo.  A player
+* **Card play.**  The declarer leads no tarock while it holds a plain card
+  (it cashes a boss king or leads its cheapest card; drawing tarocks first
+  lost 0.12-0.28 points a deal, docs/strength.md); with tarocks only it
+  draws with a boss tarock or while it holds the majority, and it keeps the
+  Pagat for the last trick after announcing ultimo.  A player
   whose partner is winning a trick that will hold gives it points
   (schmieren); against an opponent it wins with the cheapest card that is
   likely to hold, else throws its cheapest card, keeping the Mond away from
@@ -398,7 +401,8 @@ class TappTarockHeuristic:
     def _lead(self, view: _View, cards: list[int]) -> int:
         tarocks = sorted((f for f in cards if _is_tarock(f)), reverse=True)
         outside = view.unseen_in(TRUMP)
-        if view.me == view.declarer and tarocks:
+        if view.me == view.declarer and tarocks and len(tarocks) == len(cards):
+            # tarocks only: draw theirs; with a plain card left the declarer keeps its tarocks to ruff and to take rich tricks
             top = max((g for g in view.unseen if _is_tarock(g)), default=-1)
             if tarocks[0] > top:
                 return tarocks[0]  # a boss tarock draws two of theirs
