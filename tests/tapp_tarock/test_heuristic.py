@@ -9,7 +9,7 @@ import pytest
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
-from stich.bots.tapp_tarock_heuristic import TappTarockHeuristic, estimate_tricks, max_level
+from stich.bots.tapp_tarock_heuristic import DREIER_TRICKS, STEP_TRICKS, TappTarockHeuristic, estimate_tricks, max_level
 from stich.cards import parse_cards
 from stich.core.game import Game
 from stich.core.registry import game_from_string
@@ -111,6 +111,15 @@ def test_bids_and_passes() -> None:
     assert TappTarockHeuristic(g, 0, 1).choose(state.observation(0)).text == "bid solo"
     state = deal(g, {0: "T2 T3 T4 CQ CJ C10 C9 SQ SC S8 H1 H2 H3 D1 D2 D3"})
     assert TappTarockHeuristic(g, 0, 1).choose(state.observation(0)).text == "pass"
+
+
+def test_bids_a_dreier_from_a_hand_rated_three_and_a_half_tricks() -> None:
+    """The Dreier threshold (dossier §3, the lowest bid) is 3.5 rated tricks: tuned by duplicate matches, see DREIER_TRICKS."""
+    g = game()
+    text = "T2 T3 T8 T10 T18 T19 T22 CC C10 C9 S9 S7 HK HQ DK DJ"
+    assert DREIER_TRICKS <= estimate_tricks(_hand(text)) < DREIER_TRICKS + STEP_TRICKS
+    state = deal(g, {0: text})
+    assert TappTarockHeuristic(g, 0, 1).choose(state.observation(0)).text == "bid dreier"
 
 
 def test_holds_when_strong_enough() -> None:

@@ -56,11 +56,15 @@ PAGAT_F, MOND_F, SKUES_F = 0, 20, 21
 N_TAROCKS = 22
 LEVELS = ("dreier", "unterer", "oberer", "solo")
 
-DREIER_TRICKS = 4.0
+DREIER_TRICKS = 3.5
 """Rated tricks (:func:`estimate_tricks` of the hand as dealt) from which the bot bids a Dreier.
 
 Measured in self-play with the talon's help: a Dreier from a hand rated 4 is won about 60 % of the
-time, rated 5 about 65 %, rated 6 about 75 %, rated 7 about 90 %."""
+time, rated 5 about 65 %, rated 6 about 75 %, rated 7 about 90 %.  Against the heuristic with 4.0
+(the previous value), heuristic bots in every seat, 1,000 duplicate deals per value: 2.0 -0.44,
+2.5 +0.02, 3.0 +0.13, 3.5 +0.06, 4.5 -0.11 per deal; 3.5 on 2,000 fresh deals +0.09
+(+0.05 .. +0.14), 3.0 +0.08 (-0.01 .. +0.17).  ``ismcts`` passed with the old value where ``pimc``
+bid a Dreier and lost 10.9 per seat (119 seats of a 1,000-deal match, docs/strength.md)."""
 STEP_TRICKS = 1.0
 """Extra rated tricks for each level above Dreier (Unterer, Oberer)."""
 SOLO_TRICKS = 10.0
