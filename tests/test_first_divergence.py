@@ -63,6 +63,17 @@ def test_rotations_are_paired_with_their_baseline_and_named_by_the_first_differe
     assert rows[-1] == {"kind": "play", "rotations": 1, "sum": 4, "mean": 4.0}
 
 
+def test_a_first_difference_made_by_another_seat_is_marked() -> None:
+    """A reference in seat 1 chose differently before the candidate in seat 0 did: the kind says so."""
+    tool = _tool()
+    records = [
+        _record(0, "baseline", None, BASE, [2, -2]),
+        _record(0, "rotation", 0, [*BASE[:1], [1, "vorbehalt"], [0, "play SA"]], [-1, 1]),
+    ]
+    (found,) = tool.rotations(records)
+    assert found.kind == "other seat: gesund -> vorbehalt" and found.index == 1 and found.difference == -3
+
+
 def test_a_rotation_without_baseline_names_the_deal() -> None:
     tool = _tool()
     with pytest.raises(ValueError, match="deal 0"):

@@ -21,7 +21,10 @@ Kinds: ``play`` when both games played a (different) card; otherwise
 (``play -> announce kontra``: the candidate announced where the baseline
 played a card); ``same`` when the rotation never left the baseline.  Where a
 game names a declarer, the kind is prefixed ``declarer`` or ``defender`` for
-the candidate seat's side in the rotation.
+the candidate seat's side in the rotation.  A kind is prefixed ``other seat:``
+when the first different action was not the candidate's but a reference
+bot's in another seat (a time-budgeted search does not repeat itself
+exactly), so the candidate's own decisions can be read apart from that noise.
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+OTHER_SEAT = "other seat: "
+"""Prefix of a kind whose first different action was made by a reference bot, not the candidate.
+
+A reference bot with a time budget searches a different number of worlds
+from one game to the next, so it may choose differently in a rotation
+before the candidate has done anything different; such a rotation's
+difference is the reference's noise, not the candidate's decision."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +128,8 @@ def rotations(records: Iterable[Mapping[str, Any]], *, heuristic: bool = False) 
         declarer = record["result"].get("declarer")
         side = "" if declarer is None else ("declarer" if declarer == seat else "defender")
         kind, index = divergence_kind(record["actions"], base["actions"], side)
+        if index is not None and record["actions"][index][0] != seat:
+            kind = f"{OTHER_SEAT}{kind}"
         if heuristic and index is not None:
             kind = f"{kind} [heuristic: {heuristic_tag(record, base, index)}]"
         found.append(Rotation(meta["deal_index"], seat, difference, kind, index))
