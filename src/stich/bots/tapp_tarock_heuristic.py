@@ -63,8 +63,8 @@ Measured in self-play with the talon's help: a Dreier from a hand rated 4 is won
 time, rated 5 about 65 %, rated 6 about 75 %, rated 7 about 90 %.  Against the heuristic with 4.0
 (the previous value), heuristic bots in every seat, 1,000 duplicate deals per value: 2.0 -0.44,
 2.5 +0.02, 3.0 +0.13, 3.5 +0.06, 4.5 -0.11 per deal; 3.5 on 2,000 fresh deals +0.09
-(+0.05 .. +0.14), 3.0 +0.08 (-0.01 .. +0.17).  ``ismcts`` passed with the old value where ``pimc``
-bid a Dreier and lost 10.9 per seat (119 seats of a 1,000-deal match, docs/strength.md)."""
+(+0.05 .. +0.14), 3.0 +0.08 (-0.01 .. +0.17).  Where ``ismcts`` kept the old value's pass and
+``pimc`` bid a Dreier, it lost 21 per seat (55 seats of a 1,000-deal match, docs/strength.md)."""
 STEP_TRICKS = 1.0
 """Extra rated tricks for each level above Dreier (Unterer, Oberer)."""
 SOLO_TRICKS = 10.0
