@@ -34,6 +34,8 @@ from stich.search.ismcts import (
 )
 from stich.search.sampling import SAMPLERS, prepare_sampler
 
+from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
+
 
 def _advance(game: Game, seed: int, moves: int, *, phase: str | None = None) -> State:
     """A deal of ``game`` after up to ``moves`` random actions (stopping early in ``phase`` if given)."""
@@ -657,34 +659,10 @@ def test_search_only_narrows_the_root(paired: bool) -> None:
         search.search(obs, prepare_sampler(game, obs), random.Random(3), iterations=5, anchor=legal[-1].code, only=only)
 
 
-DOUBLING_PHASES = [("tapp_tarock", "kontra"), ("dobbm", "doubling")]
-"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5): a defender's choice there is the heuristic's."""
-
-
-def _doubling_decision(name: str, phase: str, seed: int, defender: bool = True) -> State:
-    """A deal played by the heuristic bots up to a choice in its doubling phase, a defender's or the declarer's."""
-    game = make_game(name)
-    bots = [make_heuristic(game, seat, seat) for seat in range(game.num_seats)]
-    for attempt in range(300):
-        state = game.new_state(seed=seed * 1000 + attempt, dealer=attempt % game.num_seats)
-        while not state.is_terminal() and state.observation(state.current_player()).phase not in (phase, PLAY_PHASE):
-            seat = state.current_player()
-            state.apply(bots[seat].choose(state.observation(seat)))
-        while not state.is_terminal() and state.observation(state.current_player()).phase == phase:
-            seat = state.current_player()
-            obs = state.observation(seat)
-            if len(state.legal_codes()) > 1 and (obs.public["declarer"] != seat) == defender:
-                return state
-            doubles = [a for a in obs.legal_actions if a.kind not in ("pass", "accept")]
-            # Looking for the declarer's answer: the defenders double whenever they may.
-            state.apply(doubles[0] if doubles and not defender else bots[seat].choose(obs))
-    raise AssertionError(f"no {phase} decision found in {name}")
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
 def test_a_defenders_double_is_the_heuristics_without_a_search(name: str, phase: str, seed: int) -> None:
-    state = _doubling_decision(name, phase, seed)
+    state = doubling_decision(name, phase, seed)
     seat = state.current_player()
     obs = state.observation(seat)
     expected = make_heuristic(state.game, seat, 7).choose(obs)
@@ -697,7 +675,7 @@ def test_a_defenders_double_is_the_heuristics_without_a_search(name: str, phase:
 
 @pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
 def test_the_declarers_answer_to_a_double_is_searched(name: str, phase: str) -> None:
-    state = _doubling_decision(name, phase, 1, defender=False)
+    state = doubling_decision(name, phase, 1, defender=False)
     seat = state.current_player()
     bot = make_ismcts(state.game, seat, 7, simulations=40)
     bot.choose(state.observation(seat))

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
 from stich.core.errors import OptionError
@@ -15,6 +16,8 @@ from stich.core.registry import make_game
 from stich.search.budget import LEVELS
 from stich.search.sampling import SAMPLERS, prepare_sampler
 from stich.search.voting import vote, winsorized_mean
+
+from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
 
 
 def _play_until(game: Game, seed: int, stop: int) -> State:
@@ -313,3 +316,34 @@ def test_call_reading_draw_obeys_the_deadline() -> None:
     assert len(asked) == 1  # asked before the second proposal, and then no proposal more
     assert contrary.explained == 0
     assert world is None or world.observation(seat) == observation  # the unexplained world found so far, if any
+
+
+@pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
+def test_a_defenders_double_is_the_heuristics_unless_doubles_search(name: str, phase: str) -> None:
+    """A defender's Kontra / Schwacher (Tapp Tarock §5, Dobbm §5) is the heuristic's; ``doubles=search`` simulates it."""
+    state = doubling_decision(name, phase, 1)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    bot = make_pimc(state.game, seat, 7, worlds=4)
+    assert isinstance(bot, PimcBot)
+    assert bot.choose(obs) == make_heuristic(state.game, seat, 7).choose(obs)
+    assert bot.last.mode == "heuristic (defender double)" and bot.last.worlds == 0
+    searching = make_pimc(state.game, seat, 7, worlds=4, doubles="search")
+    assert isinstance(searching, PimcBot)
+    searching.choose(obs)
+    assert searching.last.mode == "simulation" and searching.last.worlds == 4
+
+
+@pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
+def test_the_declarers_answer_to_a_double_is_simulated(name: str, phase: str) -> None:
+    state = doubling_decision(name, phase, 1, defender=False)
+    seat = state.current_player()
+    bot = make_pimc(state.game, seat, 7, worlds=4)
+    assert isinstance(bot, PimcBot)
+    bot.choose(state.observation(seat))
+    assert bot.last.mode == "simulation" and bot.last.worlds == 4
+
+
+def test_doubles_option_is_checked() -> None:
+    with pytest.raises(OptionError, match="doubles must be one of heuristic, search"):
+        make_pimc(make_game("dobbm"), 0, 1, doubles="sometimes")

@@ -32,7 +32,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   a hand's strength says about the outcome, so it declined the heuristic's
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
   against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
-  A defender's double in Tapp Tarock and Dobbm is the heuristic's too (:data:`DEFENDER_DOUBLES`);
+  A defender's double in Tapp Tarock and Dobbm is the heuristic's too (:data:`stich.bots.doubles.DEFENDER_DOUBLES`);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -56,6 +56,7 @@ import random
 from collections.abc import Callable
 
 from stich.bots.base import Bot
+from stich.bots.doubles import is_defender_double
 from stich.bots.heuristic import make_heuristic
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
@@ -90,33 +91,6 @@ roots in card play; paired card-play roots are not measured in a match yet
 decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play always use paired sweeps with ``calls=heuristic``.
 """
-
-DEFENDER_DOUBLES: dict[str, str] = {"tapp_tarock": "kontra", "dobbm": "doubling"}
-"""Game -> its doubling phase, in which a defender's decision is the heuristic's with ``calls=heuristic``.
-
-A defender's double (Tapp Tarock's Kontra and Subkontra, Dobbm's
-Schwacher) bets that the declarer's hand is weaker than his bid says, and
-the sampled worlds deal him a random hand (in Dobbm they read the calls,
-yet the doubles still lost).  The search's own defender doubles where the
-heuristic and ``pimc`` passed lost 9.7 points per seat (47 seats) and 3.9
-(145) in two Tapp Tarock matches against ``pimc`` at level 1, and 6.6-6.75
-(63 and 99 seats) in Dobbm at 0.025 s.  Reading the declarer's bid
-(:class:`~stich.search.call_reading.CallReadingSampler`) costs about 30 ms a
-world in Tapp Tarock, more than a level-1 decision has.
-
-The declarer's answer (Rekontra, Retour) stays searched: with the
-heuristic's answers too, the Tapp Tarock match lost 2,746 points in the 78
-seats that first differed from ``pimc`` at a declarer's double (``pimc``'s
-defenders double loosely and its declarers punish that), against 542 in 32
-when the search answered; its defenders' heuristic doubles gained 1,882 in
-328 seats (docs/strength.md).
-"""
-
-
-def is_defender_double(game: Game, observation: Observation) -> bool:
-    """Whether ``observation`` is a defender's decision in the doubling phase of :data:`DEFENDER_DOUBLES`."""
-    return observation.phase == DEFENDER_DOUBLES.get(game.name) and observation.public.get("declarer") not in (None, observation.seat)
-
 
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
