@@ -60,7 +60,7 @@ def _endgames(name: str, tricks: int, count: int, preset: str | None = None) -> 
     found = []
     for seed in range(200):
         state = _endgame(name, seed, tricks, preset, random_moves=seed % 3 == 0)
-        if state is not None:
+        if state is not None and len(play_codes(state)) > 1:  # a forced card tests no search
             found.append(state)
         if len(found) == count:
             break
@@ -81,7 +81,8 @@ def _endgames(name: str, tricks: int, count: int, preset: str | None = None) -> 
 def test_alpha_beta_equals_minimax(name: str, preset: str | None, tricks: int) -> None:
     leaf = doppelkopf_leaf if name == "doppelkopf" else fine_leaf
     differing = 0
-    for state in _endgames(name, tricks, 6, preset):
+    # ten positions: a declarer who keeps his trumps often wins every trick of a Tarock endgame whatever is played
+    for state in _endgames(name, tricks, 10, preset):
         mover = state.current_player()
         for seat in {mover, (mover + 1) % state.game.num_seats}:
             expected = minimax(state, seat, leaf)
