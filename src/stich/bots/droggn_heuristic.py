@@ -30,13 +30,15 @@ The rules, by phase:
   trumps including the Mond, or against a Super Mord with a boss trump; the
   declarer answers with a single Retour only with a hand rated
   :data:`RETOUR_MARGIN` above its contract; never more.
-* **Play.**  Leading: the declarer leads no trump while it holds a plain
-  card: it cashes a boss plain card that will probably hold, else leads low
-  from a short suit (a variant that first drew trumps with a boss trump
-  lost 3.3 points a deal against this rule over 2,000 duplicate deals,
-  docs/strength.md); with trumps only it draws with a boss trump (never the
-  Pagat, kept for the last trick), else leads its least useful card; a defender cashes a boss plain card, leads a suit the declarer is
-  void in (he must trump), else low from its longest plain suit.  Following:
+* **Play.**  Leading: either side first cashes a boss plain card that will
+  probably hold.  The declarer then leads no trump while it holds a plain
+  card, but low from a short suit (a variant that first drew trumps with a
+  boss trump lost 3.3 points a deal against this rule over 2,000 duplicate
+  deals, docs/strength.md); with trumps only it draws with a boss trump or,
+  holding more trumps than are out, a low one (never the Pagat, kept for the
+  last trick), else leads its least useful card.  A defender leads a suit
+  the declarer is void in (he must trump), else low from its longest plain
+  suit.  Following:
   when the partner wins and is likely to keep the trick the bot smears a
   valuable card; when the other side wins it takes the trick with the
   cheapest card that will probably hold it if the trick is worth it, else it
@@ -438,33 +440,29 @@ class DroggnHeuristic:
         non_gstiess = [f for f in cards if f != GSTIESS] or cards
         trumps = [f for f in non_gstiess if order.eff[f] == TRUMP]
         outside_trumps = view.unseen_in(TRUMP)
+        plain = [f for f in non_gstiess if order.eff[f] != TRUMP]
+        bosses = [f for f in plain if view.boss(f) and view.p_hold(f, order.eff[f]) >= SAFE]
+        if bosses:
+            return _argmax(bosses, lambda f: POINTS[f])
         if view.is_declarer:
             # No trump lead while a plain card is left: the trumps stay to ruff and to take the rich tricks.
-            plain = [f for f in non_gstiess if order.eff[f] != TRUMP]
             if plain:
-                bosses = [f for f in plain if view.boss(f) and view.p_hold(f, order.eff[f]) >= SAFE]
-                if bosses:
-                    return _argmax(bosses, lambda f: POINTS[f])
                 return _argmin(plain, lambda f: self.dump_cost(view, f) + 0.5 * sum(1 for g in view.hand if order.eff[g] == order.eff[f]))
             if trumps and outside_trumps > 0:
                 top = max(trumps, key=lambda f: order.strength[f])
-                if view.boss(top) and (top != PAGAT or len(trumps) == len(non_gstiess)):
+                if view.boss(top):
                     return top
                 drawable = [f for f in trumps if f != PAGAT]
                 if len(trumps) > outside_trumps and drawable:
                     return min(drawable, key=lambda f: order.strength[f])
             return _argmin(non_gstiess, lambda f: self.keep_value(view, f) if f != PAGAT or len(non_gstiess) == 1 else 99.0)
         # defender
-        bosses = [f for f in non_gstiess if order.eff[f] != TRUMP and view.boss(f) and view.p_hold(f, order.eff[f]) >= SAFE]
-        if bosses:
-            return _argmax(bosses, lambda f: POINTS[f])
         declarer = view.declarer
         if declarer is not None:
             void = view.voids.get(declarer, set())
             forcing = [f for f in non_gstiess if order.eff[f] in void and order.eff[f] != TRUMP and TRUMP not in void]
             if forcing:
                 return _argmin(forcing, lambda f: self.dump_cost(view, f))
-        plain = [f for f in non_gstiess if order.eff[f] != TRUMP]
         if plain:
             length = {s: sum(1 for g in view.hand if order.eff[g] == s) for s in range(4)}
             return _argmin(plain, lambda f: self.dump_cost(view, f) - 0.7 * length[order.eff[f]])
