@@ -680,3 +680,54 @@ def test_the_declarers_answer_to_a_double_is_searched(name: str, phase: str) -> 
     bot = make_ismcts(state.game, seat, 7, simulations=40)
     bot.choose(state.observation(seat))
     assert bot.last_result is not None and bot.last_result.iterations == 40
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_calls_simulation_decides_outside_card_play_as_pimc_does(name: str) -> None:
+    """``calls=simulation``: every decision before card play is the ``pimc`` bot's (same seed, worlds = simulations / 5)."""
+    from stich.bots.pimc import MAX_OTHER_CANDIDATES, make_pimc
+
+    game = make_game(name)
+    simulations = 20
+    checked = 0
+    for seed in range(4):
+        state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+        bots = [make_ismcts(game, s, 30 + s, simulations=simulations, calls="simulation") for s in range(game.num_seats)]
+        twins = [make_pimc(game, s, 30 + s, worlds=simulations // MAX_OTHER_CANDIDATES) for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if obs.phase == PLAY_PHASE:
+                break
+            before = state.clone()
+            action = bots[seat].choose(obs)
+            if len(obs.legal_actions) > 1:
+                assert action == twins[seat].choose(obs), f"{name}: {obs.phase} differs from pimc"
+                assert bots[seat].last_result is None  # no tree was grown
+                checked += 1
+            assert state.observation(seat).to_json() == before.observation(seat).to_json()  # the bot did not touch the state
+            state.apply(action)
+    assert checked >= 4, f"{name}: only {checked} decisions before card play"
+
+
+def test_calls_simulation_still_searches_the_cards_with_the_tree() -> None:
+    game = make_game("tapp_tarock")
+    state = _decision_point(game, 4, min_moves=20)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    assert obs.phase == PLAY_PHASE and len(obs.legal_actions) > 1
+    bot = make_ismcts(game, seat, 7, simulations=50, calls="simulation")
+    action = bot.choose(obs)
+    assert action in state.legal_actions()
+    assert bot.last_result is not None and bot.last_result.iterations == 50
+    with pytest.raises(OptionError, match="simulation"):
+        make_ismcts(game, seat, 7, calls="pimc")
+
+
+@pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
+def test_calls_simulation_leaves_a_defenders_double_to_the_heuristic(name: str, phase: str) -> None:
+    state = doubling_decision(name, phase, 1)
+    seat = state.current_player()
+    obs = state.observation(seat)
+    bot = make_ismcts(state.game, seat, 7, simulations=40, calls="simulation")
+    assert bot.choose(obs) == make_heuristic(state.game, seat, 7).choose(obs)

@@ -58,6 +58,7 @@ from collections.abc import Callable
 from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.heuristic import make_heuristic
+from stich.bots.pimc import MAX_OTHER_CANDIDATES, make_pimc
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
 from stich.core.rng import derive_seed
@@ -70,7 +71,7 @@ from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel")
 """Values of the ``rollout`` option."""
 
-CALLS = ("heuristic", "same")
+CALLS = ("heuristic", "same", "simulation")
 """Values of the ``calls`` option."""
 
 AUTO_ROLLOUT: dict[str, str] = {
@@ -139,6 +140,10 @@ class IsmctsBot:
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":
             self.call_search = ISMCTS(game, make_rollout("heuristic", game, seed), paired=True, flat=True)
+        self.simulator: Bot | None = None
+        """With ``calls=simulation``: the ``pimc`` bot that makes the decisions outside card play."""
+        if calls == "simulation":
+            self.simulator = _simulator(game, seat, seed, budget, simulations)
         self.fallback: Bot = make_heuristic(game, seat, seed)
         self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""
@@ -160,9 +165,11 @@ class IsmctsBot:
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
-        if self.calls == "heuristic" and is_defender_double(self.game, observation):
+        if self.calls != "same" and is_defender_double(self.game, observation):
             return heuristic
-        if observation.phase == PLAY_PHASE and self.calls == "heuristic":
+        if self.simulator is not None and observation.phase != PLAY_PHASE:
+            return self.simulator.choose(observation)
+        if observation.phase == PLAY_PHASE and self.calls != "same":
             plays = tuple(a for a in legal if a.kind == "play")
             if len(plays) < len(legal):
                 # A call is open during trick play (Doppelkopf's announcements): the heuristic decides it, and
@@ -204,6 +211,18 @@ class IsmctsBot:
         if self.game.name in INFER_GAMES:
             return CallReadingSampler(plain, self.game, observation.seat, self.readers)
         return plain
+
+
+def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None) -> Bot:
+    """The ``pimc`` bot of ``calls=simulation``: the same budget, or with ``simulations`` a fixed number of worlds.
+
+    A fixed ``simulations`` count becomes ``simulations / MAX_OTHER_CANDIDATES``
+    worlds (at least one): about as many rollouts as the flat sweeps of
+    ``calls=heuristic`` would play, and just as reproducible.
+    """
+    if simulations is not None:
+        return make_pimc(game, seat, seed, worlds=max(1, simulations // MAX_OTHER_CANDIDATES))
+    return make_pimc(game, seat, seed, time=budget)
 
 
 def make_ismcts(
