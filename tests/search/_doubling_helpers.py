@@ -7,8 +7,8 @@ from stich.core.game import State
 from stich.core.registry import make_game
 from stich.search.ismcts import PLAY_PHASE
 
-DOUBLING_PHASES = [("tapp_tarock", "kontra"), ("dobbm", "doubling")]
-"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5): a defender's choice there is the heuristic's."""
+DOUBLING_PHASES = [("tapp_tarock", "kontra"), ("dobbm", "doubling"), ("droggn", "doubling")]
+"""Each game's doubling phase (Tapp Tarock dossier §5, Dobbm §5, Droggn §5.3): a defender's choice there is the heuristic's."""
 
 
 def doubling_decision(name: str, phase: str, seed: int, defender: bool = True) -> State:

@@ -32,7 +32,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   a hand's strength says about the outcome, so it declined the heuristic's
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
   against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
-  A defender's double in Tapp Tarock and Dobbm is the heuristic's too (:data:`stich.bots.doubles.DEFENDER_DOUBLES`);
+  A defender's double in Tapp Tarock, Dobbm and Droggn is the heuristic's too (:data:`stich.bots.doubles.DEFENDER_DOUBLES`);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),

@@ -61,8 +61,8 @@ thinking when given explicitly.  Each decision draws from its own
 ``random.Random`` seeded by the bot's seed and the observation, so the same
 seed and the same observation give the same decision.
 
-**A defender's double** (Tapp Tarock's Kontra and Subkontra, Dobbm's
-Schwacher, :data:`~stich.bots.doubles.DEFENDER_DOUBLES`) is the heuristic's
+**A defender's double** (Tapp Tarock's Kontra and Subkontra, Dobbm's and
+Droggn's Schwacher, :data:`~stich.bots.doubles.DEFENDER_DOUBLES`) is the heuristic's
 unless ``doubles=search``: the worlds deal the declarer a random hand, not
 the hand of somebody who bid, so the simulated double pays far more often
 than the real one.  Against the heuristic in Tapp Tarock at level 1, the
