@@ -377,20 +377,25 @@ def test_anchor_is_tried_first_and_must_be_legal() -> None:
 
 @pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
 def test_short_search_plays_the_heuristic_choice(name: str) -> None:
-    """With one iteration only the anchor is ever tried, so the bot plays exactly what the heuristic bot would."""
+    """With one iteration only the anchor is ever tried, so the bot plays exactly what the heuristic bot would.
+
+    The same holds for the default ``calls`` outside card play: ``pimc``'s
+    simulation (one world here) needs four worlds to overrule the heuristic.
+    """
     game = make_game(name)
     for seed in range(3):
         state = _decision_point(game, seed + 1, min_moves=seed * 5)
         seat = state.current_player()
         obs = state.observation(seat)
         expected = make_heuristic(game, seat, 8).choose(obs)
-        bot = make_ismcts(game, seat, 8, simulations=1)
+        assert make_ismcts(game, seat, 8, simulations=1).choose(obs) == expected
+        bot = make_ismcts(game, seat, 8, simulations=1, calls="heuristic")
         assert bot.choose(obs) == expected
         if is_defender_double(game, obs):
             assert bot.last_result is None  # a defender's double: the heuristic's, no search at all
             continue
         assert bot.last_result is not None and bot.last_result.code == expected.code
-        plain = make_ismcts(game, seat, 8, simulations=1, prior=False)
+        plain = make_ismcts(game, seat, 8, simulations=1, prior=False, calls="heuristic")
         plain.choose(obs)
         assert plain.last_result is not None and plain.last_result.root.visits == 1
 
@@ -554,7 +559,7 @@ def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) 
     from stich.search.ismcts import HeuristicRollout as Heuristic
 
     game = make_game(name)
-    bot = make_ismcts(game, 0, 1, simulations=5)
+    bot = make_ismcts(game, 0, 1, simulations=5, calls="heuristic")
     assert bot.call_search is not bot.search and bot.call_search.paired
     rollout = bot.call_search.rollout
     assert isinstance(rollout, Heuristic)
@@ -567,7 +572,7 @@ def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) 
     state = _decision_point(game, 3, 0)
     assert state.observation(state.current_player()).phase != PLAY_PHASE
     seat = state.current_player()
-    searcher = make_ismcts(game, seat, 1, simulations=12)
+    searcher = make_ismcts(game, seat, 1, simulations=12, calls="heuristic")
     action = searcher.choose(state.observation(seat))
     assert action in state.legal_actions()
     result = searcher.last_result
@@ -677,7 +682,7 @@ def test_a_defenders_double_is_the_heuristics_without_a_search(name: str, phase:
 def test_the_declarers_answer_to_a_double_is_searched(name: str, phase: str) -> None:
     state = doubling_decision(name, phase, 1, defender=False)
     seat = state.current_player()
-    bot = make_ismcts(state.game, seat, 7, simulations=40)
+    bot = make_ismcts(state.game, seat, 7, simulations=40, calls="heuristic")
     bot.choose(state.observation(seat))
     assert bot.last_result is not None and bot.last_result.iterations == 40
 
@@ -731,3 +736,15 @@ def test_calls_simulation_leaves_a_defenders_double_to_the_heuristic(name: str, 
     obs = state.observation(seat)
     bot = make_ismcts(state.game, seat, 7, simulations=40, calls="simulation")
     assert bot.choose(obs) == make_heuristic(state.game, seat, 7).choose(obs)
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_calls_auto_is_the_games_choice(name: str) -> None:
+    """``calls=auto`` (the default): Doppelkopf's flat sweeps, the Tarock family's ``pimc`` simulation."""
+    from stich.bots.ismcts import AUTO_CALLS
+
+    game = make_game(name)
+    bot = make_ismcts(game, 0, 1, simulations=10)
+    assert bot.calls == AUTO_CALLS[name] == ("heuristic" if name == "doppelkopf" else "simulation")
+    assert (bot.simulator is not None) == (bot.calls == "simulation")
+    assert make_ismcts(game, 0, 1, simulations=10, calls="auto").calls == bot.calls

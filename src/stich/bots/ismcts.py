@@ -18,7 +18,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
   ``false`` gives plain ISMCTS;
 * ``calls``: how decisions outside card play (bids, talon, discards,
-  announcements before play, doubles) are searched: ``heuristic`` (default)
+  announcements before play, doubles) are searched: ``auto`` (default) is
+  the per-game choice of :data:`AUTO_CALLS`; ``heuristic``
   in flat paired sweeps (no tree below the root action) whose rollouts let
   every seat's heuristic bot play the deal out, the last tricks searched
   exactly, as the ``pimc`` bot simulates them; ``same`` with the settings
@@ -71,8 +72,29 @@ from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel")
 """Values of the ``rollout`` option."""
 
-CALLS = ("heuristic", "same", "simulation")
+CALLS = ("auto", "heuristic", "same", "simulation")
 """Values of the ``calls`` option."""
+
+AUTO_CALLS: dict[str, str] = {
+    "doppelkopf": "heuristic",
+    "tapp_tarock": "simulation",
+    "dobbm": "simulation",
+    "droggn": "simulation",
+    "dappen": "simulation",
+}
+"""``calls`` of ``calls=auto`` per game (``simulation`` for a game missing here).
+
+Doppelkopf keeps ``heuristic``: its ISMCTS rung was reached with it
+(docs/strength.md).  In the Tarock family the decisions before card play
+carry most of a deal's score, and where the flat sweeps and ``pimc``
+parted in Tapp Tarock the bot lost (``pimc``'s Dreier where it passed
+−1,656 points in 93 seats, its Pagat ultimo −860 in 19); with
+``simulation`` they are ``pimc``'s, the search bot measured above the
+heuristic in every game, and the tree adds its card play.  Tapp Tarock
+against ``pimc`` at level 1, 1,000 duplicate deals each: −0.04 per deal
+(−0.64 .. +0.56) with the flat sweeps (against the ``pimc`` of before its
+heuristic defender doubles), +0.02 (−0.11 .. +0.15) with ``simulation``.
+"""
 
 AUTO_ROLLOUT: dict[str, str] = {
     "doppelkopf": "mixed",
@@ -90,7 +112,7 @@ Off: the matches against ``pimc`` in docs/strength.md were played with UCB
 roots in card play; paired card-play roots are not measured in a match yet
 (at level 1 they overruled the heuristic in 17-27% of Doppelkopf card-play
 decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
-Decisions outside card play always use paired sweeps with ``calls=heuristic``.
+Decisions outside card play use paired sweeps with ``calls=heuristic`` and ``pimc``'s simulation with ``calls=simulation``.
 """
 
 MAX_SIMULATIONS = 10_000_000
@@ -236,7 +258,7 @@ def make_ismcts(
     rollout: str = "auto",
     prior: bool = True,
     paired: bool = PAIRED_DEFAULT,
-    calls: str = "heuristic",
+    calls: str = "auto",
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -264,4 +286,6 @@ def make_ismcts(
     if not isinstance(calls, str) or calls not in CALLS:
         raise OptionError(f"calls must be one of {', '.join(CALLS)}, got {calls!r}")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
+    if calls == "auto":
+        calls = AUTO_CALLS.get(game.name, "simulation")
     return IsmctsBot(game, seat, seed, budget=budget, simulations=simulations, rollout=kind, prior=prior, paired=paired, calls=calls)
