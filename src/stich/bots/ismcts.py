@@ -184,13 +184,13 @@ class IsmctsBot:
         self.last_result = None
         if len(legal) == 1:
             return legal[0]
+        if self.simulator is not None and observation.phase != PLAY_PHASE:
+            return self.simulator.choose(observation)  # it leaves a defender's double to its heuristic too
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
         if self.calls != "same" and is_defender_double(self.game, observation):
             return heuristic
-        if self.simulator is not None and observation.phase != PLAY_PHASE:
-            return self.simulator.choose(observation)
         if observation.phase == PLAY_PHASE and self.calls != "same":
             plays = tuple(a for a in legal if a.kind == "play")
             if len(plays) < len(legal):
