@@ -26,11 +26,13 @@ from stich.search.ismcts import (
     Rewards,
     best_line_scores,
     bounded_rewards,
+    kernel_games,
     make_rollout,
     reward_scale,
 )
 from stich.search.perfect_info import final_score, in_trick_play, minimax, teams, tricks_left
 from stich.search.scores import score_value
+from stich.search.tarock_rollout import TarockKernelRollout
 
 from .test_perfect_info import _endgames
 
@@ -88,9 +90,13 @@ def test_exact_endgame_searches_only_the_last_tricks(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXACT_LEAF_TRICKS))
 def test_mixed_rollout_ends_tarock_deals_by_exact_search(name: str) -> None:
+    """Without a compiled card-play kernel for the game (see test_tarock_kernel.py for those) the last tricks go to ExactEndgame."""
     game = make_game(name)
     rollout = make_rollout("mixed", game, 2)
     assert isinstance(rollout, MixedRollout)
+    if kernel_games().get(name, False):
+        assert isinstance(rollout.play, TarockKernelRollout) and rollout.play.solve_tricks >= EXACT_LEAF_TRICKS[name]
+        return
     assert isinstance(rollout.play, ExactEndgame) and rollout.play.tricks == EXACT_LEAF_TRICKS[name]
     assert isinstance(rollout.play.inner, RandomRollout)
     for state in _endgames(name, 2, 2):

@@ -66,7 +66,7 @@ from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.greedy_playout import GAMES as GREEDY_GAMES
-from stich.search.ismcts import ISMCTS, PLAY_PHASE, SearchResult, make_rollout
+from stich.search.ismcts import ISMCTS, PLAY_PHASE, SearchResult, kernel_games, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
 
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel")
@@ -275,8 +275,8 @@ def make_ismcts(
         budget = resolve_budget(level, time)
     if not isinstance(rollout, str) or rollout not in ROLLOUTS:
         raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-    if rollout == "kernel" and game.name != "doppelkopf":
-        raise OptionError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
+    if rollout == "kernel" and game.name not in kernel_games():
+        raise OptionError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
     if rollout == "greedy" and game.name not in GREEDY_GAMES:
         raise OptionError(f"rollout 'greedy' exists only for {', '.join(sorted(GREEDY_GAMES))}, not {game.name}")
     if not isinstance(prior, bool):

@@ -288,16 +288,27 @@ class ExactEndgame:
         return self.inner(state, rng)
 
 
+def kernel_games() -> dict[str, bool]:
+    """Games with a ``kernel`` rollout -> whether its compiled kernel is in use (else it runs the pure-Python path)."""
+    from stich.search import kernel, tarock_kernel
+    from stich.search.tarock_rollout import ADAPTERS
+
+    games = {"doppelkopf": kernel.available()}
+    games.update(dict.fromkeys(ADAPTERS, tarock_kernel.available()))
+    return games
+
+
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
 
     ``heuristic`` hands the last tricks to the exact endgame search
     (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
-    the game has one.  ``mixed`` plays card play with the ``kernel`` rollout in Doppelkopf when
-    the compiled kernel is available (which solves the last
-    :data:`~stich.search.ismcts_kernel.SOLVE_TRICKS` tricks exactly) and with
-    random actions otherwise, the last :data:`EXACT_LEAF_TRICKS` tricks of a
-    Tarock-family game searched exactly (:class:`ExactEndgame`).  ``greedy``
+    the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
+    where the game has one and its compiled kernel is available (Doppelkopf,
+    :mod:`stich.search.ismcts_kernel`; Dobbm, :mod:`stich.search.tarock_rollout`;
+    both solve their last tricks exactly) and with random actions otherwise,
+    the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
+    searched exactly (:class:`ExactEndgame`).  ``greedy``
     is ``mixed`` with the rule-based card play of
     :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
     """
@@ -322,21 +333,23 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             from stich.search.greedy_playout import GreedyRollout
 
             play = GreedyRollout(game)
-        elif game.name == "doppelkopf":
-            from stich.search import kernel
-
-            if kernel.available():
-                play = make_rollout("kernel", game, seed)
+        elif kernel_games().get(game.name, False):
+            # The compiled card play (Doppelkopf; Tarock-family games with an adapter) solves its own endgames.
+            return MixedRollout(game, seed, make_rollout("kernel", game, seed))
         exact = EXACT_LEAF_TRICKS.get(game.name, 0)
         if exact:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
     if kind == "kernel":
-        if game.name != "doppelkopf":
-            raise ValueError(f"rollout 'kernel' exists only for doppelkopf, not {game.name}")
-        from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
+        if game.name not in kernel_games():
+            raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
+        if game.name == "doppelkopf":
+            from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
 
-        return KernelRollout(game)
+            return KernelRollout(game)
+        from stich.search.tarock_rollout import TarockKernelRollout
+
+        return TarockKernelRollout(game)
     raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic or kernel")
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "random_playouts",
     "reaches",
     "solve",
+    "splitmix",
     "unavailable_reason",
     "value",
     "warmup",
@@ -164,7 +165,8 @@ class KernelPosition:
 # ------------------------------------------------------------------ playouts
 
 
-def _splitmix(state: int) -> tuple[int, int]:
+def splitmix(state: int) -> tuple[int, int]:
+    """One step of the kernels' splitmix64 stream in pure Python: the next state and its 64-bit output."""
     state = (state + _GAMMA) & _MASK64
     z = ((state ^ (state >> 30)) * _MIX_1) & _MASK64
     z = ((z ^ (z >> 27)) * _MIX_2) & _MASK64
@@ -184,7 +186,7 @@ def _py_playouts(pos: PlayPosition, n: int, seed: int) -> list[int]:
         while True:
             p = (leader + len(trick)) % 4
             legal = pos.legal(hands[p], trick, tricks_left)
-            state, r = _splitmix(state)
+            state, r = splitmix(state)
             k = ((r >> 32) * legal.bit_count()) >> 32
             for _ in range(k):
                 legal &= legal - 1

@@ -1,0 +1,194 @@
+"""The ``kernel`` rollout of the ISMCTS bot for the Tarock-family games: card play in :mod:`stich.search.tarock_kernel`.
+
+From a leaf in card play the rollout hands the position to the compiled
+kernel: with more than ``solve_tricks`` tricks left it plays ``playouts``
+random games there (a few µs each) and averages their rewards; with fewer
+it solves the rest exactly, both sides playing for the declarer's card
+points, as the ``pimc`` bot values its endgames (one exact value is worth
+far more than a mean of random endings where one card decides the deal).
+A leaf before card play (a bid or a double in the tree) is played on with
+uniformly random actions until card play starts.
+
+Each game needs an adapter that reads its state into a
+:class:`~stich.search.tarock_kernel.TrickPosition` and turns the kernel's
+outcomes into every seat's score with the game's own evaluation; only games
+whose card play is plain Tarock trick play have one (:data:`ADAPTERS`).
+Dobbm's is exact: its score depends on the declarer's card points and on
+whether he took a trick at all (dossier §7), both of which the kernel reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from math import tanh
+from typing import Protocol
+
+from stich.core.game import Game, State
+from stich.games.dobbm import pack as dobbm_pack
+from stich.games.dobbm.options import DobbmOptions
+from stich.games.dobbm.outcome import DealFacts
+from stich.games.dobbm.scoring import evaluate
+from stich.games.dobbm.state import DobbmState
+from stich.search import tarock_kernel
+from stich.search.ismcts import PLAY_PHASE, Rewards, bounded_rewards, reward_scale
+from stich.search.tarock_kernel import TrickPosition, TrickRules
+
+SOLVE_TRICKS = 3
+"""Tricks left from which a leaf is solved exactly instead of played out at random (with the compiled kernel).
+
+Dobbm on one core of the 2-core machine: median 0.09 ms at three tricks
+(at most 0.2 ms), about eight random playouts' worth; 0.4 ms at four (up to
+8 ms) and 10 ms at five, which a leaf cannot afford.
+"""
+
+PLAYOUTS = 8
+"""Random games per leaf with more tricks left."""
+
+
+class Adapter(Protocol):
+    """What the rollout needs of a game: its position for the kernel, and scores for the kernel's outcomes."""
+
+    def position(self, state: State) -> TrickPosition:
+        """The card play left in ``state`` (in card play, not terminal)."""
+        ...
+
+    def bonus(self, state: State) -> tuple[int, int]:
+        """(side 0's tricks so far, the points it gains by ending with a trick) for :func:`~stich.search.tarock_kernel.solve`."""
+        ...
+
+    def played_out(self, state: State, games: Sequence[tuple[int, int, int]]) -> list[tuple[int, ...]]:
+        """Every seat's score per kernel game (side 0's won cards and tricks from ``state`` on, the last trick's winner)."""
+        ...
+
+    def solved(self, state: State, value: int) -> tuple[int, ...]:
+        """Every seat's score when the solver's value from ``state`` on is ``value``."""
+        ...
+
+
+class DobbmAdapter:
+    """Dobbm (dossier §6-§8): the declarer alone against the other active seats, hearts trump, Trumpfzwang."""
+
+    def __init__(self, game: Game) -> None:
+        options = game.options
+        assert isinstance(options, DobbmOptions)
+        self.options = options
+        self.rules = TrickRules.of(dobbm_pack.ORDER, dobbm_pack.POINTS)
+        self.talon_needs_trick = options.dobb_to_defenders_if_declarer_no_trick
+        self._scores: dict[DealFacts, tuple[int, ...]] = {}
+
+    def position(self, state: State) -> TrickPosition:
+        """The Dobbm state's card play in kernel seats (the active seats in playing order)."""
+        assert isinstance(state, DobbmState) and state.declarer is not None
+        seats = tuple(state.active)
+        trick = tuple(state.trick_cards)
+        leader = state.trick_seats[0] if trick else state.current_player()
+        return TrickPosition(
+            rules=self.rules,
+            seats=seats,
+            side=1 << seats.index(state.declarer),
+            hands=tuple(state.hands[s] for s in seats),
+            trick=trick,
+            leader=seats.index(leader),
+            tricks_left=dobbm_pack.TRICKS - len(state.tricks),
+        )
+
+    @staticmethod
+    def _before(state: DobbmState) -> tuple[int, int]:
+        """The declarer's trick points and tricks in the tricks completed so far."""
+        won = tricks = 0
+        for _seats, cards, winner in state.tricks:
+            if winner == state.declarer:
+                tricks += 1
+                for card in cards:
+                    won |= 1 << card
+        return dobbm_pack.points_of(won), tricks
+
+    def bonus(self, state: State) -> tuple[int, int]:
+        """The declarer's tricks so far, and the talon when a declarer without a trick loses it (§7.2)."""
+        assert isinstance(state, DobbmState)
+        _points, tricks = self._before(state)
+        talon = dobbm_pack.points_of(state.laid_away) if self.talon_needs_trick else 0
+        return tricks, talon
+
+    def _scores_for(self, facts: DealFacts, trick_points: int, any_trick: bool) -> tuple[int, ...]:
+        """Scores of the deal ending with ``trick_points`` for the declarer (``any_trick``: he took one)."""
+        final = dataclasses.replace(facts, trick_points=trick_points, declarer_tricks=int(any_trick))
+        found = self._scores.get(final)
+        if found is None:
+            found = self._scores[final] = tuple(evaluate(final, self.options).scores)
+        return found
+
+    def played_out(self, state: State, games: Sequence[tuple[int, int, int]]) -> list[tuple[int, ...]]:
+        """Scores per game in which the declarer takes the cards and tricks given from ``state`` on."""
+        assert isinstance(state, DobbmState)
+        facts = state.facts()
+        before_points, before_tricks = self._before(state)
+        points_of = dobbm_pack.points_of
+        return [self._scores_for(facts, before_points + points_of(won), before_tricks + tricks > 0) for won, tricks, _last in games]
+
+    def solved(self, state: State, value: int) -> tuple[int, ...]:
+        """Scores for a solver value: the declarer's card points from ``state`` on, plus the talon if it needs and gets a trick."""
+        assert isinstance(state, DobbmState)
+        before_points, before_tricks = self._before(state)
+        _tricks, talon = self.bonus(state)
+        any_trick = before_tricks > 0 or value > 0
+        future = value - talon if talon and any_trick else value
+        return self._scores_for(state.facts(), before_points + future, any_trick or not talon)
+
+
+ADAPTERS: dict[str, Callable[[Game], Adapter]] = {"dobbm": DobbmAdapter}
+"""Games the Tarock kernel can play out: name -> adapter factory."""
+
+
+class TarockKernelRollout:
+    """Random actions until card play, then ``playouts`` kernel games (mean reward) or, near the end, an exact solve."""
+
+    name = "kernel"
+
+    def __init__(self, game: Game, playouts: int = PLAYOUTS, solve_tricks: int = SOLVE_TRICKS) -> None:
+        make = ADAPTERS.get(game.name)
+        if make is None:
+            raise ValueError(f"the Tarock kernel rollout knows {', '.join(sorted(ADAPTERS))}, not {game.name}")
+        if playouts < 1:
+            raise ValueError(f"playouts must be at least 1, got {playouts}")
+        if solve_tricks < 0:
+            raise ValueError(f"solve_tricks must be 0 or more, got {solve_tricks}")
+        self.game = game
+        self.adapter = make(game)
+        self.playouts = playouts
+        self.solve_tricks = solve_tricks if tarock_kernel.available() else 0
+        """Tricks left from which leaves are solved (0 without numba: the pure-Python solver is too slow for a leaf)."""
+        self.solved = 0
+        """Leaves valued by the solver so far (the rest by playouts)."""
+        self.scale = reward_scale(game)
+        self._rewards: dict[tuple[int, ...], list[float]] = {}
+        tarock_kernel.warmup()
+
+    def _bounded(self, scores: tuple[int, ...]) -> list[float]:
+        found = self._rewards.get(scores)
+        if found is None:
+            found = self._rewards[scores] = [tanh(s / self.scale) for s in scores]
+        return found
+
+    def __call__(self, state: State, rng: random.Random) -> Rewards:
+        rand = rng.random
+        while not state.is_terminal() and getattr(state, "phase_name", PLAY_PHASE) != PLAY_PHASE:
+            codes = state.legal_codes()
+            state._apply_code(codes[int(rand() * len(codes))])
+        if state.is_terminal():
+            return bounded_rewards(state.result().scores, self.scale)
+        adapter = self.adapter
+        pos = adapter.position(state)
+        if pos.tricks_left <= self.solve_tricks:
+            tricks, bonus = adapter.bonus(state)
+            value = tarock_kernel.solve(pos, tricks=tricks, bonus=bonus)
+            self.solved += 1
+            return list(self._bounded(adapter.solved(state, value)))
+        games = tarock_kernel.random_playouts(pos, self.playouts, rng.getrandbits(63))
+        total = [0.0] * self.game.num_seats
+        for scores in adapter.played_out(state, games):
+            for seat, reward in enumerate(self._bounded(scores)):
+                total[seat] += reward
+        return [t / len(games) for t in total]
