@@ -748,3 +748,42 @@ def test_calls_auto_is_the_games_choice(name: str) -> None:
     assert bot.calls == AUTO_CALLS[name] == ("heuristic" if name == "doppelkopf" else "simulation")
     assert (bot.simulator is not None) == (bot.calls == "simulation")
     assert make_ismcts(game, 0, 1, simulations=10, calls="auto").calls == bot.calls
+
+
+class _Clock:
+    """A fake ``time.perf_counter`` the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_world_pool_draw_share_caps_the_time_spent_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A world costs 10 time units, an iteration 1: with a share of 0.5 the pool draws while drawing took at most half the time."""
+    from stich.search import ismcts as ismcts_module
+    from stich.search.ismcts import WorldPool
+
+    clock = _Clock()
+    monkeypatch.setattr(ismcts_module.time, "perf_counter", clock)
+    state = make_game("dobbm").new_state(seed=1, dealer=0)
+
+    def draw(_rng: random.Random) -> State:
+        clock.now += 10.0
+        return state
+
+    def drawn(share: float | None) -> int:
+        clock.now = 0.0
+        pool = WorldPool(draw, random.Random(0), pool_size=64, resample_every=1, draw_share=share)
+        for iteration in range(60):
+            pool.world(iteration)
+            clock.now += 1.0
+        return len(pool.worlds)
+
+    assert drawn(None) == 60
+    capped = drawn(0.5)
+    # 60 iterations take 60 units; drawing at most about half of the total allows about 6 worlds
+    assert 4 <= capped <= 8
+    with pytest.raises(ValueError, match="draw_share"):
+        WorldPool(draw, random.Random(0), pool_size=4, resample_every=1, draw_share=0.0)

@@ -12,7 +12,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
   :mod:`stich.search.greedy_playout`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf only);
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf and Dobbm, :func:`~stich.search.ismcts.kernel_games`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
@@ -115,6 +115,17 @@ decisions without agreeing more often with ``pimc`` at level 3, docs/search.md).
 Decisions outside card play use paired sweeps with ``calls=heuristic`` and ``pimc``'s simulation with ``calls=simulation``.
 """
 
+DRAW_SHARES: dict[str, float] = {"dobbm": 0.3}
+"""Per game, the most of a timed card-play search that drawing worlds may take (:class:`~stich.search.ismcts.WorldPool`).
+
+Dobbm's worlds must explain the calls (:mod:`stich.search.call_reading`):
+about 2.4 ms a world, against 0.1-0.2 ms an iteration with the kernel
+rollout.  Drawing one every fourth iteration took three quarters of a
+0.025 s decision (profiled on five first-card positions: 29 iterations per
+decision); with the share a decision cycles through fewer worlds and
+iterates several times as often.
+"""
+
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -157,7 +168,7 @@ class IsmctsBot:
         self.rollout_kind = rollout
         self.rng = random.Random(seed)
         self.paired = paired
-        self.search = ISMCTS(game, make_rollout(rollout, game, seed), paired=paired)
+        self.search = ISMCTS(game, make_rollout(rollout, game, seed), paired=paired, draw_share=DRAW_SHARES.get(game.name))
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
@@ -453,22 +454,43 @@ class WorldPool:
     the worlds it has, or raises :class:`OutOfTime` when it has none.
     """
 
-    def __init__(self, draw: Callable[[random.Random], State | None], rng: random.Random, *, pool_size: int, resample_every: int) -> None:
+    def __init__(
+        self,
+        draw: Callable[[random.Random], State | None],
+        rng: random.Random,
+        *,
+        pool_size: int,
+        resample_every: int,
+        draw_share: float | None = None,
+    ) -> None:
         if pool_size < 1 or resample_every < 1:
             raise ValueError("pool_size and resample_every must be at least 1")
+        if draw_share is not None and not 0.0 < draw_share <= 1.0:
+            raise ValueError(f"draw_share must lie in (0, 1], got {draw_share}")
         self.draw = draw
         self.rng = rng
         self.pool_size = pool_size
         self.resample_every = resample_every
+        self.draw_share = draw_share
+        """With a share: a due world is drawn only while drawing took at most this share of the time since the pool began."""
+        self.drawing = 0.0
+        self.started = time.perf_counter()
         self.worlds: list[State] = []
         self.cursor = 0
+
+    def _may_draw(self, iteration: int) -> bool:
+        if len(self.worlds) >= self.pool_size or iteration % self.resample_every:
+            return False
+        return self.draw_share is None or self.drawing <= self.draw_share * (time.perf_counter() - self.started)
 
     def world(self, iteration: int) -> tuple[int, State]:
         """The index and a fresh clone of the world for ``iteration`` (callers mutate the clone)."""
         worlds = self.worlds
         fresh = None
-        if not worlds or (len(worlds) < self.pool_size and iteration % self.resample_every == 0):
+        if not worlds or self._may_draw(iteration):
+            begun = time.perf_counter()
             fresh = self.draw(self.rng)
+            self.drawing += time.perf_counter() - begun
             if fresh is None and not worlds:
                 raise OutOfTime("the time budget ran out before a first world could be drawn")
         if fresh is not None:
@@ -505,8 +527,11 @@ class ISMCTS:
         resample_every: int = 4,
         paired: bool = False,
         flat: bool = False,
+        draw_share: float | None = None,
     ) -> None:
         self.game = game
+        self.draw_share = draw_share
+        """Most of a timed search's time that drawing worlds may take (:class:`WorldPool`); ``None``: no limit."""
         self.rollout = rollout
         self.exploration = exploration
         self.pool_size = pool_size
@@ -568,7 +593,8 @@ class ISMCTS:
             pool_size, resample_every = max(self.pool_size, PAIRED_POOL), 1
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
-        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every)
+        share = self.draw_share if iterations is None else None  # a fixed number of iterations stays reproducible
+        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share)
         root_codes = frozenset(a.code for a in (observation.legal_actions if only is None else only))
         narrowed = root_codes if only is not None else None
         if anchor is not None and anchor not in root_codes:

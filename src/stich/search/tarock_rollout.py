@@ -28,7 +28,6 @@ from typing import Protocol
 from stich.core.game import Game, State
 from stich.games.dobbm import pack as dobbm_pack
 from stich.games.dobbm.options import DobbmOptions
-from stich.games.dobbm.outcome import DealFacts
 from stich.games.dobbm.scoring import evaluate
 from stich.games.dobbm.state import DobbmState
 from stich.search import tarock_kernel
@@ -76,7 +75,7 @@ class DobbmAdapter:
         self.options = options
         self.rules = TrickRules.of(dobbm_pack.ORDER, dobbm_pack.POINTS)
         self.talon_needs_trick = options.dobb_to_defenders_if_declarer_no_trick
-        self._scores: dict[DealFacts, tuple[int, ...]] = {}
+        self._scores: dict[tuple[object, ...], tuple[int, ...]] = {}
 
     def position(self, state: State) -> TrickPosition:
         """The Dobbm state's card play in kernel seats (the active seats in playing order)."""
@@ -112,21 +111,26 @@ class DobbmAdapter:
         talon = dobbm_pack.points_of(state.laid_away) if self.talon_needs_trick else 0
         return tricks, talon
 
-    def _scores_for(self, facts: DealFacts, trick_points: int, any_trick: bool) -> tuple[int, ...]:
-        """Scores of the deal ending with ``trick_points`` for the declarer (``any_trick``: he took one)."""
-        final = dataclasses.replace(facts, trick_points=trick_points, declarer_tricks=int(any_trick))
-        found = self._scores.get(final)
+    def _scores_for(self, state: DobbmState, trick_points: int, any_trick: bool) -> tuple[int, ...]:
+        """Scores of the deal ending with ``trick_points`` for the declarer (``any_trick``: he took one).
+
+        Cached on what the evaluation reads besides the two (contract,
+        declarer, doubles, talon, dealer, Mußrunde), so that a hit costs no
+        :meth:`~stich.games.dobbm.state.DobbmState.facts`.
+        """
+        key = (state.contract, state.declarer, state.doubles, state.laid_away, state.dealer, state.mussrunde, trick_points, any_trick)
+        found = self._scores.get(key)
         if found is None:
-            found = self._scores[final] = tuple(evaluate(final, self.options).scores)
+            final = dataclasses.replace(state.facts(), trick_points=trick_points, declarer_tricks=int(any_trick))
+            found = self._scores[key] = tuple(evaluate(final, self.options).scores)
         return found
 
     def played_out(self, state: State, games: Sequence[tuple[int, int, int]]) -> list[tuple[int, ...]]:
         """Scores per game in which the declarer takes the cards and tricks given from ``state`` on."""
         assert isinstance(state, DobbmState)
-        facts = state.facts()
         before_points, before_tricks = self._before(state)
         points_of = dobbm_pack.points_of
-        return [self._scores_for(facts, before_points + points_of(won), before_tricks + tricks > 0) for won, tricks, _last in games]
+        return [self._scores_for(state, before_points + points_of(won), before_tricks + tricks > 0) for won, tricks, _last in games]
 
     def solved(self, state: State, value: int) -> tuple[int, ...]:
         """Scores for a solver value: the declarer's card points from ``state`` on, plus the talon if it needs and gets a trick."""
@@ -135,7 +139,7 @@ class DobbmAdapter:
         _tricks, talon = self.bonus(state)
         any_trick = before_tricks > 0 or value > 0
         future = value - talon if talon and any_trick else value
-        return self._scores_for(state.facts(), before_points + future, any_trick or not talon)
+        return self._scores_for(state, before_points + future, any_trick or not talon)
 
 
 ADAPTERS: dict[str, Callable[[Game], Adapter]] = {"dobbm": DobbmAdapter}
