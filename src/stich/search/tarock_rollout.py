@@ -37,9 +37,10 @@ from stich.search.tarock_kernel import TrickPosition, TrickRules
 SOLVE_TRICKS = 3
 """Tricks left from which a leaf is solved exactly instead of played out at random (with the compiled kernel).
 
-Dobbm on one core of the 2-core machine: median 0.09 ms at three tricks
-(at most 0.2 ms), about eight random playouts' worth; 0.4 ms at four (up to
-8 ms) and 10 ms at five, which a leaf cannot afford.
+Dobbm on one core of the idle 2-core machine (bench/bench_tarock_kernel.py):
+median 0.024 ms at three tricks (at most 0.17 ms), about what the eight
+random playouts of a leaf cost; 0.17 ms at four (up to 3.4 ms) and 1.4 ms
+at five (up to 0.4 s), which a leaf cannot afford.
 """
 
 PLAYOUTS = 8
