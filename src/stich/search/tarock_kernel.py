@@ -32,11 +32,11 @@ value is unique anyway).
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
+from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder, legal_cards
+from stich.search import kernel
 from stich.search.kernel import splitmix
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "backend",
     "random_playouts",
     "solve",
+    "solve_counting",
     "warmup",
 ]
 
@@ -55,18 +56,12 @@ MAX_CARDS = 63
 
 _core: Any = None
 _np: Any = None
-_reason = ""
-if os.environ.get("STICH_NO_NUMBA"):
-    _reason = "switched off by STICH_NO_NUMBA"
-else:
-    try:
-        import numpy as _numpy
+if kernel.available():  # the same conditions (numba, numpy, no STICH_NO_NUMBA); the compiled part shares its helpers
+    import numpy as _numpy
 
-        from stich.search import _tarock_core
+    from stich.search import _tarock_core
 
-        _np, _core = _numpy, _tarock_core
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        _reason = f"numba/numpy not importable: {exc}"
+    _np, _core = _numpy, _tarock_core
 
 
 def available() -> bool:
@@ -93,6 +88,8 @@ class TrickRules:
     follow: tuple[int, ...]
     """Per effective suit (0..3, :data:`~stich.core.tricks.TRUMP`, :data:`~stich.core.tricks.EXCUSE`) its card mask."""
     must_trump: bool = True
+    order: PlayOrder = field(init=False, repr=False, compare=False)
+    """The same tables as a :class:`~stich.core.tricks.PlayOrder` (the Python paths play through it)."""
 
     @classmethod
     def of(cls, order: PlayOrder, points: tuple[int, ...], must_trump: bool = True) -> TrickRules:
@@ -101,26 +98,16 @@ class TrickRules:
             raise ValueError(f"the kernel holds at most {MAX_CARDS} cards, not {len(order.eff)}")
         return cls(tuple(order.eff), tuple(order.strength), tuple(points), tuple(order.follow), must_trump)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", PlayOrder(self.eff, self.strength, self.follow))
+
     def key(self, card: int, led: int) -> int:
-        """Comparable strength of ``card`` in a trick asking for ``led`` (-1: cannot win)."""
-        eff = self.eff[card]
-        if eff == TRUMP:
-            return 1000 + self.strength[card]
-        return self.strength[card] if eff == led else -1
+        """Comparable strength of ``card`` in a trick asking for ``led`` (-1: cannot win), as :meth:`PlayOrder.key`."""
+        return self.order.key(card, led)
 
     def legal(self, hand: int, led: int) -> int:
-        """Cards of ``hand`` playable to a trick asking for ``led`` (as :func:`stich.core.tricks.legal_cards`)."""
-        if led == NO_SUIT:
-            return hand
-        excuses = hand & self.follow[EXCUSE]
-        follow = hand & self.follow[led]
-        if follow:
-            return follow | excuses
-        if self.must_trump:
-            trumps = hand & self.follow[TRUMP]
-            if trumps:
-                return trumps | excuses
-        return hand
+        """Cards of ``hand`` playable to a trick asking for ``led`` (:func:`stich.core.tricks.legal_cards`)."""
+        return legal_cards(self.order, hand, led, must_trump=self.must_trump)
 
 
 @dataclass(frozen=True)
