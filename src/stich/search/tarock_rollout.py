@@ -109,8 +109,11 @@ class DobbmAdapter:
         """The declarer's tricks so far, and the talon when a declarer without a trick loses it (§7.2)."""
         assert isinstance(state, DobbmState)
         _points, tricks = self._before(state)
-        talon = dobbm_pack.points_of(state.laid_away) if self.talon_needs_trick else 0
-        return tricks, talon
+        return tricks, self._talon(state)
+
+    def _talon(self, state: DobbmState) -> int:
+        """The talon's points when a declarer without a trick loses it (§7.2), else 0 (it is his either way)."""
+        return dobbm_pack.points_of(state.laid_away) if self.talon_needs_trick else 0
 
     def _scores_for(self, state: DobbmState, trick_points: int, any_trick: bool) -> tuple[int, ...]:
         """Scores of the deal ending with ``trick_points`` for the declarer (``any_trick``: he took one).
@@ -137,7 +140,7 @@ class DobbmAdapter:
         """Scores for a solver value: the declarer's card points from ``state`` on, plus the talon if it needs and gets a trick."""
         assert isinstance(state, DobbmState)
         before_points, before_tricks = self._before(state)
-        _tricks, talon = self.bonus(state)
+        talon = self._talon(state)
         any_trick = before_tricks > 0 or value > 0
         future = value - talon if talon and any_trick else value
         return self._scores_for(state, before_points + future, any_trick or not talon)
