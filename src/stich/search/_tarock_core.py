@@ -9,9 +9,11 @@ playing order, so the seat after ``p`` is ``(p + 1) % m``.
 
 ``ctx`` is an ``int64`` table laid out by the ``C_*`` offsets: per card its
 effective suit, strength and points; per effective suit its card mask; then
-the Trumpfzwang flag, the number ``m`` of kernel seats and the mask of the
+the Trumpfzwang flag, the number ``m`` of kernel seats, the mask of the
 kernel seats on *side 0* (the declarer's team), whose won cards and tricks
-the playouts report and whose card points the solver maximises.
+the playouts report and whose card points the solver maximises, and the
+trick points from which an earlier player takes an opponent's trick in
+greedy card play (:func:`greedy_card`).
 
 The random stream and the choice rule are those of the Doppelkopf kernel
 (:mod:`stich.search._kernel_core`: splitmix64, one legal card chosen
@@ -34,7 +36,8 @@ C_FOLLOW = 192
 C_MUST_TRUMP = 198
 C_SEATS = 199
 C_SIDE = 200
-CTX_SIZE = 201
+C_TAKE = 201
+CTX_SIZE = 202
 
 TRUMP = 4
 EXCUSE = 5
@@ -105,14 +108,95 @@ def trick_state(ctx: Any, trick: Any, n: int, out: Any) -> None:
 
 
 @jit
-def playouts(hands0: Any, trick0: Any, n0: int, leader0: int, tricks_left0: int, ctx: Any, count: int, seed: Any, out: Any) -> None:
-    """Play ``count`` random games to the end; ``out[g]`` = (side 0's won cards, its tricks, the last trick's winner).
+def follow_key(ctx: Any, c: int, led: int) -> int:
+    """:func:`card_key` of ``c`` played next to a trick asking for ``led`` (``NO_SUIT``: ``c`` would set the suit)."""
+    e = ctx[C_EFF + c]
+    if e == EXCUSE:
+        return -1
+    if led == NO_SUIT:
+        return card_key(ctx, c, e)
+    return card_key(ctx, c, led)
+
+
+@jit
+def greedy_card(ctx: Any, legal: int, led: int, best_key: int, mine: bool, last: bool, points: int) -> int:
+    """The rule-based card among ``legal`` (a mask of two or more) for a seat following to a trick.
+
+    ``best_key`` is the key of the card taking the trick so far, ``mine``
+    whether it belongs to the seat's own side, ``last`` whether the seat
+    plays the trick's last card and ``points`` the trick's card points so
+    far.  The rules of :mod:`stich.search.greedy_playout`: on its own side's
+    trick the last player smears its richest card, an earlier one adds its
+    poorest; on the other side's trick the last player takes it with its
+    richest winning card, an earlier one with its strongest winning card
+    once the trick holds ``ctx[C_TAKE]`` points, else (and whoever cannot
+    win) adds its poorest card.  Richest: most points, then the weakest;
+    poorest: fewest points, then the weakest; ties go to the lowest index.
+    """
+    rich = -1
+    rich_pts = -1
+    rich_key = 0
+    poor = -1
+    poor_pts = 0
+    poor_key = 0
+    win_rich = -1
+    win_rich_pts = -1
+    win_rich_key = 0
+    win_strong = -1
+    win_strong_key = -1
+    rest = legal
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        c = nth_face(bit, 0)
+        pts = int(ctx[C_PTS + c])
+        k = follow_key(ctx, c, led)
+        if pts > rich_pts or (pts == rich_pts and k < rich_key):
+            rich, rich_pts, rich_key = c, pts, k
+        if poor < 0 or pts < poor_pts or (pts == poor_pts and k < poor_key):
+            poor, poor_pts, poor_key = c, pts, k
+        if k > best_key:
+            if pts > win_rich_pts or (pts == win_rich_pts and k < win_rich_key):
+                win_rich, win_rich_pts, win_rich_key = c, pts, k
+            if k > win_strong_key:
+                win_strong, win_strong_key = c, k
+    if mine:
+        return rich if last else poor
+    if win_rich < 0:
+        return poor
+    if last:
+        return win_rich
+    if points >= ctx[C_TAKE]:
+        return win_strong
+    return poor
+
+
+@jit
+def playouts(
+    hands0: Any,
+    trick0: Any,
+    n0: int,
+    leader0: int,
+    tricks_left0: int,
+    ctx: Any,
+    count: int,
+    seed: Any,
+    greedy: int,
+    epsilon: int,
+    out: Any,
+) -> None:
+    """Play ``count`` games to the end; ``out[g]`` = (side 0's won cards, its tricks, the last trick's winner).
 
     The position: kernel-seat hands ``hands0``, the first ``n0`` cards of
     the current trick in ``trick0`` led by kernel seat ``leader0``, and
     ``tricks_left0`` tricks to finish, the current one included.  Won cards
     and tricks count from the current trick on.  One splitmix64 stream seeded
     by ``seed`` (uint64) serves all games in turn.
+
+    Every card is chosen uniformly among the legal ones, except for the
+    kernel seats in the mask ``greedy`` when they follow with a choice: one
+    draw decides whether the card is random (its top 32 bits below
+    ``epsilon``, a fraction of 2**32) or :func:`greedy_card` (no further draw).
     """
     m = ctx[C_SEATS]
     side = ctx[C_SIDE]
@@ -133,6 +217,7 @@ def playouts(hands0: Any, trick0: Any, n0: int, leader0: int, tricks_left0: int,
         best_pos = root[1]
         best_key = root[2]
         cards = cards0
+        points = root[3]
         tricks_left = tricks_left0
         won = 0
         tricks = 0
@@ -140,10 +225,16 @@ def playouts(hands0: Any, trick0: Any, n0: int, leader0: int, tricks_left0: int,
         while True:
             p = (leader + n) % m
             legal = legal_cards(ctx, hands[p], led)
-            c = nth_face(legal, pick_below(next_random(state), popcount64(legal)))
+            size = popcount64(legal)
+            if n > 0 and size > 1 and (greedy >> p) & 1 and (next_random(state) >> np.uint64(32)) >= epsilon:
+                mine = ((side >> p) & 1) == ((side >> ((leader + best_pos) % m)) & 1)
+                c = greedy_card(ctx, legal, led, best_key, mine, n == m - 1, points)
+            else:
+                c = nth_face(legal, pick_below(next_random(state), size))
             bit = 1 << c
             hands[p] ^= bit
             cards |= bit
+            points += ctx[C_PTS + c]
             if led == NO_SUIT and ctx[C_EFF + c] != EXCUSE:
                 led = ctx[C_EFF + c]
             k = card_key(ctx, c, led)
@@ -166,6 +257,7 @@ def playouts(hands0: Any, trick0: Any, n0: int, leader0: int, tricks_left0: int,
                 best_key = NO_KEY
                 best_pos = 0
                 cards = 0
+                points = 0
         out[g, 0] = won
         out[g, 1] = tricks
         out[g, 2] = last

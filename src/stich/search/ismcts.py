@@ -46,7 +46,7 @@ import random
 import time
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
@@ -116,6 +116,13 @@ class Rollout(Protocol):
     name: str
 
     def __call__(self, state: State, rng: random.Random) -> Rewards: ...
+
+
+@runtime_checkable
+class RootAware(Protocol):
+    """A rollout that plays differently depending on whose search it serves (:meth:`ISMCTS.search` tells it)."""
+
+    def set_root(self, seat: int) -> None: ...
 
 
 class RandomRollout:
@@ -194,6 +201,11 @@ class MixedRollout:
         self.scale = reward_scale(game)
         self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.play = play
+
+    def set_root(self, seat: int) -> None:
+        """Pass the searching seat on to the card-play rollout if it asks for it (:class:`RootAware`)."""
+        if isinstance(self.play, RootAware):
+            self.play.set_root(seat)
 
     def __call__(self, state: State, rng: random.Random) -> Rewards:
         bots = self.bots
@@ -603,6 +615,8 @@ class ISMCTS:
         rows: list[list[float]] = []
         row: list[float] = []
         seat = observation.seat
+        if isinstance(self.rollout, RootAware):
+            self.rollout.set_root(seat)
         world = -1
         state: State | None = None
         done = 0

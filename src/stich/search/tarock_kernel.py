@@ -12,6 +12,8 @@ current trick, the tricks left, who is on the declarer's side), and
 * :func:`random_playouts` plays ``n`` games to the end with uniformly random
   legal cards and reports, per game, the cards and tricks side 0 (the
   declarer's team) won from the current trick on and who took the last trick;
+  :func:`playouts` lets chosen seats follow by the rules of
+  :mod:`stich.search.greedy_playout` instead (smear, take, duck);
 * :func:`solve` searches the rest exactly: side 0's card points from the
   current trick on when both sides play their best, plus an optional bonus
   for ending with at least one trick (a Dobbm declarer without a trick loses
@@ -32,11 +34,13 @@ value is unique anyway).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder, legal_cards
 from stich.search import kernel
+from stich.search.greedy_playout import EPSILON, TAKE_SHARE
 from stich.search.kernel import splitmix
 
 __all__ = [
@@ -45,6 +49,7 @@ __all__ = [
     "TrickRules",
     "available",
     "backend",
+    "playouts",
     "random_playouts",
     "solve",
     "solve_counting",
@@ -108,6 +113,18 @@ class TrickRules:
     def legal(self, hand: int, led: int) -> int:
         """Cards of ``hand`` playable to a trick asking for ``led`` (:func:`stich.core.tricks.legal_cards`)."""
         return legal_cards(self.order, hand, led, must_trump=self.must_trump)
+
+    def follow_key(self, card: int, led: int) -> int:
+        """:meth:`key` of ``card`` played next to a trick asking for ``led`` (``NO_SUIT``: the card would set the suit)."""
+        eff = self.eff[card]
+        if eff == EXCUSE:
+            return -1
+        return self.key(card, eff if led == NO_SUIT else led)
+
+    @property
+    def take(self) -> int:
+        """Trick points from which an earlier greedy player takes the other side's trick: ``TAKE_SHARE`` of the richest card."""
+        return math.ceil(TAKE_SHARE * max(self.points, default=0))
 
 
 @dataclass(frozen=True)
@@ -177,6 +194,7 @@ def _arrays(pos: TrickPosition) -> _Arrays:
         ctx[core.C_MUST_TRUMP] = int(rules.must_trump)
         ctx[core.C_SEATS] = len(pos.seats)
         ctx[core.C_SIDE] = pos.side
+        ctx[core.C_TAKE] = rules.take
         _CTX_CACHE[key] = ctx
     trick = np.zeros(max(len(pos.seats), 1), dtype=np.int64)
     trick[: len(pos.trick)] = pos.trick
@@ -192,20 +210,70 @@ def random_playouts(pos: TrickPosition, n: int, seed: int) -> list[tuple[int, in
     Cards and tricks count from the current trick on (its cards already
     played included).  ``seed`` (any int, used modulo 2**64) fixes the games.
     """
+    return playouts(pos, n, seed)
+
+
+def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon: float = EPSILON) -> list[tuple[int, int, int]]:
+    """:func:`random_playouts` in which the kernel seats of the mask ``greedy`` follow by the greedy rules.
+
+    A seat in ``greedy`` that follows to a trick with a choice of cards
+    plays, with probability ``1 - epsilon``, the card of the rules of
+    :mod:`stich.search.greedy_playout` (smear on its own side's trick, take
+    the other side's trick when it is last or the trick is rich, else add
+    its poorest card); otherwise, and when leading, a uniformly random card.
+    ``greedy=0`` plays the games of :func:`random_playouts`.
+    """
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must lie in [0, 1], got {epsilon}")
+    if not 0 <= greedy < 1 << len(pos.seats):
+        raise ValueError(f"greedy must be a mask of the {len(pos.seats)} kernel seats, got {greedy}")
+    threshold = min(int(epsilon * (1 << 32)), 1 << 32)
     if _core is None:
-        return _py_playouts(pos, n, seed)
+        return _py_playouts(pos, n, seed, greedy=greedy, epsilon=threshold)
     arrays = _arrays(pos)
     out = _np.zeros((n, 3), dtype=_np.int64)
     _core.playouts(
-        arrays.hands, arrays.trick, len(pos.trick), pos.leader, pos.tricks_left, arrays.ctx, n, _np.uint64(seed % (1 << 64)), out
+        arrays.hands,
+        arrays.trick,
+        len(pos.trick),
+        pos.leader,
+        pos.tricks_left,
+        arrays.ctx,
+        n,
+        _np.uint64(seed % (1 << 64)),
+        greedy,
+        threshold,
+        out,
     )
     return [(int(row[0]), int(row[1]), int(row[2])) for row in out]
 
 
-def _py_playouts(pos: TrickPosition, n: int, seed: int, trace: list[list[int]] | None = None) -> list[tuple[int, int, int]]:
-    """Pure-Python :func:`random_playouts`: the same stream, the same choices.
+def _py_greedy_card(rules: TrickRules, legal: int, led: int, best_key: int, mine: bool, last: bool, points: int) -> int:
+    """Pure-Python twin of the compiled ``greedy_card``: the rule's card among ``legal`` (see :func:`playouts`)."""
+    pts = rules.points
+    cards = [c for c in range(legal.bit_length()) if legal >> c & 1]
+    keys = {c: rules.follow_key(c, led) for c in cards}
+    # min/max keep the first (lowest) card among equals, as the compiled loop does.
+    rich = min(cards, key=lambda c: (-pts[c], keys[c]))
+    poor = min(cards, key=lambda c: (pts[c], keys[c]))
+    if mine:
+        return rich if last else poor
+    winners = [c for c in cards if keys[c] > best_key]
+    if not winners:
+        return poor
+    if last:
+        return min(winners, key=lambda c: (-pts[c], keys[c]))
+    if points >= rules.take:
+        return max(winners, key=lambda c: keys[c])
+    return poor
+
+
+def _py_playouts(
+    pos: TrickPosition, n: int, seed: int, trace: list[list[int]] | None = None, *, greedy: int = 0, epsilon: int = 0
+) -> list[tuple[int, int, int]]:
+    """Pure-Python :func:`playouts` (``epsilon`` as a fraction of 2**32): the same stream, the same choices.
 
     With ``trace``, each game's cards in the order played are appended to it
     (the tests replay them through the engine).
@@ -213,7 +281,7 @@ def _py_playouts(pos: TrickPosition, n: int, seed: int, trace: list[list[int]] |
     rules = pos.rules
     m = len(pos.seats)
     state = seed % (1 << 64)
-    led0, best_pos0, best_key0, _points = pos.trick_state()
+    led0, best_pos0, best_key0, points0 = pos.trick_state()
     cards0 = 0
     for card in pos.trick:
         cards0 |= 1 << card
@@ -221,7 +289,7 @@ def _py_playouts(pos: TrickPosition, n: int, seed: int, trace: list[list[int]] |
     for _ in range(n):
         hands = list(pos.hands)
         leader, count, tricks_left = pos.leader, len(pos.trick), pos.tricks_left
-        led, best_pos, best_key, cards = led0, best_pos0, best_key0, cards0
+        led, best_pos, best_key, cards, points = led0, best_pos0, best_key0, cards0, points0
         won = tricks = 0
         played: list[int] = []
         if trace is not None:
@@ -229,13 +297,23 @@ def _py_playouts(pos: TrickPosition, n: int, seed: int, trace: list[list[int]] |
         while True:
             p = (leader + count) % m
             legal = rules.legal(hands[p], led)
-            state, r = splitmix(state)
-            k = ((r >> 32) * legal.bit_count()) >> 32
-            for _ in range(k):
-                legal &= legal - 1
-            card = (legal & -legal).bit_length() - 1
+            size = legal.bit_count()
+            chosen = -1
+            if count and size > 1 and greedy >> p & 1:
+                state, r = splitmix(state)
+                if r >> 32 >= epsilon:
+                    mine = (pos.side >> p & 1) == (pos.side >> ((leader + best_pos) % m) & 1)
+                    chosen = _py_greedy_card(rules, legal, led, best_key, mine, count == m - 1, points)
+            if chosen < 0:
+                state, r = splitmix(state)
+                k = ((r >> 32) * size) >> 32
+                for _ in range(k):
+                    legal &= legal - 1
+                chosen = (legal & -legal).bit_length() - 1
+            card = chosen
             hands[p] ^= 1 << card
             cards |= 1 << card
+            points += rules.points[card]
             played.append(card)
             if led == NO_SUIT and rules.eff[card] != EXCUSE:
                 led = rules.eff[card]
@@ -253,7 +331,7 @@ def _py_playouts(pos: TrickPosition, n: int, seed: int, trace: list[list[int]] |
             if tricks_left == 0:
                 games.append((won, tricks, winner))
                 break
-            leader, count, led, best_pos, best_key, cards = winner, 0, NO_SUIT, 0, -2, 0
+            leader, count, led, best_pos, best_key, cards, points = winner, 0, NO_SUIT, 0, -2, 0, 0
     return games
 
 

@@ -2,7 +2,9 @@
 
 From a leaf in card play the rollout hands the position to the compiled
 kernel: with more than ``solve_tricks`` tricks left it plays ``playouts``
-random games there (a few µs each) and averages their rewards; with fewer
+games there (a few µs each; random, or in the declarer's searches by the
+greedy rules of :mod:`stich.search.greedy_playout`, see
+:data:`GREEDY_DEFAULT`) and averages their rewards; with fewer
 it solves the rest exactly, both sides playing for the declarer's card
 points, as the ``pimc`` bot values its endgames (one exact value is worth
 far more than a mean of random endings where one card decides the deal).
@@ -44,7 +46,21 @@ at five (up to 0.4 s), which a leaf cannot afford.
 """
 
 PLAYOUTS = 8
-"""Random games per leaf with more tricks left."""
+"""Kernel games per leaf with more tricks left."""
+
+GREEDY = ("never", "declarer", "always")
+"""Values of :class:`TarockKernelRollout`'s ``greedy``: when every seat of its playouts follows by the greedy rules."""
+
+GREEDY_DEFAULT = "declarer"
+"""The playouts follow by the greedy rules in the declarer's searches only (defenders' searches keep random play).
+
+Random defenders let the declarer's lines succeed that sensible defence
+defeats: in Dobbm against ``pimc`` at 0.025 s the declarer's card play
+carried the whole loss (run ``4-kernel-draw-share``, docs/strength.md)
+while the defenders' was level.  In Tapp Tarock the Python greedy rollout
+for every search had the declarer's cards gain and the defenders' lose
+(docs/search.md, ``greedy``).
+"""
 
 
 class Adapter(Protocol):
@@ -151,11 +167,17 @@ ADAPTERS: dict[str, Callable[[Game], Adapter]] = {"dobbm": DobbmAdapter}
 
 
 class TarockKernelRollout:
-    """Random actions until card play, then ``playouts`` kernel games (mean reward) or, near the end, an exact solve."""
+    """Random actions until card play, then ``playouts`` kernel games (mean reward) or, near the end, an exact solve.
+
+    ``greedy`` (:data:`GREEDY`) says when the kernel games follow by the
+    greedy rules (:func:`~stich.search.tarock_kernel.playouts`) instead of at
+    random: ``never``, ``always``, or ``declarer``: when the seat whose
+    search this is (:meth:`set_root`) is on the declarer's side.
+    """
 
     name = "kernel"
 
-    def __init__(self, game: Game, playouts: int = PLAYOUTS, solve_tricks: int = SOLVE_TRICKS) -> None:
+    def __init__(self, game: Game, playouts: int = PLAYOUTS, solve_tricks: int = SOLVE_TRICKS, greedy: str = GREEDY_DEFAULT) -> None:
         make = ADAPTERS.get(game.name)
         if make is None:
             raise ValueError(f"the Tarock kernel rollout knows {', '.join(sorted(ADAPTERS))}, not {game.name}")
@@ -163,6 +185,11 @@ class TarockKernelRollout:
             raise ValueError(f"playouts must be at least 1, got {playouts}")
         if solve_tricks < 0:
             raise ValueError(f"solve_tricks must be 0 or more, got {solve_tricks}")
+        if greedy not in GREEDY:
+            raise ValueError(f"greedy must be one of {', '.join(GREEDY)}, got {greedy!r}")
+        self.greedy = greedy
+        self.root = -1
+        """The searching seat (:meth:`set_root`; -1: not told)."""
         self.game = game
         self.adapter = make(game)
         self.playouts = playouts
@@ -173,6 +200,19 @@ class TarockKernelRollout:
         self.scale = reward_scale(game)
         self._rewards: dict[tuple[int, ...], list[float]] = {}
         tarock_kernel.warmup()
+
+    def set_root(self, seat: int) -> None:
+        """Tell the rollout whose search it serves (``greedy="declarer"`` reads it)."""
+        self.root = seat
+
+    def _greedy_mask(self, pos: TrickPosition) -> int:
+        """The kernel seats following by the greedy rules in this search's playouts."""
+        everyone = (1 << len(pos.seats)) - 1
+        if self.greedy == "always":
+            return everyone
+        if self.greedy == "declarer" and self.root in pos.seats and pos.side >> pos.seats.index(self.root) & 1:
+            return everyone
+        return 0
 
     def _bounded(self, scores: tuple[int, ...]) -> list[float]:
         found = self._rewards.get(scores)
@@ -194,7 +234,7 @@ class TarockKernelRollout:
             value = tarock_kernel.solve(pos, tricks=tricks, bonus=bonus)
             self.solved += 1
             return list(self._bounded(adapter.solved(state, value)))
-        games = tarock_kernel.random_playouts(pos, self.playouts, rng.getrandbits(63))
+        games = tarock_kernel.playouts(pos, self.playouts, rng.getrandbits(63), greedy=self._greedy_mask(pos))
         total = [0.0] * self.game.num_seats
         for scores in adapter.played_out(state, games):
             for seat, reward in enumerate(self._bounded(scores)):
