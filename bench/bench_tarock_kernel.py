@@ -12,7 +12,9 @@ other, on Dobbm positions reached by the heuristic bots (four players):
    2,000 and of 8, the ISMCTS leaf's batch, conversion from the state
    included), its pure-Python fallback, and uniformly random engine actions
    on a clone of the state (``RandomRollout.finish``, the card play of the
-   ISMCTS leaves before the kernel) as the peer in the same run; with
+   ISMCTS leaves before the kernel) as the peer in the same run; the
+   kernel's greedy card play for every seat (``tarock_kernel.playouts``)
+   beside the engine's ``GreedyRollout`` with the same rules; with
    ``open_spiel`` installed, OpenSpiel's C++ uniform random card play of
    ``tarok(players=4)`` (Klop, 48 cards) beside them;
 2. the exact solver (``tarock_kernel.solve``) on positions with 3, 4 and 5
@@ -46,6 +48,7 @@ from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.search import tarock_kernel
+from stich.search.greedy_playout import GreedyRollout
 from stich.search.ismcts import RandomRollout, best_line_scores
 from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_rollout import DobbmAdapter
@@ -86,7 +89,14 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
             tarock_kernel.random_playouts(adapter.position(states[i % len(states)]), 8, SEED + i)
             return 8
 
+        everyone = (1 << len(prepared[0].seats)) - 1
+
+        def greedy(i: int) -> int:
+            tarock_kernel.playouts(prepared[i % len(prepared)], 2000, SEED + i, greedy=everyone)
+            return 2000
+
         out["kernel_2000"] = summary(rate(compiled, seconds, repeats))
+        out["kernel_greedy_2000"] = summary(rate(greedy, seconds, repeats))
         out["kernel_leaf_8"] = summary(rate(leaf, seconds, repeats))
 
     def python(i: int) -> int:
@@ -100,8 +110,15 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
         engine.finish(states[i % len(states)].clone(), rng)
         return 1
 
+    rule_based = GreedyRollout(states[0].game)
+
+    def greedy_engine(i: int) -> int:
+        rule_based.finish(states[i % len(states)].clone(), rng)
+        return 1
+
     out["python"] = summary(rate(python, seconds, repeats))
     out["engine"] = summary(rate(through_engine, seconds, repeats))
+    out["engine_greedy"] = summary(rate(greedy_engine, seconds, repeats))
     out["openspiel_tarok"] = bench_openspiel_tarok(seconds, repeats)
     return out
 
@@ -169,6 +186,8 @@ def render(report: dict[str, Any]) -> str:
         ("kernel_leaf_8", "kernel, 8 per call from a state"),
         ("python", "pure-Python fallback"),
         ("engine", "engine actions (old ISMCTS leaf)"),
+        ("kernel_greedy_2000", "kernel greedy (every seat), batches of 2,000"),
+        ("engine_greedy", "engine greedy rollout (`GreedyRollout`)"),
     ]
     for key, label in names:
         if key in p:

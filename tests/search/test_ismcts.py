@@ -99,9 +99,10 @@ def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None
         make_ismcts(make_game("doppelkopf"), 0, 1, **options)
 
 
-def test_kernel_rollout_is_doppelkopf_only() -> None:
+def test_kernel_rollout_only_for_games_with_a_kernel() -> None:
+    """Doppelkopf, Dobbm and Tapp Tarock have a compiled card-play kernel; Droggn (the Gstieß, a laid out Pagat) has none."""
     with pytest.raises(OptionError, match="kernel"):
-        make_ismcts(make_game("tapp_tarock"), 0, 1, rollout="kernel")
+        make_ismcts(make_game("droggn"), 0, 1, rollout="kernel")
 
 
 def test_registered_with_arena_options() -> None:

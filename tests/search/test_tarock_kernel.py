@@ -97,7 +97,7 @@ def test_playouts_replay_in_the_engine(preset: str | None, tricks: int, greedy: 
         games = tarock_kernel._py_playouts(pos, 4, 1234 + len(state.tricks), trace, greedy=mask, epsilon=epsilon)
         start = len(state.tricks)
         scores = adapter.played_out(state, games)
-        for (won, won_tricks, last), cards, expected in zip(games, trace, scores, strict=True):
+        for (won, won_tricks, last, last_cards), cards, expected in zip(games, trace, scores, strict=True):
             replay = state.clone()
             assert isinstance(replay, DobbmState)
             for card in cards:
@@ -108,6 +108,7 @@ def test_playouts_replay_in_the_engine(preset: str | None, tricks: int, greedy: 
             assert replay.is_terminal()
             assert _declarer_won(replay, start) == (won, won_tricks)
             assert replay.tricks[-1][2] == pos.seats[last]
+            assert _mask(list(replay.tricks[-1][1])) == last_cards
             assert tuple(replay.result().scores) == expected
             checked += 1
         differing += len({s for s in scores}) > 1
@@ -180,8 +181,8 @@ def test_greedy_defence_costs_the_declarer_points() -> None:
     for state in _positions(8, 20, None):
         pos = DobbmAdapter(state.game).position(state)
         defenders = ((1 << len(pos.seats)) - 1) & ~pos.side
-        random_total += sum(points_of(won) for won, _t, _l in random_playouts(pos, 200, 3))
-        greedy_total += sum(points_of(won) for won, _t, _l in playouts(pos, 200, 3, greedy=defenders))
+        random_total += sum(points_of(won) for won, _t, _l, _c in random_playouts(pos, 200, 3))
+        greedy_total += sum(points_of(won) for won, _t, _l, _c in playouts(pos, 200, 3, greedy=defenders))
     assert greedy_total < 0.97 * random_total  # 212,521 against 224,234 when written: twelve standard errors apart
 
 
@@ -317,3 +318,71 @@ def test_rollout_and_kernel_name_their_games() -> None:
     with pytest.raises(ValueError, match="rollout 'kernel' exists only for"):
         make_rollout("kernel", make_game("droggn"), 1)
     assert isinstance(make_rollout("kernel", make_game("dobbm"), 1), TarockKernelRollout)
+
+
+def _tapp_positions(tricks: int, count: int) -> list[State]:
+    """Tapp Tarock card-play states with at most ``tricks`` tricks left (every third deal played at random)."""
+    found: list[State] = []
+    for seed in range(400):
+        state = _endgame("tapp_tarock", seed, tricks, None, random_moves=seed % 3 == 0)
+        if state is not None and len(play_codes(state)) > 1:
+            found.append(state)
+        if len(found) == count:
+            return found
+    raise AssertionError(f"only {len(found)} Tapp Tarock positions found")
+
+
+@pytest.mark.parametrize("tricks", [16, 5, 2])
+def test_tapp_tarock_kernel_games_score_as_the_engine(tricks: int) -> None:
+    """Tapp Tarock (dossier tapp_tarock §6-§8): kernel games replayed through the engine score what the adapter says.
+
+    Legal sets equal (§6: follow, else tarock, else anything), the per-card
+    thirds add up to the pile's ``3F - 2n`` (§7), the declarer's tricks (Valat
+    §8.2) and the last trick's Pagat (ultimo §8.3) as the engine sees them.
+    """
+    from stich.games.tapp_tarock.pack import ORDER as TAPP_ORDER
+    from stich.games.tapp_tarock.pack import PAGAT
+    from stich.search.tarock_rollout import TappTarockAdapter
+
+    checked = pagat_last = 0
+    for state in _tapp_positions(tricks, 8):
+        adapter = TappTarockAdapter(state.game)
+        pos = adapter.position(state)
+        trace: list[list[int]] = []
+        mask = pos.side if len(state.tricks) % 2 else 0  # type: ignore[attr-defined]
+        games = tarock_kernel._py_playouts(pos, 6, 99 + len(state.tricks), trace, greedy=mask)  # type: ignore[attr-defined]
+        for game, cards, expected in zip(games, trace, adapter.played_out(state, games), strict=True):
+            replay = state.clone()
+            for card in cards:
+                mover = replay.current_player()
+                hand = replay.hands[mover]  # type: ignore[attr-defined]
+                led = led_suit(TAPP_ORDER, replay.trick_cards) if replay.trick_cards else NO_SUIT  # type: ignore[attr-defined]
+                assert _mask(replay.legal_codes()) == pos.rules.legal(hand, led)
+                replay.apply(card)
+            assert replay.is_terminal()
+            assert tuple(replay.result().scores) == expected
+            _seats, last_cards, _winner = replay.tricks[-1]  # type: ignore[attr-defined]
+            assert _mask(list(last_cards)) == game.last_cards
+            pagat_last += PAGAT in last_cards
+            checked += 1
+    assert checked == 48
+    if tricks <= 5:
+        assert pagat_last, "no game ended with the Pagat in the last trick: the ultimo was not checked"
+
+
+def test_tapp_tarock_rollout_leaves_the_endgame_to_the_engine() -> None:
+    from stich.core.registry import make_game
+    from stich.search.ismcts import ExactEndgame
+    from stich.search.tarock_rollout import TappTarockAdapter
+
+    game = make_game("tapp_tarock")
+    rollout = make_rollout("kernel", game, 1)
+    assert isinstance(rollout, ExactEndgame) and isinstance(rollout.inner, TarockKernelRollout)
+    assert rollout.inner.solve_tricks == 0
+    rollout.set_root(2)
+    assert rollout.inner.root == 2
+    state = _tapp_positions(5, 1)[0]
+    rewards = rollout(state.clone(), random.Random(3))
+    assert len(rewards) == game.num_seats and all(-1.0 < r < 1.0 for r in rewards)
+    with pytest.raises(NotImplementedError, match="not monotone"):
+        TappTarockAdapter(game).solved(state, 0)

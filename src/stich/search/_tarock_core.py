@@ -185,7 +185,7 @@ def playouts(
     epsilon: int,
     out: Any,
 ) -> None:
-    """Play ``count`` games to the end; ``out[g]`` = (side 0's won cards, its tricks, the last trick's winner).
+    """Play ``count`` games to the end; ``out[g]`` = (side 0's won cards, its tricks, the last trick's winner and cards).
 
     The position: kernel-seat hands ``hands0``, the first ``n0`` cards of
     the current trick in ``trick0`` led by kernel seat ``leader0``, and
@@ -261,6 +261,7 @@ def playouts(
         out[g, 0] = won
         out[g, 1] = tricks
         out[g, 2] = last
+        out[g, 3] = cards
 
 
 @jit

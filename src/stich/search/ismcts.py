@@ -293,6 +293,11 @@ class ExactEndgame:
         self.solved = 0
         """Leaves valued by exact search so far."""
 
+    def set_root(self, seat: int) -> None:
+        """Pass the searching seat on to ``inner`` if it asks for it (:class:`RootAware`)."""
+        if isinstance(self.inner, RootAware):
+            self.inner.set_root(seat)
+
     def __call__(self, state: State, rng: random.Random) -> Rewards:
         if not state.is_terminal() and in_trick_play(state) and tricks_left(state) <= self.tricks:
             _value, scores = best_line_scores(state)
@@ -362,7 +367,11 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             return KernelRollout(game)
         from stich.search.tarock_rollout import TarockKernelRollout
 
-        return TarockKernelRollout(game)
+        rollout = TarockKernelRollout(game)
+        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
+        if not rollout.adapter.exact and exact:
+            return ExactEndgame(game, rollout, exact)  # the kernel's solver does not give this game's score
+        return rollout
     raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic or kernel")
 
 

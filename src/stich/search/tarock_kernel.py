@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder, legal_cards
 from stich.search import kernel
@@ -45,6 +45,7 @@ from stich.search.kernel import splitmix
 
 __all__ = [
     "MAX_CARDS",
+    "KernelGame",
     "TrickPosition",
     "TrickRules",
     "available",
@@ -168,6 +169,19 @@ class TrickPosition:
         return led, best_pos, best_key, points
 
 
+class KernelGame(NamedTuple):
+    """What a kernel game reports: side 0's won cards and tricks from the position on, and the last trick."""
+
+    won: int
+    """Mask of the cards side 0 won, the current trick's cards already played included."""
+    tricks: int
+    """Tricks side 0 won."""
+    last: int
+    """Kernel seat that won the last trick."""
+    last_cards: int
+    """Mask of the last trick's cards (Tapp Tarock's Pagat ultimo reads it)."""
+
+
 @dataclass
 class _Arrays:
     ctx: Any
@@ -204,8 +218,8 @@ def _arrays(pos: TrickPosition) -> _Arrays:
 # ------------------------------------------------------------------ playouts
 
 
-def random_playouts(pos: TrickPosition, n: int, seed: int) -> list[tuple[int, int, int]]:
-    """``n`` random games from ``pos``: per game (cards side 0 won, its tricks, kernel seat of the last trick's winner).
+def random_playouts(pos: TrickPosition, n: int, seed: int) -> list[KernelGame]:
+    """``n`` random games from ``pos``: per game side 0's won cards and tricks, and the last trick (:class:`KernelGame`).
 
     Cards and tricks count from the current trick on (its cards already
     played included).  ``seed`` (any int, used modulo 2**64) fixes the games.
@@ -213,7 +227,7 @@ def random_playouts(pos: TrickPosition, n: int, seed: int) -> list[tuple[int, in
     return playouts(pos, n, seed)
 
 
-def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon: float = EPSILON) -> list[tuple[int, int, int]]:
+def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon: float = EPSILON) -> list[KernelGame]:
     """:func:`random_playouts` in which the kernel seats of the mask ``greedy`` follow by the greedy rules.
 
     A seat in ``greedy`` that follows to a trick with a choice of cards
@@ -233,7 +247,7 @@ def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon:
     if _core is None:
         return _py_playouts(pos, n, seed, greedy=greedy, epsilon=threshold)
     arrays = _arrays(pos)
-    out = _np.zeros((n, 3), dtype=_np.int64)
+    out = _np.zeros((n, 4), dtype=_np.int64)
     _core.playouts(
         arrays.hands,
         arrays.trick,
@@ -247,7 +261,7 @@ def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon:
         threshold,
         out,
     )
-    return [(int(row[0]), int(row[1]), int(row[2])) for row in out]
+    return [KernelGame(int(row[0]), int(row[1]), int(row[2]), int(row[3])) for row in out]
 
 
 def _py_greedy_card(rules: TrickRules, legal: int, led: int, best_key: int, mine: bool, last: bool, points: int) -> int:
@@ -272,7 +286,7 @@ def _py_greedy_card(rules: TrickRules, legal: int, led: int, best_key: int, mine
 
 def _py_playouts(
     pos: TrickPosition, n: int, seed: int, trace: list[list[int]] | None = None, *, greedy: int = 0, epsilon: int = 0
-) -> list[tuple[int, int, int]]:
+) -> list[KernelGame]:
     """Pure-Python :func:`playouts` (``epsilon`` as a fraction of 2**32): the same stream, the same choices.
 
     With ``trace``, each game's cards in the order played are appended to it
@@ -285,7 +299,7 @@ def _py_playouts(
     cards0 = 0
     for card in pos.trick:
         cards0 |= 1 << card
-    games: list[tuple[int, int, int]] = []
+    games: list[KernelGame] = []
     for _ in range(n):
         hands = list(pos.hands)
         leader, count, tricks_left = pos.leader, len(pos.trick), pos.tricks_left
@@ -329,7 +343,7 @@ def _py_playouts(
                 tricks += 1
             tricks_left -= 1
             if tricks_left == 0:
-                games.append((won, tricks, winner))
+                games.append(KernelGame(won, tricks, winner, cards))
                 break
             leader, count, led, best_pos, best_key, cards, points = winner, 0, NO_SUIT, 0, -2, 0, 0
     return games

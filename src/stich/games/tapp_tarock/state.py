@@ -444,6 +444,10 @@ class TappTarockState(PhasedState):
             mask |= self.dealt[n + self.taken]  # kings and Trull cards cannot be laid away again
         return mask
 
+    def bonus_names(self) -> list[tuple[str, ...]]:
+        """Each active seat's hand bonuses (:func:`~stich.games.tapp_tarock.scoring.hand_bonuses` of :meth:`bonus_mask`)."""
+        return [_bonus_names(self.bonus_mask(seat)) for seat in self.active]
+
     def facts(self) -> DealFacts:
         """The facts evaluation needs (only for a played-out deal)."""
         assert self.declarer is not None
@@ -491,7 +495,7 @@ class TappTarockState(PhasedState):
             self.game.options,
             mask_thirds(declarer_mask),
             mask_thirds(DECK.full_mask & ~declarer_mask),
-            [_bonus_names(self.bonus_mask(seat)) for seat in self.active],
+            self.bonus_names(),
         )
 
     # ------------------------------------------------------- card accounting
