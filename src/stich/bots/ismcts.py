@@ -12,7 +12,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
   :mod:`stich.search.greedy_playout`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf and Dobbm, :func:`~stich.search.ismcts.kernel_games`);
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);

@@ -323,8 +323,9 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
     the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
     where the game has one and its compiled kernel is available (Doppelkopf,
-    :mod:`stich.search.ismcts_kernel`; Dobbm, :mod:`stich.search.tarock_rollout`;
-    both solve their last tricks exactly) and with random actions otherwise,
+    :mod:`stich.search.ismcts_kernel`; Dobbm and Tapp Tarock,
+    :mod:`stich.search.tarock_rollout`; all value their last tricks exactly,
+    Tapp Tarock's through :class:`ExactEndgame`) and with random actions otherwise,
     the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
     searched exactly (:class:`ExactEndgame`).  ``greedy``
     is ``mixed`` with the rule-based card play of
