@@ -1,11 +1,11 @@
-"""Tarock-family kernel benchmark: Dobbm random playouts and exact endgames, compiled, in pure Python and through the engine.
+"""Tarock-family kernel benchmark: Dobbm random playouts and exact endgames, Tapp Tarock leaves, compiled, in Python and through the engine.
 
 Usage::
 
     python bench/bench_tarock_kernel.py [--seconds S] [--repeats R] [--positions N] [--json]
 
 Everything runs in this one process, on one core, one measurement after the
-other, on Dobbm positions reached by the heuristic bots (four players):
+other, on positions reached by the heuristic bots (Dobbm at four players):
 
 1. random card play per second from the first card (8 tricks, 32 cards):
    ``stich.search.tarock_kernel.random_playouts`` compiled (batches of
@@ -17,7 +17,10 @@ other, on Dobbm positions reached by the heuristic bots (four players):
    beside the engine's ``GreedyRollout`` with the same rules; with
    ``open_spiel`` installed, OpenSpiel's C++ uniform random card play of
    ``tarok(players=4)`` (Klop, 48 cards) beside them;
-2. the exact solver (``tarock_kernel.solve``) on positions with 3, 4 and 5
+2. Tapp Tarock ISMCTS leaves from the first card (16 tricks, 48 cards): the
+   kernel rollout's leaf (8 kernel games scored by ``TappTarockAdapter``)
+   beside one random game through the engine, the leaf before the kernel;
+3. the exact solver (``tarock_kernel.solve``) on positions with 3, 4 and 5
    tricks left: median and slowest time per position (conversion from the
    state included), cards tried, millions of cards tried per second; the
    engine's alpha-beta (``stich.search.ismcts.best_line_scores``, what the
@@ -51,12 +54,15 @@ from stich.search import tarock_kernel
 from stich.search.greedy_playout import GreedyRollout
 from stich.search.ismcts import RandomRollout, best_line_scores
 from stich.search.perfect_info import in_trick_play, tricks_left
-from stich.search.tarock_rollout import DobbmAdapter
+from stich.search.tarock_rollout import DobbmAdapter, TarockKernelRollout
+
+TAPP_TRICKS = 16
+"""Tricks of a Tapp Tarock deal (its card play from the first card)."""
 
 
-def positions(count: int, tricks: int) -> list[State]:
-    """Dobbm card-play states with ``tricks`` tricks left at a trick's start, reached by the heuristic bots."""
-    game = make_game("dobbm")
+def positions(count: int, tricks: int, name: str = "dobbm") -> list[State]:
+    """Card-play states of game ``name`` with ``tricks`` tricks left at a trick's start, reached by the heuristic bots."""
+    game = make_game(name)
     found: list[State] = []
     seed = SEED
     while len(found) < count:
@@ -120,6 +126,43 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
     out["engine"] = summary(rate(through_engine, seconds, repeats))
     out["engine_greedy"] = summary(rate(greedy_engine, seconds, repeats))
     out["openspiel_tarok"] = bench_openspiel_tarok(seconds, repeats)
+    return out
+
+
+def bench_tapp_leaves(seconds: float, repeats: int, count: int) -> dict[str, Any]:
+    """Tapp Tarock ISMCTS leaves per second from the first card: the kernel rollout against random engine actions.
+
+    A kernel leaf is :data:`~stich.search.tarock_rollout.PLAYOUTS` kernel
+    games scored by the engine's evaluation (``TappTarockAdapter``); the
+    peer is one random game through the engine and its result, what the
+    leaf cost before.  Both return every seat's reward.
+    """
+    states = positions(count, TAPP_TRICKS, "tapp_tarock")
+    game = states[0].game
+    out: dict[str, Any] = {"positions": len(states), "backend": tarock_kernel.backend()}
+    rng = random.Random(SEED)
+    if tarock_kernel.available():
+        kernel_leaf = TarockKernelRollout(game)
+        prepared = [kernel_leaf.adapter.position(s) for s in states]
+
+        def compiled(i: int) -> int:
+            tarock_kernel.random_playouts(prepared[i % len(prepared)], 2000, SEED + i)
+            return 2000
+
+        def leaf(i: int) -> int:
+            kernel_leaf(states[i % len(states)].clone(), rng)
+            return 1
+
+        out["kernel_2000"] = summary(rate(compiled, seconds, repeats))
+        out["kernel_leaf"] = summary(rate(leaf, seconds, repeats))
+        out["kernel_leaf_games"] = kernel_leaf.playouts
+    engine = RandomRollout(game)
+
+    def through_engine(i: int) -> int:
+        engine(states[i % len(states)].clone(), rng)
+        return 1
+
+    out["engine_leaf"] = summary(rate(through_engine, seconds, repeats))
     return out
 
 
@@ -203,6 +246,15 @@ def render(report: dict[str, Any]) -> str:
         kernel_cells = f"{k['median']:.3f} | {k['max']:.2f} | {row['kernel_mnodes_per_s']:.1f}" if k else "– | – | –"
         engine_cells = f"{e['median']:.2f} | {e['max']:.1f}" if e else "– | –"
         lines.append(f"| {tricks} | {kernel_cells} | {engine_cells} |")
+    tapp = report["tapp_leaves"]
+    lines += ["", "| Tapp Tarock, from the first card | per second | spread |", "|---|---:|---:|"]
+    for key, label in (
+        ("kernel_2000", "kernel random games, batches of 2,000"),
+        ("kernel_leaf", f"kernel rollout leaves ({tapp.get('kernel_leaf_games', '?')} games, scored)"),
+        ("engine_leaf", "engine leaves (one random game, scored)"),
+    ):
+        if key in tapp:
+            lines.append(f"| {label} | {tapp[key]['best']:,.0f} | {tapp[key]['spread']:.1%} |")
     return "\n".join(lines)
 
 
@@ -217,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"machine": machine_info()}
     progress("random playouts")
     report["playouts"] = bench_playouts(args.seconds, args.repeats, args.positions)
+    progress("Tapp Tarock leaves")
+    report["tapp_leaves"] = bench_tapp_leaves(args.seconds, args.repeats, args.positions)
     progress("exact endgames")
     report["solver"] = bench_solver(args.positions)
     print(json.dumps(rounded(report), indent=2) if args.json else render(report))
