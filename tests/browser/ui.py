@@ -260,7 +260,9 @@ def act(player: Player, shot: Snapshot) -> bool:
     except PlaywrightError:
         if kind != "card":
             raise
-        target.click(timeout=5_000, position={"x": 6, "y": 6})  # a fanned hand may cover a card's centre with the next card
+        # A fanned hand may cover a card's centre with the next card, and a hovered card lifts while the pointer
+        # moves; a corner click could then land on a neighbour.  A hand card is a <button>: play it from the keyboard.
+        target.press("Enter", timeout=5_000)
     player.moves.append((kind, text))
     try:
         page.wait_for_function("n => window.__stichProbe && window.__stichProbe.messages > n", arg=shot.messages, timeout=10_000)
