@@ -14,7 +14,7 @@ the games of the pure-Python path.
 
 The greedy card play of the playouts (``tarock_kernel.playouts``) must pick
 the card :class:`~stich.search.greedy_playout.GreedyRollout` picks, and the
-rollout must play it in the declarer's searches only (``GREEDY_DEFAULT``).
+rollout plays it for the declarer in the defenders' searches and for every seat in his own (``GREEDY_DEFAULT``).
 """
 
 from __future__ import annotations
@@ -261,17 +261,29 @@ def test_rollout_solves_the_last_tricks_and_plays_out_the_rest() -> None:
     assert rewards == pytest.approx([sum(col) / len(rows) for col in zip(*rows, strict=True)])
 
 
-def test_rollout_plays_greedy_cards_in_the_declarers_searches_only() -> None:
+def test_rollout_plays_greedy_cards_for_the_searching_sides_opponents_and_the_declarer() -> None:
     far = _play_state(8)
     assert isinstance(far, DobbmState) and far.declarer is not None
-    assert GREEDY_DEFAULT == "declarer"
+    assert GREEDY_DEFAULT == "opposed"
     rollout = TarockKernelRollout(far.game)
     pos = rollout.adapter.position(far)
     everyone = (1 << len(pos.seats)) - 1
-    defender = next(s for s in pos.seats if s != far.declarer)
+    declarer_only = 1 << pos.seats.index(far.declarer)
+    assert pos.side == declarer_only
+    defenders = [s for s in pos.seats if s != far.declarer]
     assert rollout._greedy_mask(pos) == 0  # not told whose search it is: random play
-    rollout.set_root(defender)
-    assert rollout._greedy_mask(pos) == 0
+    for defender in defenders:  # a defender's search: the declarer (its opponent) plays greedy, the defenders at random
+        rollout.set_root(defender)
+        assert rollout._greedy_mask(pos) == declarer_only
+    sitting_out = [s for s in range(far.game.num_seats) if s not in pos.seats]
+    for seat in sitting_out:  # a seat without cards is on no side
+        rollout.set_root(seat)
+        assert rollout._greedy_mask(pos) == 0
+    declarer_mode = TarockKernelRollout(far.game, greedy="declarer")
+    declarer_mode.set_root(defenders[0])
+    assert declarer_mode._greedy_mask(pos) == 0
+    declarer_mode.set_root(far.declarer)
+    assert declarer_mode._greedy_mask(pos) == everyone
     rollout.set_root(far.declarer)
     assert rollout._greedy_mask(pos) == everyone
     scale = reward_scale(far.game)
@@ -283,7 +295,7 @@ def test_rollout_plays_greedy_cards_in_the_declarers_searches_only() -> None:
     never = TarockKernelRollout(far.game, greedy="never")
     never.set_root(far.declarer)
     assert never._greedy_mask(pos) == 0
-    with pytest.raises(ValueError, match="greedy must be one of never, declarer, always"):
+    with pytest.raises(ValueError, match="greedy must be one of never, declarer, opposed, always"):
         TarockKernelRollout(far.game, greedy="sometimes")
 
 

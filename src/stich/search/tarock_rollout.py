@@ -2,9 +2,9 @@
 
 From a leaf in card play the rollout hands the position to the compiled
 kernel: with more than ``solve_tricks`` tricks left it plays ``playouts``
-games there (a few µs each; random, or in the declarer's searches by the
-greedy rules of :mod:`stich.search.greedy_playout`, see
-:data:`GREEDY_DEFAULT`) and averages their rewards; with fewer
+games there (a few µs each; at random, or by the greedy rules of
+:mod:`stich.search.greedy_playout` for the seats :data:`GREEDY_DEFAULT`
+names) and averages their rewards; with fewer
 it solves the rest exactly, both sides playing for the declarer's card
 points, as the ``pimc`` bot values its endgames (one exact value is worth
 far more than a mean of random endings where one card decides the deal).
@@ -17,6 +17,11 @@ outcomes into every seat's score with the game's own evaluation; only games
 whose card play is plain Tarock trick play have one (:data:`ADAPTERS`).
 Dobbm's is exact: its score depends on the declarer's card points and on
 whether he took a trick at all (dossier §7), both of which the kernel reports.
+Tapp Tarock's scores every kernel game exactly too, but its score also
+reads the declarer's tricks (Valat) and the last trick's Pagat (ultimo),
+so it does not grow with the card points alone and the solver does not
+apply: its last tricks go to the engine's exact search
+(:class:`~stich.search.ismcts.ExactEndgame`, see ``make_rollout``).
 """
 
 from __future__ import annotations
@@ -55,11 +60,14 @@ at five (up to 0.4 s), which a leaf cannot afford.
 PLAYOUTS = 8
 """Kernel games per leaf with more tricks left."""
 
-GREEDY = ("never", "declarer", "always")
-"""Values of :class:`TarockKernelRollout`'s ``greedy``: when every seat of its playouts follows by the greedy rules."""
+GREEDY = ("never", "declarer", "opposed", "always")
+"""Values of :class:`TarockKernelRollout`'s ``greedy``: which seats of its playouts follow by the greedy rules, and in whose searches."""
 
-GREEDY_DEFAULT = "declarer"
-"""The playouts follow by the greedy rules in the declarer's searches only (defenders' searches keep random play).
+GREEDY_DEFAULT = "opposed"
+"""Every seat follows by the greedy rules in the declarer's searches; in a defender's search the declarer only.
+
+The searching side's opponents are modelled as sensible players, its own
+seats too where that is the declarer.
 
 Random defenders let the declarer's lines succeed that sensible defence
 defeats: in Dobbm against ``pimc`` at 0.025 s the declarer's card play
@@ -69,7 +77,13 @@ for every search had the declarer's cards gain and the defenders' lose
 (docs/search.md, ``greedy``).  With it the Dobbm declarer's cards came
 level with ``pimc``'s (run ``6-greedy-declarer``: −0.07 per seat where the
 bot kept the heuristic's card and ``pimc`` did not, from −2.40; the match
-−0.29 per deal, from −0.39).
+−0.29 per deal, from −0.39).  A greedy declarer in the defenders' searches
+as well (``opposed``) then gave −0.16 (−0.39 .. +0.06), level with
+``pimc``; +0.12 per deal over ``declarer`` on the same 1,000 deals (paired
+interval −0.11 .. +0.36; run ``7-greedy-opposed``).  Greedy defenders in
+their own searches (``always``) are not measured in Dobbm; in Tapp Tarock
+the engine's greedy rollout for every seat of every search lost in the
+defenders' cards.
 """
 
 
@@ -287,8 +301,11 @@ class TarockKernelRollout:
 
     ``greedy`` (:data:`GREEDY`) says when the kernel games follow by the
     greedy rules (:func:`~stich.search.tarock_kernel.playouts`) instead of at
-    random: ``never``, ``always``, or ``declarer``: when the seat whose
-    search this is (:meth:`set_root`) is on the declarer's side.
+    random: ``never``; ``always`` (every seat); ``declarer`` (every seat
+    when the seat whose search this is, :meth:`set_root`, is on the
+    declarer's side, none otherwise); ``opposed`` (as ``declarer``, and the
+    declarer's side in a defender's search).  Not told whose search it is,
+    ``declarer`` and ``opposed`` play at random.
     """
 
     name = "kernel"
@@ -319,7 +336,7 @@ class TarockKernelRollout:
         tarock_kernel.warmup()
 
     def set_root(self, seat: int) -> None:
-        """Tell the rollout whose search it serves (``greedy="declarer"`` reads it)."""
+        """Tell the rollout whose search it serves (``greedy="declarer"`` and ``"opposed"`` read it)."""
         self.root = seat
 
     def _greedy_mask(self, pos: TrickPosition) -> int:
@@ -327,8 +344,11 @@ class TarockKernelRollout:
         everyone = (1 << len(pos.seats)) - 1
         if self.greedy == "always":
             return everyone
-        if self.greedy == "declarer" and self.root in pos.seats and pos.side >> pos.seats.index(self.root) & 1:
-            return everyone
+        if self.greedy in ("declarer", "opposed") and self.root in pos.seats:
+            if pos.side >> pos.seats.index(self.root) & 1:
+                return everyone
+            if self.greedy == "opposed":
+                return pos.side  # a defender's search: the declarer's side follows by the greedy rules
         return 0
 
     def _bounded(self, scores: tuple[int, ...]) -> list[float]:
