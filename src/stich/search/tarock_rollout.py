@@ -81,9 +81,10 @@ bot kept the heuristic's card and ``pimc`` did not, from −2.40; the match
 as well (``opposed``) then gave −0.16 (−0.39 .. +0.06), level with
 ``pimc``; +0.12 per deal over ``declarer`` on the same 1,000 deals (paired
 interval −0.11 .. +0.36; run ``7-greedy-opposed``).  Greedy defenders in
-their own searches (``always``) are not measured in Dobbm; in Tapp Tarock
-the engine's greedy rollout for every seat of every search lost in the
-defenders' cards.
+their own searches as well (``always``, run ``8-greedy-always``): −0.27,
+−0.10 against ``opposed`` on the same deals (paired −0.35 .. +0.14); in
+Tapp Tarock the engine's greedy rollout for every seat of every search had
+lost in the defenders' cards too.
 """
 
 
