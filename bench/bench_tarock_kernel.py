@@ -50,14 +50,12 @@ from bench_search import SEED, dist, rate, summary
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.registry import make_game
+from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
 from stich.search import tarock_kernel
 from stich.search.greedy_playout import GreedyRollout
 from stich.search.ismcts import RandomRollout, best_line_scores
 from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_rollout import DobbmAdapter, TarockKernelRollout
-
-TAPP_TRICKS = 16
-"""Tricks of a Tapp Tarock deal (its card play from the first card)."""
 
 
 def positions(count: int, tricks: int, name: str = "dobbm") -> list[State]:
