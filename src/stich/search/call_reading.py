@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 
 from stich.bots.base import Bot
 from stich.core.errors import IllegalActionError, NotationError
-from stich.core.game import Game, State
-from stich.search.sampling import World, WorldSampler
+from stich.core.game import Game, Observation, State
+from stich.search.sampling import World, WorldSampler, advance_world
 
 INFER_GAMES = frozenset({"dobbm"})
 """Games whose worlds must explain the other seats' calls (see the module docstring and the ``pimc`` bot's "Reading the calls").
@@ -68,15 +68,21 @@ class CallReadingSampler:
             return True
         try:
             state = self.game.new_state(hands=world.piles, dealer=world.dealer, context=world.context)
-            for i, code in enumerate(world.codes[: last + 1]):
-                mover = state.current_player()
-                checked = mover != self.seat and kinds[i] not in UNVERIFIED_KINDS and len(state.legal_codes()) > 1
-                if checked and self.players[mover].choose(state.observation(mover)).code != code:
+            for code in world.codes[: last + 1]:
+                if not self.agrees(state, code):
                     return False
                 state.apply(code)
         except (IllegalActionError, NotationError):
             return False
         return True
+
+    def agrees(self, state: State, code: int) -> bool:
+        """Whether the action ``code`` about to be made in ``state`` is the heuristic's, where it is checked (:func:`agrees`)."""
+        return agrees(self.game, self.seat, self.players, state, code)
+
+    def advance(self, world: State) -> State | None:
+        """A world of an earlier decision brought up to this observation (:func:`advance_explained`)."""
+        return self.sampler.advance(world, self.agrees)
 
     def sample(self, rng: random.Random) -> State:
         """A world that explains the calls if one turns up within ``attempts`` draws, else a merely consistent one."""
@@ -98,12 +104,37 @@ class CallReadingSampler:
             world = self.sampler.propose(rng)
             if world is None:
                 continue
+            explained = self.explains(world)
+            if not explained and fallback is not None:
+                continue  # the exact check (a replay) is only worth it for a world that can still be returned
             state = self.sampler.check(world)
             if state is None:
                 continue
-            if self.explains(world):
+            if explained:
                 self.explained += 1
                 return state
-            if fallback is None:
-                fallback = state
+            fallback = state
         return fallback if fallback is not None else self.sampler.draw(rng, stop)
+
+
+def agrees(game: Game, seat: int, players: Sequence[Bot], state: State, code: int) -> bool:
+    """Whether the action ``code`` about to be made in ``state`` is what ``players`` (the heuristic bots) would do, where it is checked.
+
+    Checked: a call (kind not in :data:`UNVERIFIED_KINDS`) of a seat other
+    than ``seat`` that had an alternative.  Everything else agrees.
+    """
+    mover = state.current_player()
+    if mover == seat or game.actions.actions[code].kind in UNVERIFIED_KINDS or len(state.legal_codes()) < 2:
+        return True
+    return players[mover].choose(state.observation(mover)).code == code
+
+
+def advance_explained(game: Game, observation: Observation, players: Sequence[Bot], world: State) -> State | None:
+    """A world of an earlier decision brought up to ``observation`` (:func:`~stich.search.sampling.advance_world`), new calls checked.
+
+    A world a search kept was explained then (or the fallback after
+    :data:`INFER_ATTEMPTS` draws); the calls made since must be the
+    heuristic's as well, as for a fresh world.
+    """
+    seat = observation.seat
+    return advance_world(game, observation, world, lambda state, code: agrees(game, seat, players, state, code))

@@ -45,15 +45,15 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Action, Game, Observation, State
-from stich.search.call_reading import CallReadingSampler
+from stich.search.carry import Drawing
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
-from stich.search.sampling import SamplingError, WorldSampler
+from stich.search.sampling import SamplingError
 from stich.search.scores import score_value
 from stich.search.voting import vote
 
@@ -531,6 +531,8 @@ class SearchResult:
     root: Node
     iterations: int
     worlds: int
+    states: list[State] = field(default_factory=list)
+    """The worlds the search used, as drawn (at the decision point; the next decision may carry them, :mod:`stich.search.carry`)."""
 
 
 class ISMCTS:
@@ -567,7 +569,7 @@ class ISMCTS:
     def search(
         self,
         observation: Observation,
-        sampler: WorldSampler | CallReadingSampler,
+        sampler: Drawing,
         rng: random.Random,
         *,
         iterations: int | None = None,
@@ -652,7 +654,7 @@ class ISMCTS:
             done += 1
         gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
         code = choose_paired(rows, sweep, anchor, gap=gap) if self.paired else choose_root(root, root_codes, anchor, gap=gap)
-        return SearchResult(code, root, done, len(pool.worlds))
+        return SearchResult(code, root, done, len(pool.worlds), list(pool.worlds))
 
     def _iterate(
         self,

@@ -499,6 +499,10 @@ class WorldSampler(ABC):
             return None
         return state
 
+    def advance(self, world: State, before: Callable[[State, int], bool] | None = None) -> State | None:
+        """``world``, a world of an earlier observation of this deal, brought up to this one (:func:`advance_world`)."""
+        return advance_world(self.game, self.observation, world, before, self.target)
+
     def sample(self, rng: random.Random) -> State:
         """One world: a full state the seat cannot tell from the real one."""
         world = self.draw(rng)
@@ -527,6 +531,49 @@ class WorldSampler(ABC):
             f"no consistent world found in {self.max_attempts} draws for seat {self.observation.seat} "
             f"({self.stats.rejected_reasons}); the observation may be inconsistent"
         )
+
+
+def advance_world(
+    game: Game,
+    observation: Observation,
+    world: State,
+    before: Callable[[State, int], bool] | None = None,
+    target: dict[str, Any] | None = None,
+) -> State | None:
+    """``world``, a world of an earlier observation of this deal, brought up to ``observation``; ``None`` if it no longer fits.
+
+    The actions the observation lists after the world's history are applied
+    to a clone, and the result must pass the same exact check as a fresh
+    world (:meth:`WorldSampler.check`): the seat's observation of it equals
+    ``observation`` (``target`` is its JSON form, computed when needed).  A
+    world drawn uniformly among those that fit the earlier observation and
+    kept only when it fits this one is drawn uniformly among those that fit
+    this one, so carrying worlds from decision to decision
+    (:mod:`stich.search.carry`) keeps the distribution.  An action hidden
+    from the seat (a placeholder such as ``discard ?``) cannot be replayed:
+    such a world is dropped.  ``before(state, code)``, when given, is asked
+    before each action is applied; ``False`` drops the world (the
+    call-reading sampler checks the new calls there).  Needs no prepared
+    sampler, so a search that has enough carried worlds never pays for one.
+    """
+    events = observation.events
+    done = len(world.history)
+    if done > len(events):
+        return None
+    state = world.clone()
+    parse = game.actions.parse
+    try:
+        for actor, text in events[done:]:
+            code = parse(text).code
+            if state.current_player() != actor or (before is not None and not before(state, code)):
+                return None
+            state.apply(code)
+    except (IllegalActionError, NotationError):
+        return None
+    seen = state.observation(observation.seat)
+    if seen != observation and seen.to_json() != (target if target is not None else observation.to_json()):
+        return None
+    return state
 
 
 def _load(target: str) -> type[WorldSampler]:
