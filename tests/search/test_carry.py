@@ -291,3 +291,21 @@ def test_a_carrying_bot_starts_later_searches_from_carried_worlds() -> None:
     bot.carry.source = spy  # type: ignore[method-assign,assignment]
     assert bot.choose(later.observation(seat)) in later.legal_actions()
     assert sources[0].advanced + sources[0].dropped > 0
+
+
+def test_the_pool_takes_a_carried_world_every_iteration_and_fresh_ones_by_its_schedule() -> None:
+    from stich.search.ismcts import WorldPool
+
+    state = make_game("dobbm").new_state(seed=1, dealer=0)
+    waiting = [3]  # three carried worlds wait
+
+    def draw(_rng: random.Random) -> State:
+        if waiting[0]:
+            waiting[0] -= 1
+        return state
+
+    pool = WorldPool(draw, random.Random(0), pool_size=64, resample_every=4, ready=lambda: waiting[0] > 0)
+    for iteration in range(1, 9):
+        pool.world(iteration)
+    # iterations 1-3 take the carried worlds, then only iterations 4 and 8 draw by the schedule
+    assert len(pool.worlds) == 5

@@ -140,14 +140,6 @@ so a 0.025 s decision had about five worlds (median over 40 decisions
 profiled against ``pimc``, 235 iterations) and its tree learnt those deals.
 """
 
-RESAMPLE_EVERY = 4
-"""Without ``carry``, a card-play search takes a new world every this many iterations (up to its pool of 64).
-
-With ``carry`` it takes one every iteration: a carried world costs tens of
-microseconds, and the draw share (:data:`DRAW_SHARES`) still bounds the
-time spent on fresh ones.
-"""
-
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -193,13 +185,7 @@ class IsmctsBot:
         self.rollout_kind = rollout
         self.rng = random.Random(seed)
         self.paired = paired
-        self.search = ISMCTS(
-            game,
-            make_rollout(rollout, game, seed),
-            paired=paired,
-            draw_share=DRAW_SHARES.get(game.name),
-            resample_every=1 if carry else RESAMPLE_EVERY,
-        )
+        self.search = ISMCTS(game, make_rollout(rollout, game, seed), paired=paired, draw_share=DRAW_SHARES.get(game.name))
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":

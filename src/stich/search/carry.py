@@ -82,6 +82,10 @@ class CarriedWorlds:
                 return None  # preparing used up the budget
         return self.sampler.draw(rng, stop)
 
+    def pending(self) -> bool:
+        """Whether carried worlds are still waiting (the next draw is cheap)."""
+        return bool(self._queue)
+
     def unused(self) -> list[State]:
         """The carried worlds not handed out, in their original order."""
         return list(reversed(self._queue))

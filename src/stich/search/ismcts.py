@@ -51,7 +51,7 @@ from typing import Protocol, runtime_checkable
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import Action, Game, Observation, State
-from stich.search.carry import Drawing
+from stich.search.carry import CarriedWorlds, Drawing
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
 from stich.search.sampling import SamplingError
 from stich.search.scores import score_value
@@ -472,6 +472,9 @@ class OutOfTime(SamplingError):
 class WorldPool:
     """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling.
 
+    Carried worlds (``ready()`` true) are taken every iteration, whatever the
+    schedule and the draw share: they cost tens of microseconds.
+
     ``draw`` may return ``None`` (out of time): the pool then cycles through
     the worlds it has, or raises :class:`OutOfTime` when it has none.
     """
@@ -484,6 +487,7 @@ class WorldPool:
         pool_size: int,
         resample_every: int,
         draw_share: float | None = None,
+        ready: Callable[[], bool] | None = None,
     ) -> None:
         if pool_size < 1 or resample_every < 1:
             raise ValueError("pool_size and resample_every must be at least 1")
@@ -495,13 +499,19 @@ class WorldPool:
         self.resample_every = resample_every
         self.draw_share = draw_share
         """With a share: a due world is drawn only while drawing took at most this share of the time since the pool began."""
+        self.ready = ready
+        """When given and true, the next world is cheap (a carried one, :mod:`stich.search.carry`): take it at once."""
         self.drawing = 0.0
         self.started = time.perf_counter()
         self.worlds: list[State] = []
         self.cursor = 0
 
     def _may_draw(self, iteration: int) -> bool:
-        if len(self.worlds) >= self.pool_size or iteration % self.resample_every:
+        if len(self.worlds) >= self.pool_size:
+            return False
+        if self.ready is not None and self.ready():
+            return True
+        if iteration % self.resample_every:
             return False
         return self.draw_share is None or self.drawing <= self.draw_share * (time.perf_counter() - self.started)
 
@@ -618,7 +628,10 @@ class ISMCTS:
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
         share = self.draw_share if iterations is None else None  # a fixed number of iterations stays reproducible
-        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share)
+        ready = sampler.pending if isinstance(sampler, CarriedWorlds) else None
+        pool = WorldPool(
+            lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share, ready=ready
+        )
         root_codes = frozenset(a.code for a in (observation.legal_actions if only is None else only))
         narrowed = root_codes if only is not None else None
         if anchor is not None and anchor not in root_codes:
