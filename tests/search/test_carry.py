@@ -238,7 +238,7 @@ def test_carry_option_is_checked_parsed_and_auto_is_the_games_choice() -> None:
     for name in ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"):
         bot = make_ismcts(make_game(name), 0, 1, simulations=5)
         assert (bot.carry is not None) == CARRY_DEFAULT.get(name, False)
-    assert CARRY_DEFAULT["dobbm"]
+    assert build_bot(parse_bot_spec("ismcts:simulations=5,carry=auto"), make_game("dobbm"), 0, 1).carry is None  # type: ignore[attr-defined]
     parsed = build_bot(parse_bot_spec("ismcts:simulations=5,carry=false"), make_game("dobbm"), 0, 1)
     assert parsed.carry is None  # type: ignore[attr-defined]
     assert build_bot(parse_bot_spec("ismcts:simulations=5,carry=true"), make_game("tapp_tarock"), 0, 1).carry is not None  # type: ignore[attr-defined]
