@@ -491,10 +491,7 @@ class WorldSampler(ABC):
         except (IllegalActionError, NotationError):
             self._reject("illegal replay")
             return None
-        seen = state.observation(self.observation.seat)
-        # Equal fields give an equal JSON form; the JSON comparison only catches a representation
-        # that differs while meaning the same (e.g. a tuple for a list).
-        if seen != self.observation and seen.to_json() != self.target:
+        if not _shows(state, self.observation, self.target):
             self._reject("observation differs")
             return None
         return state
@@ -570,10 +567,15 @@ def advance_world(
             state.apply(code)
     except (IllegalActionError, NotationError):
         return None
+    return state if _shows(state, observation, target) else None
+
+
+def _shows(state: State, observation: Observation, target: dict[str, Any] | None) -> bool:
+    """Whether ``state`` gives the observation's seat exactly ``observation`` (``target``: its JSON form, made when needed)."""
     seen = state.observation(observation.seat)
-    if seen != observation and seen.to_json() != (target if target is not None else observation.to_json()):
-        return None
-    return state
+    # Equal fields give an equal JSON form; the JSON comparison only catches a representation
+    # that differs while meaning the same (e.g. a tuple for a list).
+    return seen == observation or seen.to_json() == (target if target is not None else observation.to_json())
 
 
 def _load(target: str) -> type[WorldSampler]:
