@@ -77,7 +77,7 @@ def test_carried_worlds_fit_exactly_or_are_dropped(name: str) -> None:
         kept += 1
         assert advanced.observation(seat) == target
     assert dropped > 0, "the cards played since should rule out some worlds"
-    assert kept + dropped == 40
+    assert kept > 0, "some worlds of the earlier decision should still fit"
 
 
 def test_a_world_that_gave_a_played_card_to_another_seat_is_dropped() -> None:
