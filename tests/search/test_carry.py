@@ -17,7 +17,7 @@ from stich.bots.ismcts import CARRY_DEFAULT, make_ismcts
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
-from stich.search.call_reading import CallReadingSampler, advance_explained
+from stich.search.call_reading import advance_explained
 from stich.search.carry import CarriedWorlds, WorldCarry
 from stich.search.ismcts import PLAY_PHASE
 from stich.search.sampling import SamplingError, advance_world, prepare_sampler
@@ -155,8 +155,6 @@ def test_calls_made_since_must_be_the_heuristics_in_dobbm() -> None:
     assert advance_explained(game, obs, readers, states[0]) is not None
     contrarians = [_Contrarian() for _ in range(game.num_seats)]
     assert advance_explained(game, obs, contrarians, states[0]) is None
-    sampler = CallReadingSampler(prepare_sampler(game, obs), game, seat, readers)
-    assert sampler.advance(states[0]) is not None
 
 
 class _Source:

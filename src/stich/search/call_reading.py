@@ -69,20 +69,12 @@ class CallReadingSampler:
         try:
             state = self.game.new_state(hands=world.piles, dealer=world.dealer, context=world.context)
             for code in world.codes[: last + 1]:
-                if not self.agrees(state, code):
+                if not agrees(self.game, self.seat, self.players, state, code):
                     return False
                 state.apply(code)
         except (IllegalActionError, NotationError):
             return False
         return True
-
-    def agrees(self, state: State, code: int) -> bool:
-        """Whether the action ``code`` about to be made in ``state`` is the heuristic's, where it is checked (:func:`agrees`)."""
-        return agrees(self.game, self.seat, self.players, state, code)
-
-    def advance(self, world: State) -> State | None:
-        """A world of an earlier decision brought up to this observation (:func:`advance_explained`)."""
-        return self.sampler.advance(world, self.agrees)
 
     def sample(self, rng: random.Random) -> State:
         """A world that explains the calls if one turns up within ``attempts`` draws, else a merely consistent one."""

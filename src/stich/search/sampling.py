@@ -496,10 +496,6 @@ class WorldSampler(ABC):
             return None
         return state
 
-    def advance(self, world: State, before: Callable[[State, int], bool] | None = None) -> State | None:
-        """``world``, a world of an earlier observation of this deal, brought up to this one (:func:`advance_world`)."""
-        return advance_world(self.game, self.observation, world, before, self.target)
-
     def sample(self, rng: random.Random) -> State:
         """One world: a full state the seat cannot tell from the real one."""
         world = self.draw(rng)
@@ -535,22 +531,20 @@ def advance_world(
     observation: Observation,
     world: State,
     before: Callable[[State, int], bool] | None = None,
-    target: dict[str, Any] | None = None,
 ) -> State | None:
     """``world``, a world of an earlier observation of this deal, brought up to ``observation``; ``None`` if it no longer fits.
 
     The actions the observation lists after the world's history are applied
     to a clone, and the result must pass the same exact check as a fresh
     world (:meth:`WorldSampler.check`): the seat's observation of it equals
-    ``observation`` (``target`` is its JSON form, computed when needed).  A
-    world drawn uniformly among those that fit the earlier observation and
-    kept only when it fits this one is drawn uniformly among those that fit
-    this one, so carrying worlds from decision to decision
+    ``observation``.  A world drawn uniformly among those that fit the
+    earlier observation and kept only when it fits this one is drawn
+    uniformly among those that fit this one, so carrying worlds from decision to decision
     (:mod:`stich.search.carry`) keeps the distribution.  An action hidden
     from the seat (a placeholder such as ``discard ?``) cannot be replayed:
     such a world is dropped.  ``before(state, code)``, when given, is asked
-    before each action is applied; ``False`` drops the world (the
-    call-reading sampler checks the new calls there).  Needs no prepared
+    before each action is applied; ``False`` drops the world
+    (:func:`~stich.search.call_reading.advance_explained` checks the new calls there).  Needs no prepared
     sampler, so a search that has enough carried worlds never pays for one.
     """
     events = observation.events
@@ -567,7 +561,7 @@ def advance_world(
             state.apply(code)
     except (IllegalActionError, NotationError):
         return None
-    return state if _shows(state, observation, target) else None
+    return state if _shows(state, observation, None) else None
 
 
 def _shows(state: State, observation: Observation, target: dict[str, Any] | None) -> bool:
