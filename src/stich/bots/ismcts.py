@@ -38,6 +38,11 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   seat's previous search that still fit (:mod:`stich.search.carry`), then
   draws fresh ones; ``false`` draws every decision's worlds afresh;
   ``auto`` (default) is the per-game choice of :data:`CARRY_DEFAULT`;
+* ``guide``: a depth N (0-12): card-play nodes within N plies below the
+  root expand the mover's heuristic choice in the iteration's world first,
+  favour it, and widen to other actions only as their visits grow
+  (:meth:`~stich.search.ismcts.ISMCTS._iterate`); 0 expands in random
+  order; ``auto`` (default) is the per-game choice of :data:`GUIDE_DEFAULT`;
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -147,6 +152,12 @@ world (replay and exact check) costs more than reusing a pooled one: 145
 against 194 iterations per level-1 decision.
 """
 
+GUIDE_DEFAULT: dict[str, int] = {}
+"""Per game, the plies below the root that ``guide=auto`` guides by the heuristic bots (0 for a game missing here)."""
+
+MAX_GUIDE = 12
+"""Largest accepted ``guide`` depth."""
+
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -180,8 +191,10 @@ class IsmctsBot:
         paired: bool = PAIRED_DEFAULT,
         calls: str = "heuristic",
         carry: bool = False,
+        guide: int = 0,
     ) -> None:
         self.game = game
+        self.guide = guide
         self.carry: WorldCarry | None = WorldCarry() if carry else None
         """With ``carry``: the worlds of the last card-play search, offered to the next one."""
         self.calls = calls
@@ -192,7 +205,15 @@ class IsmctsBot:
         self.rollout_kind = rollout
         self.rng = random.Random(seed)
         self.paired = paired
-        self.search = ISMCTS(game, make_rollout(rollout, game, seed), paired=paired, draw_share=DRAW_SHARES.get(game.name))
+        guides = [make_heuristic(game, s, derive_seed(seed, 1000 + s)) for s in range(game.num_seats)] if guide else None
+        self.search = ISMCTS(
+            game,
+            make_rollout(rollout, game, seed),
+            paired=paired,
+            draw_share=DRAW_SHARES.get(game.name),
+            guide=guides,
+            guide_depth=guide,
+        )
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":
@@ -311,6 +332,7 @@ def make_ismcts(
     paired: bool = PAIRED_DEFAULT,
     calls: str = "auto",
     carry: bool | str = "auto",
+    guide: int | str = "auto",
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -341,9 +363,23 @@ def make_ismcts(
         carry = CARRY_DEFAULT.get(game.name, False)
     if not isinstance(carry, bool):
         raise OptionError(f"carry must be true, false or auto, got {carry!r}")
+    if guide == "auto":
+        guide = GUIDE_DEFAULT.get(game.name, 0)
+    if isinstance(guide, bool) or not isinstance(guide, int) or not 0 <= guide <= MAX_GUIDE:
+        raise OptionError(f"guide must be auto or a whole number from 0 to {MAX_GUIDE}, got {guide!r}")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
     if calls == "auto":
         calls = AUTO_CALLS.get(game.name, "simulation")
     return IsmctsBot(
-        game, seat, seed, budget=budget, simulations=simulations, rollout=kind, prior=prior, paired=paired, calls=calls, carry=carry
+        game,
+        seat,
+        seed,
+        budget=budget,
+        simulations=simulations,
+        rollout=kind,
+        prior=prior,
+        paired=paired,
+        calls=calls,
+        carry=carry,
+        guide=guide,
     )

@@ -12,7 +12,9 @@ information set and each edge an action code.  Every iteration
    action is legal in this world, by UCB1 with *availability counts*: a
    child's exploration term uses how often it was available (legal when its
    parent was visited), not the parent's visit count;
-3. **expands** one action legal in this world that has no child yet;
+3. **expands** one action legal in this world that has no child yet (with
+   a ``guide``, near the root the mover's heuristic choice first, others
+   only as the node's visits grow);
 4. plays a **rollout** to the end of the deal (:class:`RandomRollout`,
    :class:`HeuristicRollout`, or for Doppelkopf :class:`KernelRollout`);
 5. **backpropagates** the bounded reward of every seat: a node adds the
@@ -82,6 +84,12 @@ MIN_VARIANCE = 0.01
 
 PRIOR_BONUS = 0.5
 """Progressive bias of the anchor action at the root: UCB adds ``PRIOR_BONUS / visits`` to it, fading as evidence grows."""
+
+WIDEN_VISITS = 4.0
+"""Progressive widening at a guided node: another child only while it has fewer than ``ceil(sqrt(visits / WIDEN_VISITS))``.
+
+The guide's own choices are always added (see :meth:`ISMCTS._iterate`);
+this bounds the others: one child up to 4 visits, two up to 16, three up to 36."""
 
 SWITCH_Z = 2.0
 """How many standard errors better than the anchor's mean a root action must be for :meth:`ISMCTS.search` to prefer it."""
@@ -388,7 +396,7 @@ class Node:
     visited (so ``avail >= visits``).
     """
 
-    __slots__ = ("avail", "children", "outcomes", "player", "squares", "total", "visits")
+    __slots__ = ("avail", "children", "guided", "outcomes", "player", "squares", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -400,6 +408,8 @@ class Node:
         self.children: dict[int, Node] = {}
         self.outcomes: dict[int, Rewards] | None = None
         """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
+        self.guided: dict[int, int] | None = None
+        """At a guided node: the guide's choice per world of the pool (the node and the world fix the state)."""
 
     def mean(self) -> float:
         """Mean reward of the mover (0 before the first visit)."""
@@ -562,8 +572,16 @@ class ISMCTS:
         paired: bool = False,
         flat: bool = False,
         draw_share: float | None = None,
+        guide: Sequence[Bot] | None = None,
+        guide_depth: int = 0,
     ) -> None:
         self.game = game
+        self.guide = list(guide) if guide is not None and guide_depth > 0 else None
+        """One bot per seat whose choice a guided node tries first (the heuristic bots; see :meth:`_iterate`)."""
+        self.guide_depth = guide_depth
+        """Plies below the root whose nodes are guided (0: none)."""
+        if guide_depth < 0:
+            raise ValueError(f"guide_depth must be at least 0, got {guide_depth}")
         self.draw_share = draw_share
         """Most of a timed search's time that drawing worlds may take (:class:`WorldPool`); ``None``: no limit."""
         self.rollout = rollout
@@ -684,6 +702,15 @@ class ISMCTS:
         ``forced`` is the root action to take (paired sweeps); otherwise the
         root is selected by UCB like every other node, among the ``narrowed``
         codes only when given (see ``only`` in :meth:`search`).
+
+        A *guided* node (card play, 1 to ``guide_depth`` plies below the
+        root, more than one legal action) favours the choice of the mover's
+        ``guide`` bot on the mover's observation of this world, cached per
+        world in :attr:`Node.guided`: it is expanded first, gets the
+        anchor's fading UCB bonus, and while it is tried another action is
+        expanded only below the progressive-widening bound
+        (:data:`WIDEN_VISITS`).  Elsewhere untried actions come in random
+        order (the anchor first at the root).
         """
         c = self.exploration
         log = math.log
@@ -702,11 +729,23 @@ class ISMCTS:
             node = child
             if expanded or self.flat:
                 return self._finish(path, state, world, rng)
+        guide = self.guide
+        depth = len(path) - 1
         while not state.is_terminal():
             codes = state.legal_codes()
             if narrowed is not None and node is root:
                 codes = [code for code in codes if code in narrowed]
             children = node.children
+            # The action this node favours: the anchor at the root, the mover's guide choice at a guided node.
+            favoured = anchor if node is root else None
+            guided = guide is not None and 0 < depth <= self.guide_depth and len(codes) > 1 and in_trick_play(state)
+            if guided and guide is not None:
+                if node.guided is None:
+                    node.guided = {}
+                favoured = node.guided.get(world)
+                if favoured is None:
+                    mover = state.current_player()
+                    favoured = node.guided[world] = guide[mover].choose(state.observation(mover)).code
             untried: list[int] = []
             best = -math.inf
             chosen = -1
@@ -718,14 +757,22 @@ class ISMCTS:
                     continue
                 ch.avail += 1
                 value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                if code == anchor and node is root:
+                if code == favoured:
                     value += PRIOR_BONUS / ch.visits
                 if value > best:
                     best = value
                     chosen = code
+            if (
+                guided
+                and untried
+                and favoured not in untried
+                and chosen >= 0
+                and len(children) >= math.ceil(sqrt(node.visits / WIDEN_VISITS))
+            ):
+                untried = []  # progressive widening: another action only once the node has been visited often enough
             if untried:
-                first = anchor is not None and node is root and anchor in untried
-                code = anchor if first and anchor is not None else untried[int(rand() * len(untried))]
+                first = favoured is not None and favoured in untried
+                code = favoured if first and favoured is not None else untried[int(rand() * len(untried))]
                 child = children[code] = Node(state.current_player())
                 child.avail = 1
                 state._apply_code(code)
@@ -733,6 +780,7 @@ class ISMCTS:
                 break
             node = children[chosen]
             path.append(node)
+            depth += 1
             state._apply_code(chosen)
         return self._finish(path, state, world, rng)
 
