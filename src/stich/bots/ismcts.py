@@ -157,7 +157,8 @@ GUIDE_DEFAULT: dict[str, int] = {}
 
 Dobbm against ``pimc`` at 0.025 s, 1,000 duplicate deals with ``guide=3``:
 -0.12 per deal (-0.35 .. +0.10), +0.07 against the unguided bot on the same
-deals (paired interval -0.19 .. +0.33), within the noise (docs/strength.md).
+deals (paired interval -0.19 .. +0.33), within the noise (docs/strength.md);
+``guide=8`` -0.26 (-0.51 .. -0.01) when stopped after 674 deals.
 Tapp Tarock at level 1, stopped after 399 deals: -0.18 (-0.47 .. +0.11),
 -0.26 against the unguided bot on the same deals (paired -0.57 .. +0.06).
 """
