@@ -165,7 +165,7 @@ def test_guide_option_is_parsed_and_auto_is_the_games_default() -> None:
 
 
 @pytest.mark.parametrize("name", ["dobbm", "tapp_tarock", "droggn"])
-def test_guided_decision_ignores_the_hidden_cards_and_repeats(name: str) -> None:
+def test_guided_decision_ignores_the_hidden_cards(name: str) -> None:
     """The guide plays the worlds' hands, never the real ones: two deals with the same observation get the same decision."""
     game = make_game(name)
     real = _play_decision(game, 21, tricks_played=2)
@@ -177,5 +177,6 @@ def test_guided_decision_ignores_the_hidden_cards_and_repeats(name: str) -> None
     first = make_ismcts(game, seat, 99, simulations=150, guide=3)
     second = make_ismcts(game, seat, 99, simulations=150, guide=3)
     assert first.choose(real.observation(seat)) == second.choose(other.observation(seat))
-    assert first.last_result is not None and second.last_result is not None
-    assert first.last_result.iterations == 150
+    # The guide was asked in the sampled worlds (the nodes below the root hold its choices), never on the real deal.
+    assert first.last_result is not None
+    assert any(child.guided for child in first.last_result.root.children.values())

@@ -202,8 +202,6 @@ class IsmctsBot:
         guide: int = 0,
     ) -> None:
         self.game = game
-        self.guide = guide
-        """Plies below the root whose card-play nodes the heuristic bots guide (the ``guide`` option; 0: none)."""
         self.carry: WorldCarry | None = WorldCarry() if carry else None
         """With ``carry``: the worlds of the last card-play search, offered to the next one."""
         self.calls = calls
