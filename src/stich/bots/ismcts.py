@@ -12,7 +12,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
   :mod:`stich.search.greedy_playout`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`);
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`),
+  or ``kernel-heuristic`` (Dobbm: the heuristic's card play compiled, :mod:`stich.search.dobbm_playout`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
@@ -79,12 +80,19 @@ from stich.search.carry import Drawing, WorldCarry
 from stich.search.greedy_playout import GAMES as GREEDY_GAMES
 from stich.search.ismcts import ISMCTS, PLAY_PHASE, SearchResult, kernel_games, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
+from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
 
-ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel")
+ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel", "kernel-heuristic")
 """Values of the ``rollout`` option."""
 
 CALLS = ("auto", "heuristic", "same", "simulation")
 """Values of the ``calls`` option."""
+
+OTHERS = ("tree", "heuristic")
+"""Values of the ``others`` option: who plays the other seats' cards in the tree."""
+
+SWITCHES = ("careful", "eager")
+"""Values of the ``switch`` option: when a paired root search leaves the heuristic's choice."""
 
 AUTO_CALLS: dict[str, str] = {
     "doppelkopf": "heuristic",
@@ -200,6 +208,8 @@ class IsmctsBot:
         calls: str = "heuristic",
         carry: bool = False,
         guide: int = 0,
+        others: str = "tree",
+        switch: str = "careful",
     ) -> None:
         self.game = game
         self.carry: WorldCarry | None = WorldCarry() if carry else None
@@ -220,6 +230,8 @@ class IsmctsBot:
             draw_share=DRAW_SHARES.get(game.name),
             guide=guides,
             guide_depth=guide,
+            others=[make_heuristic(game, s, derive_seed(seed, 2000 + s)) for s in range(game.num_seats)] if others == "heuristic" else None,
+            eager=switch == "eager",
         )
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
@@ -340,6 +352,8 @@ def make_ismcts(
     calls: str = "auto",
     carry: bool | str = "auto",
     guide: int | str = "auto",
+    others: str = "tree",
+    switch: str = "careful",
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -358,6 +372,8 @@ def make_ismcts(
         raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     if rollout == "kernel" and game.name not in kernel_games():
         raise OptionError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
+    if rollout == "kernel-heuristic" and game.name not in HEURISTIC_POLICY_GAMES:
+        raise OptionError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
     if rollout == "greedy" and game.name not in GREEDY_GAMES:
         raise OptionError(f"rollout 'greedy' exists only for {', '.join(sorted(GREEDY_GAMES))}, not {game.name}")
     if not isinstance(prior, bool):
@@ -374,6 +390,12 @@ def make_ismcts(
         guide = GUIDE_DEFAULT.get(game.name, 0)
     if isinstance(guide, bool) or not isinstance(guide, int) or not 0 <= guide <= MAX_GUIDE:
         raise OptionError(f"guide must be auto or a whole number from 0 to {MAX_GUIDE}, got {guide!r}")
+    if not isinstance(others, str) or others not in OTHERS:
+        raise OptionError(f"others must be one of {', '.join(OTHERS)}, got {others!r}")
+    if not isinstance(switch, str) or switch not in SWITCHES:
+        raise OptionError(f"switch must be one of {', '.join(SWITCHES)}, got {switch!r}")
+    if switch == "eager" and not paired:
+        raise OptionError("switch=eager needs paired=true (it is a rule for paired root sweeps)")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
     if calls == "auto":
         calls = AUTO_CALLS.get(game.name, "simulation")
@@ -389,4 +411,6 @@ def make_ismcts(
         calls=calls,
         carry=carry,
         guide=guide,
+        others=others,
+        switch=switch,
     )

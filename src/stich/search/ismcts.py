@@ -325,7 +325,7 @@ def kernel_games() -> dict[str, bool]:
 
 
 def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
-    """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic`` or ``kernel``) for ``game``.
+    """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic``, ``kernel`` or ``kernel-heuristic``) for ``game``.
 
     ``heuristic`` hands the last tricks to the exact endgame search
     (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
@@ -338,6 +338,11 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     searched exactly (:class:`ExactEndgame`).  ``greedy``
     is ``mixed`` with the rule-based card play of
     :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
+    ``kernel-heuristic`` (Dobbm) is ``heuristic`` with the card play in the
+    compiled kernel (:mod:`stich.search.dobbm_playout`: the same cards, about
+    a hundred times faster), leaves with few tricks left solved exactly
+    (:class:`~stich.search.tarock_rollout.TarockKernelRollout`); without
+    numba it is ``heuristic``.
     """
     if kind == "random":
         return RandomRollout(game)
@@ -367,6 +372,18 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if exact:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
+    if kind == "kernel-heuristic":
+        from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
+
+        if game.name not in HEURISTIC_POLICY_GAMES:
+            raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
+        from stich.search import dobbm_playout
+
+        if not dobbm_playout.available():
+            return make_rollout("heuristic", game, seed)  # the same cards through the engine
+        from stich.search.tarock_rollout import TarockKernelRollout
+
+        return MixedRollout(game, seed, TarockKernelRollout(game, policy="heuristic"))
     if kind == "kernel":
         if game.name not in kernel_games():
             raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
@@ -381,7 +398,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if not rollout.adapter.exact and exact:
             return ExactEndgame(game, rollout, exact)  # the kernel's solver does not give this game's score
         return rollout
-    raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic or kernel")
+    raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic, kernel or kernel-heuristic")
 
 
 # --------------------------------------------------------------------------- tree
@@ -455,15 +472,19 @@ PAIRED_POOL = 4096
 """Worlds a paired search may draw (one per sweep), so that its rows are independent samples while time allows."""
 
 
-def choose_paired(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | None, *, gap: float = SWITCH_GAP) -> int:
+def choose_paired(
+    rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | None, *, gap: float = SWITCH_GAP, eager: bool = False
+) -> int:
     """The action of a paired search: ``rows[w][i]`` is the observer's reward for ``codes[i]`` in world ``w``.
 
     With an anchor, the best action by winsorized mean paired difference to
     the anchor (:func:`~stich.search.voting.vote`) replaces the anchor only
     with at least :data:`MIN_SWEEPS` worlds, a lead above
     :data:`PAIRED_CONFIDENCE` standard errors, and a lead of at least
-    ``gap``; without an anchor it is the best mean (ties to the lower code).
-    With no complete sweep, the anchor, or else the lowest code.
+    ``gap``; ``eager`` drops these three conditions, as the ``pimc`` bot
+    does in card play: any lead counts, ties go to the anchor.  Without an
+    anchor it is the best mean (ties to the lower code).  With no complete
+    sweep, the anchor, or else the lowest code.
     """
     if not rows:
         return anchor if anchor is not None else min(codes)
@@ -471,6 +492,8 @@ def choose_paired(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor:
         best, _scores = vote(rows, 0)
         return codes[best]
     base = list(codes).index(anchor)
+    if eager:
+        return codes[vote(rows, base)[0]]
     best, scores = vote(rows, base, confidence=PAIRED_CONFIDENCE, min_worlds=MIN_SWEEPS)
     return codes[best] if best != base and scores[best] >= gap else anchor
 
@@ -574,8 +597,16 @@ class ISMCTS:
         draw_share: float | None = None,
         guide: Sequence[Bot] | None = None,
         guide_depth: int = 0,
+        others: Sequence[Bot] | None = None,
+        eager: bool = False,
     ) -> None:
         self.game = game
+        self.eager = eager
+        """With ``paired``: any paired lead over the anchor switches (:func:`choose_paired`), as in the ``pimc`` bot."""
+        self.observer = -1
+        """The searching seat of the current :meth:`search`."""
+        self.others = list(others) if others is not None else None
+        """One bot per seat that plays the other seats' cards in the tree (see :meth:`_iterate`); ``None``: the tree chooses them."""
         self.guide = list(guide) if guide is not None and guide_depth > 0 else None
         """One bot per seat whose choice a guided node tries first (the heuristic bots; see :meth:`_iterate`)."""
         self.guide_depth = guide_depth
@@ -657,7 +688,7 @@ class ISMCTS:
         sweep = sorted(root_codes)
         rows: list[list[float]] = []
         row: list[float] = []
-        seat = observation.seat
+        seat = self.observer = observation.seat
         if isinstance(self.rollout, RootAware):
             self.rollout.set_root(seat)
         world = -1
@@ -684,7 +715,10 @@ class ISMCTS:
                     row = []
             done += 1
         gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
-        code = choose_paired(rows, sweep, anchor, gap=gap) if self.paired else choose_root(root, root_codes, anchor, gap=gap)
+        if self.paired:
+            code = choose_paired(rows, sweep, anchor, gap=gap, eager=self.eager)
+        else:
+            code = choose_root(root, root_codes, anchor, gap=gap)
         return SearchResult(code, root, done, len(pool.worlds), list(pool.worlds))
 
     def _iterate(
@@ -730,9 +764,29 @@ class ISMCTS:
             if expanded or self.flat:
                 return self._finish(path, state, world, rng)
         guide = self.guide
+        others = self.others
+        observer = self.observer
         depth = len(path) - 1
         while not state.is_terminal():
             codes = state.legal_codes()
+            if others is not None and len(codes) > 1 and in_trick_play(state):
+                mover = state.current_player()
+                if mover != observer:
+                    # Another seat's card: its model bot plays it (cached per node and world); the tree does not choose.
+                    if node.guided is None:
+                        node.guided = {}
+                    code = node.guided.get(world, -1)
+                    if code < 0:
+                        code = node.guided[world] = others[mover].choose(state.observation(mover)).code
+                    child = node.children.get(code)
+                    if child is None:
+                        child = node.children[code] = Node(mover)
+                    child.avail += 1
+                    state._apply_code(code)
+                    path.append(child)
+                    node = child
+                    depth += 1
+                    continue
             if narrowed is not None and node is root:
                 codes = [code for code in codes if code in narrowed]
             children = node.children

@@ -50,6 +50,7 @@ __all__ = [
     "TrickRules",
     "available",
     "backend",
+    "kernel_arrays",
     "playouts",
     "random_playouts",
     "solve",
@@ -213,6 +214,16 @@ def _arrays(pos: TrickPosition) -> _Arrays:
     trick = np.zeros(max(len(pos.seats), 1), dtype=np.int64)
     trick[: len(pos.trick)] = pos.trick
     return _Arrays(ctx, np.array(pos.hands, dtype=np.int64), trick)
+
+
+def kernel_arrays(pos: TrickPosition) -> Any:
+    """The compiled kernel's arrays of ``pos`` (``ctx``, ``hands``, ``trick``), for game-specific policies built on it.
+
+    Only with the compiled kernel (:func:`available`); see :mod:`stich.search.dobbm_playout`.
+    """
+    if _core is None:
+        raise RuntimeError("the kernel arrays exist only with the compiled kernel (numba)")
+    return _arrays(pos)
 
 
 # ------------------------------------------------------------------ playouts

@@ -1,0 +1,447 @@
+"""The compiled Dobbm heuristic's card play (numba).  Import it only through :mod:`stich.search.dobbm_playout`.
+
+A line-by-line twin of the card play of :class:`stich.bots.dobbm_heuristic.DobbmHeuristic`
+(``_play``, ``_lead``, ``_follow`` and the ``_View`` estimates they use) on
+the masks of :mod:`stich.search._tarock_core`: the same rules, the same
+probabilities computed in the same order, the same tie-breaks (the lowest
+card among equals, as ``min`` and ``max`` over the ascending cards keep the
+first).  The differential tests hold it to the bot's choices.
+
+``ctx`` is the Tarock kernel's table with an ``above`` table appended
+(:data:`C_ABOVE`), so that counting a seat's unseen cards stronger than a
+card is a mask and a popcount.
+
+What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
+face-down cards (the Dobb or the discards) it has not seen; ``dead[s]``,
+how many such cards its estimates reckon with (the bot's ``_View.dead``);
+``voids[s]``, the effective suits (bit 0..3, :data:`TRUMP`) the seat is known
+to lack, from the tricks so far.  A seat's unseen cards are the other hands
+and its ``down``; the heuristic only reads their number per suit and strength.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from stich.search._kernel_core import jit, next_random, nth_face, pick_below
+from stich.search._tarock_core import (
+    C_EFF,
+    C_FOLLOW,
+    C_PTS,
+    C_SEATS,
+    C_SIDE,
+    C_STR,
+    CTX_SIZE,
+    NO_SUIT,
+    TRUMP,
+    card_key,
+    legal_cards,
+    popcount64,
+)
+
+SAFE = 0.6
+"""Chance a winning card must have of holding the trick (the bot's ``SAFE``)."""
+DRAW_TOP_LIMIT = 3
+"""Trumps left out at most for the declarer to draw with its top trump (the bot's ``DRAW_TOP_LIMIT``)."""
+TRY_TOP_POINTS = 10
+"""Trick points from which a declarer tries its strongest card on an uncertain trick (the bot's ``_follow``)."""
+TRY_TOP_HOLD = 0.35
+"""Chance of holding the trick that trying the strongest card needs (the bot's ``_follow``)."""
+
+
+@jit
+def comb(n: int, k: int) -> int:
+    """The binomial coefficient, exactly (as ``math.comb`` for the small numbers of a hand)."""
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@jit
+def comb_ratio(total: int, hand: int, k: int) -> float:
+    """Chance that ``hand`` cards drawn from ``total`` hold none of ``k`` given cards (the bot's ``_comb_ratio``)."""
+    if k <= 0:
+        return 1.0
+    if total <= 0 or k > total - hand:
+        return 0.0
+    return comb(total - hand, k) / comb(total, k)
+
+
+STRIDE = 16
+"""Strengths per effective suit in the ``above`` table (every strength must lie below it)."""
+
+C_ABOVE = CTX_SIZE
+"""Offset of the ``above`` table appended to the Tarock kernel's ``ctx``: at ``suit * STRIDE + s`` the mask of the
+cards of effective suit ``suit`` (0..4) stronger than strength ``s``."""
+
+POLICY_CTX_SIZE = CTX_SIZE + 5 * STRIDE
+
+
+@jit
+def unseen_in(ctx: Any, unseen: int, suit: int, strength: int) -> int:
+    """Unseen cards of effective suit ``suit`` stronger than ``strength``."""
+    return popcount64(unseen & ctx[C_ABOVE + suit * STRIDE + strength])
+
+
+@jit
+def pool(hands: Any, m: int, me: int, dead: int, voids: Any, suit: int) -> int:
+    """Places an unseen card of ``suit`` may be: the other hands not void in it, plus the face-down cards."""
+    total = dead
+    for s in range(m):
+        if s != me and not (voids[s] >> suit) & 1:
+            total += popcount64(hands[s])
+    return total
+
+
+@jit
+def p_none(hands: Any, m: int, me: int, dead: int, voids: Any, seat: int, suit: int, k: int) -> float:
+    """Chance that ``seat`` holds none of ``k`` given unseen cards of ``suit``."""
+    if (voids[seat] >> suit) & 1:
+        return 1.0
+    return comb_ratio(pool(hands, m, me, dead, voids, suit), popcount64(hands[seat]), k)
+
+
+@jit
+def p_beat(ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, seat: int, f: int, led: int) -> float:
+    """Chance that ``seat``, still to play, beats card ``f`` in a trick asking for ``led``."""
+    if ctx[C_EFF + f] == TRUMP:
+        higher = unseen_in(ctx, unseen, TRUMP, ctx[C_STR + f])
+        if higher == 0:
+            return 0.0
+        p_has = 1.0 - p_none(hands, m, me, dead, voids, seat, TRUMP, higher)
+        if led == TRUMP:
+            return p_has
+        return p_has * p_none(hands, m, me, dead, voids, seat, led, unseen_in(ctx, unseen, led, 0))
+    higher = unseen_in(ctx, unseen, led, ctx[C_STR + f])
+    p_higher = 1.0 - p_none(hands, m, me, dead, voids, seat, led, higher) if higher else 0.0
+    trumps = unseen_in(ctx, unseen, TRUMP, 0)
+    p_ruff = 0.0
+    if trumps:
+        none_led = p_none(hands, m, me, dead, voids, seat, led, unseen_in(ctx, unseen, led, 0))
+        p_ruff = none_led * (1.0 - p_none(hands, m, me, dead, voids, seat, TRUMP, trumps))
+    return min(1.0, p_higher + p_ruff)
+
+
+@jit
+def p_hold(
+    ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, declarer: int, leader: int, n: int, f: int, led: int
+) -> float:
+    """Chance that ``f``, winning the trick now, is not beaten by a later opponent (partners are trusted)."""
+    p = 1.0
+    for j in range(n + 1, m):
+        seat = (leader + j) % m
+        if me == declarer or seat == declarer:
+            p *= 1.0 - p_beat(ctx, hands, m, me, dead, voids, unseen, seat, f, led)
+    return p
+
+
+@jit
+def keep(ctx: Any, unseen: int, f: int) -> float:
+    """What holding ``f`` is worth for later tricks (the bot's ``_View.keep``)."""
+    suit = ctx[C_EFF + f]
+    if suit == TRUMP:
+        q: float = (ctx[C_STR + f] - 1) / 8
+        return 20.0 * q * q
+    if unseen_in(ctx, unseen, suit, ctx[C_STR + f]) == 0:
+        return 4.0 if unseen_in(ctx, unseen, suit, 0) >= 2 else 1.5
+    return 0.0
+
+
+@jit
+def held_in(ctx: Any, hand: int, suit: int) -> int:
+    """Cards of effective suit ``suit`` in ``hand``."""
+    return popcount64(hand & ctx[C_FOLLOW + suit])
+
+
+@jit
+def _lead(ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, declarer: int, options: int) -> int:
+    """The bot's ``_lead``."""
+    hand = hands[me]
+    trump_mask = ctx[C_FOLLOW + TRUMP]
+    if me == declarer:
+        trumps = options & trump_mask
+        outside = unseen_in(ctx, unseen, TRUMP, 0)
+        if trumps and outside:
+            top = -1
+            rest = trumps
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                f = nth_face(bit, 0)
+                if top < 0 or ctx[C_STR + f] > ctx[C_STR + top]:
+                    top = f
+            if outside <= DRAW_TOP_LIMIT and unseen_in(ctx, unseen, TRUMP, ctx[C_STR + top]) == 0:
+                return top
+            low = -1
+            rest = trumps
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                f = nth_face(bit, 0)
+                if low < 0 or (ctx[C_PTS + f], ctx[C_STR + f]) < (ctx[C_PTS + low], ctx[C_STR + low]):
+                    low = f
+            return low
+    boss = -1
+    rest = options & ~trump_mask
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        f = nth_face(bit, 0)
+        holds = p_hold(ctx, hands, m, me, dead, voids, unseen, declarer, me, 0, f, ctx[C_EFF + f]) >= SAFE
+        if holds and (boss < 0 or (ctx[C_PTS + f], ctx[C_STR + f]) > (ctx[C_PTS + boss], ctx[C_STR + boss])):
+            boss = f
+    if boss >= 0:
+        return boss
+    plain = options & ~trump_mask
+    best = -1
+    if me == declarer:
+        if not plain:
+            plain = options
+        best_key = (0, 0, 0)
+        rest = plain
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            f = nth_face(bit, 0)
+            key = (held_in(ctx, hand, ctx[C_EFF + f]), int(ctx[C_PTS + f]), int(ctx[C_STR + f]))
+            if best < 0 or key < best_key:
+                best, best_key = f, key
+        return best
+    if plain:
+        declarer_void = voids[declarer]
+        key4 = (0, 0, 0.0, 0)
+        rest = plain
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            f = nth_face(bit, 0)
+            e = ctx[C_EFF + f]
+            k4 = (int((declarer_void >> e) & 1), -held_in(ctx, hand, e), ctx[C_PTS + f] + keep(ctx, unseen, f), int(ctx[C_STR + f]))
+            if best < 0 or k4 < key4:
+                best, key4 = f, k4
+        return best
+    key2 = (0.0, 0)
+    rest = options
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        f = nth_face(bit, 0)
+        k2 = (ctx[C_PTS + f] + keep(ctx, unseen, f), int(ctx[C_STR + f]))
+        if best < 0 or k2 < key2:
+            best, key2 = f, k2
+    return best
+
+
+@jit
+def _follow(
+    ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, declarer: int, leader: int, trick: Any, n: int, options: int
+) -> int:
+    """The bot's ``_follow``."""
+    hand = hands[me]
+    led = ctx[C_EFF + trick[0]]
+    best_pos = 0
+    trick_points = ctx[C_PTS + trick[0]]
+    for i in range(1, n):
+        if card_key(ctx, trick[i], led) > card_key(ctx, trick[best_pos], led):
+            best_pos = i
+        trick_points += ctx[C_PTS + trick[i]]
+    best_face = trick[best_pos]
+    best_seat = (leader + best_pos) % m
+    ours = me != declarer and best_seat != declarer
+    last = n == m - 1
+    best = -1
+    if ours:
+        holds = 1.0 if last else p_hold(ctx, hands, m, me, dead, voids, unseen, declarer, leader, n, best_face, led)
+        rest = options
+        if holds >= SAFE:
+            smear = (0.0, 0)
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                f = nth_face(bit, 0)
+                k = (ctx[C_PTS + f] - keep(ctx, unseen, f), -int(ctx[C_STR + f]))
+                if best < 0 or k > smear:
+                    best, smear = f, k
+            return best
+        low = (0.0, 0)
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            f = nth_face(bit, 0)
+            k = (ctx[C_PTS + f] + keep(ctx, unseen, f), int(ctx[C_STR + f]))
+            if best < 0 or k < low:
+                best, low = f, k
+        return best
+    to_beat = card_key(ctx, best_face, led)
+    winners = 0
+    rest = options
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if card_key(ctx, nth_face(bit, 0), led) > to_beat:
+            winners |= bit
+    if winners:
+        cheapest = -1
+        cheap = (0.0, 0)
+        rest = winners
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            f = nth_face(bit, 0)
+            if last or p_hold(ctx, hands, m, me, dead, voids, unseen, declarer, leader, n, f, led) >= SAFE:
+                extra = 0.0 if ctx[C_EFF + f] == TRUMP else ctx[C_PTS + f] * 0.2
+                k = (keep(ctx, unseen, f) + extra, int(ctx[C_STR + f]))
+                if cheapest < 0 or k < cheap:
+                    cheapest, cheap = f, k
+        if cheapest >= 0:
+            if trick_points + ctx[C_PTS + cheapest] > 0 or me == declarer or ctx[C_EFF + cheapest] != TRUMP:
+                return cheapest
+        elif me == declarer:
+            top = -1
+            rest = winners
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                f = nth_face(bit, 0)
+                if top < 0 or card_key(ctx, f, led) > card_key(ctx, top, led):
+                    top = f
+            if (
+                trick_points >= TRY_TOP_POINTS
+                and p_hold(ctx, hands, m, me, dead, voids, unseen, declarer, leader, n, top, led) >= TRY_TOP_HOLD
+            ):
+                return top
+    fallback = (0.0, 0, 0)
+    rest = options
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        f = nth_face(bit, 0)
+        k3 = (ctx[C_PTS + f] + keep(ctx, unseen, f), held_in(ctx, hand, ctx[C_EFF + f]), int(ctx[C_STR + f]))
+        if best < 0 or k3 < fallback:
+            best, fallback = f, k3
+    return best
+
+
+@jit
+def heuristic_card(ctx: Any, hands: Any, trick: Any, n: int, leader: int, down: Any, dead: Any, voids: Any, declarer: int) -> int:
+    """The card the Dobbm heuristic plays for kernel seat ``(leader + n) % m`` (its legal cards: two or more)."""
+    m = ctx[C_SEATS]
+    me = (leader + n) % m
+    unseen = down[me]
+    for s in range(m):
+        if s != me:
+            unseen |= hands[s]
+    led = NO_SUIT if n == 0 else ctx[C_EFF + trick[0]]
+    options = legal_cards(ctx, hands[me], led)
+    if n == 0:
+        return _lead(ctx, hands, m, me, dead[me], voids, unseen, declarer, options)
+    return _follow(ctx, hands, m, me, dead[me], voids, unseen, declarer, leader, trick, n, options)
+
+
+@jit
+def heuristic_playouts(
+    hands0: Any,
+    trick0: Any,
+    n0: int,
+    leader0: int,
+    tricks_left0: int,
+    ctx: Any,
+    count: int,
+    seed: Any,
+    epsilon: int,
+    down: Any,
+    dead: Any,
+    voids0: Any,
+    out: Any,
+) -> None:
+    """Play ``count`` games to the end by the heuristic's card play; ``out[g]`` as in :func:`~stich.search._tarock_core.playouts`.
+
+    A card with a choice is the heuristic's, except when a draw of the
+    splitmix64 stream (seeded by ``seed``) has its top 32 bits below
+    ``epsilon`` (a fraction of 2**32): then a uniformly random legal card
+    (one more draw).  With ``epsilon`` 0 no draw is made and every game is
+    the same.  ``voids0`` grows as seats fail to follow, as the bot reads
+    the tricks.
+    """
+    m = ctx[C_SEATS]
+    side = ctx[C_SIDE]
+    declarer = 0
+    while not (side >> declarer) & 1:
+        declarer += 1
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    hands = np.empty(m, dtype=np.int64)
+    voids = np.empty(m, dtype=np.int64)
+    trick = np.empty(m, dtype=np.int64)
+    for g in range(count):
+        for s in range(m):
+            hands[s] = hands0[s]
+            voids[s] = voids0[s]
+        leader = leader0
+        n = n0
+        cards = 0
+        points = 0
+        led = NO_SUIT
+        for i in range(n0):
+            trick[i] = trick0[i]
+            cards |= 1 << trick0[i]
+            points += ctx[C_PTS + trick0[i]]
+        if n0:
+            led = ctx[C_EFF + trick0[0]]
+        tricks_left = tricks_left0
+        won = 0
+        tricks = 0
+        last = -1
+        while True:
+            p = (leader + n) % m
+            legal = legal_cards(ctx, hands[p], led)
+            size = popcount64(legal)
+            if size == 1:
+                c = nth_face(legal, 0)
+            elif epsilon > 0 and (next_random(state) >> np.uint64(32)) < epsilon:
+                c = nth_face(legal, pick_below(next_random(state), size))
+            else:
+                c = heuristic_card(ctx, hands, trick, n, leader, down, dead, voids, declarer)
+            bit = 1 << c
+            hands[p] ^= bit
+            cards |= bit
+            points += ctx[C_PTS + c]
+            e = ctx[C_EFF + c]
+            if n == 0:
+                led = e
+            elif e != led:
+                voids[p] |= 1 << led
+                if e != TRUMP:
+                    voids[p] |= 1 << TRUMP
+            trick[n] = c
+            n += 1
+            if n == m:
+                best_pos = 0
+                best_key = card_key(ctx, trick[0], led)
+                for i in range(1, m):
+                    k = card_key(ctx, trick[i], led)
+                    if k > best_key:
+                        best_key = k
+                        best_pos = i
+                winner = (leader + best_pos) % m
+                if (side >> winner) & 1:
+                    won |= cards
+                    tricks += 1
+                tricks_left -= 1
+                if tricks_left == 0:
+                    last = winner
+                    break
+                leader = winner
+                n = 0
+                led = NO_SUIT
+                cards = 0
+                points = 0
+        out[g, 0] = won
+        out[g, 1] = tricks
+        out[g, 2] = last
+        out[g, 3] = cards
