@@ -140,6 +140,10 @@ def test_the_kernel_heuristic_rollout_values_a_leaf_by_the_heuristic_game() -> N
         assert rollout(state.clone(), random.Random(0)) == pytest.approx(expected)
 
 
+def test_warmup_compiles_before_any_search() -> None:
+    assert dobbm_playout.warmup() is dobbm_playout.available()
+
+
 def test_the_heuristic_policy_is_dobbm_only() -> None:
     with pytest.raises(ValueError, match="dobbm"):
         make_rollout("kernel-heuristic", make_game("tapp_tarock"), 1)

@@ -1,10 +1,12 @@
 """Dobbm card play by the heuristic bot's rules, compiled: rollouts as sensible as the ``pimc`` bot's, at kernel speed.
 
 The ``pimc`` bot values a card by letting the heuristic bots play the deal
-out in each sampled world; that is what made it stronger than the ISMCTS
-bot's random or greedy kernel playouts in Dobbm (docs/strength.md).  Through
-the engine, a heuristic play-out costs an observation and a decision per card
-(1-3 ms a deal), so a tree gets a dozen of them per decision.
+out in each sampled world, the ISMCTS bot by random or greedy kernel games.
+Through the engine a heuristic play-out costs an observation and a decision
+per card (2-3 ms a deal), so a tree would get a dozen of them per decision;
+compiled, it costs about 14 µs (bench/bench_tarock_kernel.py), and a tree
+may value every leaf as ``pimc`` values a world (``rollout=kernel-heuristic``;
+against ``pimc`` it did not pay, docs/strength.md run ``14-others-eager``).
 :mod:`stich.search._dobbm_policy` is a line-by-line twin of the card play of
 :class:`~stich.bots.dobbm_heuristic.DobbmHeuristic` on the masks of the
 Tarock kernel (:mod:`stich.search.tarock_kernel`), and the differential
@@ -30,9 +32,9 @@ from stich.core.tricks import TRUMP
 from stich.games.dobbm.pack import CONTRACTS, N_FACES, ORDER
 from stich.games.dobbm.state import DobbmState
 from stich.search import tarock_kernel
-from stich.search.tarock_kernel import KernelGame, TrickPosition
+from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
-__all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts", "knowledge"]
+__all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts", "knowledge", "warmup"]
 
 _core: Any = None
 _np: Any = None
@@ -181,3 +183,22 @@ def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledg
         out,
     )
     return [KernelGame(int(row[0]), int(row[1]), int(row[2]), int(row[3])) for row in out]
+
+
+def warmup() -> bool:
+    """Compile (or load from numba's cache) the policy now, not in a timed decision; ``False`` without numba.
+
+    The first call in a process otherwise compiles during a search: 7.9 s
+    for one decision of a 0.025 s match (run ``14-others-eager``,
+    docs/strength.md).
+    """
+    if _core is None:
+        return False
+    tarock_kernel.warmup()
+    follow = (0b11, 0b1100, 0, 0, 0b110000, 0)
+    rules = TrickRules((0, 0, 1, 1, TRUMP, TRUMP), (2, 1, 2, 1, 2, 1), (3, 0, 3, 0, 1, 1), follow)
+    pos = TrickPosition(rules, (0, 1), 0b01, (0b010101, 0b101010), (), 0, 3)
+    know = SeatKnowledge((0, 0), (0, 0), (0, 0))
+    heuristic_card(pos, know)
+    heuristic_playouts(pos, 1, 0, know, epsilon=0.5)
+    return True

@@ -319,8 +319,9 @@ class TarockKernelRollout:
     every card of every seat as the game's heuristic bot would
     (:func:`~stich.search.dobbm_playout.heuristic_playouts`, ``greedy`` is
     not read): the card play of the ``pimc`` bot's simulations, at about
-    12 µs a deal instead of 1-3 ms.  Its games are all the same, so one is
-    played per leaf whatever ``playouts`` says.
+    14 µs a deal instead of 2-3 ms (bench/bench_tarock_kernel.py).  Its
+    games are all the same, so one is played per leaf whatever
+    ``playouts`` says.
     """
 
     name = "kernel"
@@ -361,6 +362,8 @@ class TarockKernelRollout:
         self.scale = reward_scale(game)
         self._rewards: dict[tuple[int, ...], list[float]] = {}
         tarock_kernel.warmup()
+        if policy == "heuristic":
+            dobbm_playout.warmup()
 
     def set_root(self, seat: int) -> None:
         """Tell the rollout whose search it serves (``greedy="declarer"`` and ``"opposed"`` read it)."""
