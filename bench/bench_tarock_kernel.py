@@ -14,7 +14,11 @@ other, on positions reached by the heuristic bots (Dobbm at four players):
    on a clone of the state (``RandomRollout.finish``, the card play of the
    ISMCTS leaves before the kernel) as the peer in the same run; the
    kernel's greedy card play for every seat (``tarock_kernel.playouts``)
-   beside the engine's ``GreedyRollout`` with the same rules; with
+   beside the engine's ``GreedyRollout`` with the same rules; the
+   compiled heuristic card play (``stich.search.dobbm_playout``: batches of
+   200 with 10% random cards, and one deterministic game per call from a
+   state, knowledge read from the state included) beside the heuristic
+   bots playing the deal out through the engine; with
    ``open_spiel`` installed, OpenSpiel's C++ uniform random card play of
    ``tarok(players=4)`` (Klop, 48 cards) beside them;
 2. Tapp Tarock ISMCTS leaves from the first card (16 tricks, 48 cards): the
@@ -51,9 +55,9 @@ from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
-from stich.search import tarock_kernel
+from stich.search import dobbm_playout, tarock_kernel
 from stich.search.greedy_playout import GreedyRollout
-from stich.search.ismcts import RandomRollout, best_line_scores
+from stich.search.ismcts import RandomRollout, best_line_scores, heuristic_step
 from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_rollout import DobbmAdapter, TarockKernelRollout
 
@@ -99,9 +103,24 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
             tarock_kernel.playouts(prepared[i % len(prepared)], 2000, SEED + i, greedy=everyone)
             return 2000
 
+        knowledge = [dobbm_playout.knowledge(s, p) for s, p in zip(states, prepared, strict=True)]  # type: ignore[arg-type]
+
+        def heuristic(i: int) -> int:
+            k = i % len(prepared)
+            dobbm_playout.heuristic_playouts(prepared[k], 200, SEED + i, knowledge[k], epsilon=0.1)
+            return 200
+
+        def heuristic_leaf(i: int) -> int:
+            state = states[i % len(states)]
+            pos = adapter.position(state)
+            dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))  # type: ignore[arg-type]
+            return 1
+
         out["kernel_2000"] = summary(rate(compiled, seconds, repeats))
         out["kernel_greedy_2000"] = summary(rate(greedy, seconds, repeats))
         out["kernel_leaf_8"] = summary(rate(leaf, seconds, repeats))
+        out["kernel_heuristic_200"] = summary(rate(heuristic, seconds, repeats))
+        out["kernel_heuristic_leaf"] = summary(rate(heuristic_leaf, seconds, repeats))
 
     def python(i: int) -> int:
         tarock_kernel._py_playouts(prepared[i % len(prepared)], 20, SEED + i)
@@ -120,6 +139,15 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
         rule_based.finish(states[i % len(states)].clone(), rng)
         return 1
 
+    bots = [make_heuristic(states[0].game, seat, SEED) for seat in range(states[0].game.num_seats)]
+
+    def heuristic_engine(i: int) -> int:
+        state = states[i % len(states)].clone()
+        while not state.is_terminal():
+            heuristic_step(state, bots)
+        return 1
+
+    out["engine_heuristic"] = summary(rate(heuristic_engine, seconds, repeats))
     out["python"] = summary(rate(python, seconds, repeats))
     out["engine"] = summary(rate(through_engine, seconds, repeats))
     out["engine_greedy"] = summary(rate(greedy_engine, seconds, repeats))
@@ -229,6 +257,9 @@ def render(report: dict[str, Any]) -> str:
         ("engine", "engine actions (old ISMCTS leaf)"),
         ("kernel_greedy_2000", "kernel greedy (every seat), batches of 2,000"),
         ("engine_greedy", "engine greedy rollout (`GreedyRollout`)"),
+        ("kernel_heuristic_200", "kernel heuristic card play (every seat, 10% random), batches of 200"),
+        ("kernel_heuristic_leaf", "kernel heuristic card play, one game per call from a state"),
+        ("engine_heuristic", "engine with the heuristic bots (`DobbmHeuristic`)"),
     ]
     for key, label in names:
         if key in p:
