@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
-from stich.core.game import Observation
+from stich.core.game import Game, Observation
 from stich.core.registry import make_game
 from stich.core.rng import derive_seed
 from stich.search.scores import score_value
@@ -29,7 +29,7 @@ def tool() -> ModuleType:
     return module
 
 
-def _dobbm():  # type: ignore[no-untyped-def]
+def _dobbm() -> Game:
     return make_game("dobbm", options={"retour_limit": 2})
 
 

@@ -5,12 +5,12 @@ rules of its module docstring (leading: the declarer draws trumps from the
 bottom, cashes bosses; defenders cash a safe Sow, else lead low from a long
 plain suit; following: smear on a partner's safe trick, take with the
 cheapest card that holds, else throw the cheapest).  The kernel twin must
-choose the same card in every position the tests reach: Dobbm and Solo
-(dossier dobbm §3-§4: in a Solo the Dobb stays face down, unseen by all; a
-Dobbm declarer knows his discards, the defenders do not), four and five
-players (§2), positions from heuristic and partly random play.  Played out,
-its games must end as the engine's with the heuristic bots in every seat,
-to the score (§7-§8).
+choose the same card in every position the tests reach, under the play
+rules of dossier dobbm §6: Dobbm and Solo (§4.2-§4.3: in a Solo the Dobb
+stays face down, unseen by all; a Dobbm declarer knows his discards, the
+defenders do not), four and five players (§2), positions from heuristic
+and partly random play.  Played out, its games must end as the engine's
+with the heuristic bots in every seat, to the score (§7-§8).
 """
 
 from __future__ import annotations

@@ -339,8 +339,8 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     is ``mixed`` with the rule-based card play of
     :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
     ``kernel-heuristic`` (Dobbm) is ``heuristic`` with the card play in the
-    compiled kernel (:mod:`stich.search.dobbm_playout`: the same cards, about
-    a hundred times faster), leaves with few tricks left solved exactly
+    compiled kernel (:mod:`stich.search.dobbm_playout`: the same cards, 60 to
+    240 times faster, bench/bench_tarock_kernel.py), leaves with few tricks left solved exactly
     (:class:`~stich.search.tarock_rollout.TarockKernelRollout`); without
     numba it is ``heuristic``.
     """
@@ -426,7 +426,9 @@ class Node:
         self.outcomes: dict[int, Rewards] | None = None
         """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
         self.guided: dict[int, int] | None = None
-        """At a guided node: the guide's choice per world of the pool (the node and the world fix the state)."""
+        """At a guided node the guide's choice, at another seat's node with ``others`` its model's, per world of the pool.
+
+        The node and the world fix the state, so each pair costs one call."""
 
     def mean(self) -> float:
         """Mean reward of the mover (0 before the first visit)."""
@@ -745,6 +747,11 @@ class ISMCTS:
         expanded only below the progressive-widening bound
         (:data:`WIDEN_VISITS`).  Elsewhere untried actions come in random
         order (the anchor first at the root).
+
+        With ``others``, a card-play node where a seat other than the
+        observer moves with a choice is no choice of the tree: that seat's
+        model bot plays from its observation of this world (cached like a
+        guide's choice) and the descent goes on without expanding there.
         """
         c = self.exploration
         log = math.log
