@@ -128,11 +128,13 @@ PAIRED_DEFAULT = False
 """Whether card play uses paired root sweeps unless ``paired`` is given.
 
 Off: the ladder's matches against ``pimc`` (docs/strength.md) were played
-with UCB roots in card play.  In the one match with paired card-play roots,
-Dobbm at 0.025 s over 1,000 duplicate deals (run ``13-paired``), the bot
-scored -0.04 per deal (-0.25 .. +0.18), +0.13 against the UCB-rooted bot
-on the same deals (paired interval -0.14 .. +0.39): the best Dobbm row, but
-within the noise, so the default waits for a second seed.  At level 1 in
+with UCB roots in card play.  With paired card-play roots in Dobbm at
+0.025 s over 1,000 duplicate deals the bot scored -0.04 per deal
+(-0.25 .. +0.18) on seed 1's deals (run ``13-paired``, +0.13 against the
+UCB-rooted bot on the same deals, paired interval -0.14 .. +0.39) and
+-0.30 (-0.52 .. -0.09) on seed 2's (run ``15-paired-seed2``): the
+defenders' cards level with ``pimc``'s on both, the declarer's swinging
+with the seed.  At level 1 in
 Doppelkopf they overruled the heuristic in 17-27% of card-play decisions
 without agreeing more often with ``pimc`` at level 3 (docs/search.md).
 Decisions outside card play use paired sweeps with ``calls=heuristic`` and ``pimc``'s simulation with ``calls=simulation``.
