@@ -59,6 +59,17 @@ def _play_decision(game: Game, seed: int, *, tricks_played: int, next_choices: i
     raise AssertionError("no such decision point")
 
 
+def _twin_deals(game: Game, seed: int) -> tuple[State, State, int]:
+    """Two card-play states whose mover (returned third) sees the same observation, with other hands differing."""
+    real = _play_decision(game, seed, tricks_played=2)
+    seat = real.current_player()
+    obs = real.observation(seat)
+    other = prepare_sampler(game, obs).sample(random.Random(5))
+    assert other.observation(seat) == obs
+    assert any(real.hand_mask(s) != other.hand_mask(s) for s in range(game.num_seats) if s != seat)
+    return real, other, seat
+
+
 def _guides(game: Game) -> list[Bot]:
     return [make_heuristic(game, s, 50 + s) for s in range(game.num_seats)]
 
@@ -168,12 +179,7 @@ def test_guide_option_is_parsed_and_auto_is_the_games_default() -> None:
 def test_guided_decision_ignores_the_hidden_cards(name: str) -> None:
     """The guide plays the worlds' hands, never the real ones: two deals with the same observation get the same decision."""
     game = make_game(name)
-    real = _play_decision(game, 21, tricks_played=2)
-    seat = real.current_player()
-    obs = real.observation(seat)
-    other = prepare_sampler(game, obs).sample(random.Random(5))
-    assert other.observation(seat) == obs
-    assert any(real.hand_mask(s) != other.hand_mask(s) for s in range(game.num_seats) if s != seat)
+    real, other, seat = _twin_deals(game, 21)
     first = make_ismcts(game, seat, 99, simulations=150, guide=3)
     second = make_ismcts(game, seat, 99, simulations=150, guide=3)
     assert first.choose(real.observation(seat)) == second.choose(other.observation(seat))

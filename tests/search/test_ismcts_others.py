@@ -20,9 +20,8 @@ from stich.core.errors import OptionError
 from stich.core.game import Observation
 from stich.core.registry import make_game
 from stich.search.ismcts import ISMCTS, Node, choose_paired, make_rollout
-from stich.search.sampling import prepare_sampler
 
-from .test_ismcts_guide import _OneWorld, _play_decision
+from .test_ismcts_guide import _OneWorld, _play_decision, _twin_deals
 
 
 class _Counting:
@@ -95,12 +94,7 @@ def test_the_options_are_checked_by_name() -> None:
 def test_a_model_search_sees_only_the_observation() -> None:
     """The models play the worlds' hands, never the real ones: two deals with the same observation get the same decision."""
     game = make_game("dobbm")
-    real = _play_decision(game, 5, tricks_played=2)
-    seat = real.current_player()
-    obs = real.observation(seat)
-    other = prepare_sampler(game, obs).sample(random.Random(5))
-    assert other.observation(seat) == obs
-    assert any(real.hand_mask(s) != other.hand_mask(s) for s in range(game.num_seats) if s != seat)
+    real, other, seat = _twin_deals(game, 5)
     options = {"simulations": 150, "paired": True, "others": "heuristic", "guide": 12, "switch": "eager"}
     first = make_ismcts(game, seat, 9, **options)  # type: ignore[arg-type]
     second = make_ismcts(game, seat, 9, **options)  # type: ignore[arg-type]

@@ -39,6 +39,7 @@ from stich.search._tarock_core import (
     card_key,
     legal_cards,
     popcount64,
+    trick_state,
 )
 
 SAFE = 0.6
@@ -378,6 +379,7 @@ def heuristic_playouts(
     hands = np.empty(m, dtype=np.int64)
     voids = np.empty(m, dtype=np.int64)
     trick = np.empty(m, dtype=np.int64)
+    done = np.empty(4, dtype=np.int64)
     for g in range(count):
         for s in range(m):
             hands[s] = hands0[s]
@@ -385,12 +387,10 @@ def heuristic_playouts(
         leader = leader0
         n = n0
         cards = 0
-        points = 0
         led = NO_SUIT
         for i in range(n0):
             trick[i] = trick0[i]
             cards |= 1 << trick0[i]
-            points += ctx[C_PTS + trick0[i]]
         if n0:
             led = ctx[C_EFF + trick0[0]]
         tricks_left = tricks_left0
@@ -410,7 +410,6 @@ def heuristic_playouts(
             bit = 1 << c
             hands[p] ^= bit
             cards |= bit
-            points += ctx[C_PTS + c]
             e = ctx[C_EFF + c]
             if n == 0:
                 led = e
@@ -421,14 +420,8 @@ def heuristic_playouts(
             trick[n] = c
             n += 1
             if n == m:
-                best_pos = 0
-                best_key = card_key(ctx, trick[0], led)
-                for i in range(1, m):
-                    k = card_key(ctx, trick[i], led)
-                    if k > best_key:
-                        best_key = k
-                        best_pos = i
-                winner = (leader + best_pos) % m
+                trick_state(ctx, trick, m, done)
+                winner = (leader + done[1]) % m
                 if (side >> winner) & 1:
                     won |= cards
                     tricks += 1
@@ -440,7 +433,6 @@ def heuristic_playouts(
                 n = 0
                 led = NO_SUIT
                 cards = 0
-                points = 0
         out[g, 0] = won
         out[g, 1] = tricks
         out[g, 2] = last
