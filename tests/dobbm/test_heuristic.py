@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from itertools import combinations
+
 import pytest
 
 from stich.bots.dobbm_heuristic import DobbmHeuristic, best_discard, estimate_tricks
@@ -10,8 +13,9 @@ from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
 from stich.core.game import Game
 from stich.core.registry import game_from_string
+from stich.core.tricks import TRUMP
 from stich.games.dobbm.options import DobbmOptions
-from stich.games.dobbm.pack import SOWS, face
+from stich.games.dobbm.pack import HEARTS, N_FACES, NON_SOW_HEARTS, ORDER, PLAIN_SOWS, POINTS, SOWS, face
 from stich.games.dobbm.state import DobbmState
 
 from .helpers import accept_all, act, deal, game
@@ -119,6 +123,64 @@ def test_discard_keeps_the_sow_rule_and_banks_points() -> None:
     while s.phase_name == "exchange":
         s.apply(bot.choose(s.observation(0)))
     assert s.phase_name == "doubling"
+
+
+def _reference_estimate(hand: list[int], gone: int, opponents: int) -> float:
+    """The hand rating as the module docstring words it, written plainly (one loop, no caches): the oracle."""
+    strength = ORDER.strength
+    by_strength = sorted(range(N_FACES), key=lambda f: -strength[f])
+    mine = [f for f in by_strength if ORDER.eff[f] == TRUMP and f in hand]
+    outside = [f for f in by_strength if ORDER.eff[f] == TRUMP and f not in hand and not (gone >> f) & 1]
+    tricks = 0.0
+    spare = len(mine) - len(outside)
+    while mine and outside:
+        if strength[mine.pop(0)] > strength[outside[0]]:
+            tricks += 1
+            del outside[max(0, len(outside) - opponents) :]
+        else:
+            outside.pop(0)
+            del outside[max(0, len(outside) - (opponents - 1)) :]
+    tricks += len(mine)
+    for suit in (0, 1, 3):
+        faces = [f for f in by_strength if ORDER.eff[f] == suit]
+        if not any(f in hand for f in faces):
+            tricks += 0.4 if spare > 0 else 0.0
+            continue
+        rounds = 0
+        for f in faces:
+            if (gone >> f) & 1:
+                continue
+            if f not in hand:
+                break
+            tricks += 1.0 if rounds == 0 else 0.6 if rounds == 1 else 0.3
+            rounds += 1
+    return tricks
+
+
+def test_cached_hand_rating_equals_the_plain_one() -> None:
+    """§4.1 (exchange) and the bidding: the cached rating and discard plan match a plain oracle to the last bit.
+
+    The exchange compares close float values, so a rating rounded differently
+    would change discards; random hands, discards known gone and 1-4 opponents.
+    """
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = rng.sample(range(N_FACES), rng.randint(1, 12))
+        gone = sum(1 << f for f in rng.sample([f for f in range(N_FACES) if f not in hand], rng.randint(0, 4)))
+        opponents = rng.randint(1, 4)
+        assert estimate_tricks(hand, gone, opponents) == _reference_estimate(hand, gone, opponents)
+    for rule in ("distinct_heart_per_sow", "any_heart_incl_sow"):
+        opts = DobbmOptions(sow_discard_rule=rule)
+        sows, covers = (PLAIN_SOWS, HEARTS) if rule == "any_heart_incl_sow" else (SOWS, NON_SOW_HEARTS)
+        for _ in range(60):
+            hand = rng.sample(range(N_FACES), 12)
+            legal = [c for c in combinations(sorted(hand), 4) if sum((covers >> f) & 1 for f in c) >= sum((sows >> f) & 1 for f in c)]
+            rated = [
+                15.0 * _reference_estimate([f for f in hand if f not in c], sum(1 << f for f in c), 3) + sum(POINTS[f] for f in c)
+                for c in legal
+            ]
+            assert best_discard(hand, opts) == legal[rated.index(max(rated))]
+            assert best_discard(list(reversed(hand)), opts) == best_discard(hand, opts)  # the cache key ignores the order
 
 
 def test_defender_smears_onto_a_partners_sure_trick() -> None:

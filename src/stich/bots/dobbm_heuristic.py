@@ -41,6 +41,7 @@ The bot is deterministic: a decision is a pure function of the observation
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -58,6 +59,8 @@ _SUIT_FACES: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted((f for f in range(N_FACES) if ORDER.eff[f] == suit), key=lambda f: -ORDER.strength[f])) for suit in range(5)
 )
 """Faces of each effective suit (0..3 plain, 4 trumps), strongest first."""
+_SUIT_MASKS: tuple[int, ...] = tuple(sum(1 << f for f in faces) for faces in _SUIT_FACES)
+"""The faces of each effective suit as a bit mask."""
 PLAIN = (0, 1, 3)
 """The plain suits (clubs/Eichel, spades/Laub, diamonds/Schellen); hearts are trumps."""
 
@@ -108,10 +111,41 @@ def estimate_tricks(hand: Sequence[int], gone: int = 0, opponents: int = 3) -> f
     mask = 0
     for f in hand:
         mask |= 1 << f
+    return _estimate_mask(mask, gone, opponents)
+
+
+def _estimate_mask(mask: int, gone: int, opponents: int) -> float:
+    """:func:`estimate_tricks` of the hand whose faces are the bits of ``mask``.
+
+    The hearts and each plain suit depend on that suit's bits only, so their
+    parts come from small caches (:func:`_trump_tricks`,
+    :func:`_suit_increments`); the plain-suit increments are added one by one
+    in the original order, so the float result is the same to the last bit
+    (the exchange compares close values, and a different rounding would
+    change a discard).
+    """
+    trump_bits = _SUIT_MASKS[TRUMP]
+    tricks, spare = _trump_tricks(mask & trump_bits, trump_bits & ~(mask | gone), opponents)
+    total = float(tricks)
+    for suit in PLAIN:
+        bits = _SUIT_MASKS[suit]
+        held = mask & bits
+        if not held:
+            if spare > 0:
+                total += 0.4
+            continue
+        for step in _suit_increments(suit, held, gone & bits):
+            total += step
+    return total
+
+
+@functools.cache
+def _trump_tricks(mine_bits: int, outside_bits: int, opponents: int) -> tuple[int, int]:
+    """Heart tricks and spare hearts of :func:`estimate_tricks` for the hearts held and the hearts outside."""
     strength = ORDER.strength
-    mine = [f for f in _SUIT_FACES[TRUMP] if mask >> f & 1]
-    outside = [f for f in _SUIT_FACES[TRUMP] if not (mask | gone) >> f & 1]
-    tricks = 0.0
+    mine = [f for f in _SUIT_FACES[TRUMP] if mine_bits >> f & 1]
+    outside = [f for f in _SUIT_FACES[TRUMP] if outside_bits >> f & 1]
+    tricks = 0
     spare = len(mine) - len(outside)
     while mine and outside:
         card = mine.pop(0)
@@ -121,22 +155,21 @@ def estimate_tricks(hand: Sequence[int], gone: int = 0, opponents: int = 3) -> f
         else:
             outside.pop(0)
             del outside[max(0, len(outside) - (opponents - 1)) :]
-    tricks += len(mine)
-    for suit in PLAIN:
-        held = [f for f in _SUIT_FACES[suit] if mask >> f & 1]
-        if not held:
-            if spare > 0:
-                tricks += 0.4
+    return tricks + len(mine), spare
+
+
+@functools.cache
+def _suit_increments(suit: int, held: int, gone: int) -> tuple[float, ...]:
+    """The tricks :func:`estimate_tricks` adds for a held plain suit, one increment per winning round."""
+    steps: list[float] = []
+    for f in _SUIT_FACES[suit]:
+        if (gone >> f) & 1:
             continue
-        rounds = 0
-        for f in _SUIT_FACES[suit]:
-            if (gone >> f) & 1:
-                continue
-            if not (mask >> f) & 1:
-                break
-            tricks += 1.0 if rounds == 0 else 0.6 if rounds == 1 else 0.3
-            rounds += 1
-    return tricks
+        if not (held >> f) & 1:
+            break
+        rounds = len(steps)
+        steps.append(1.0 if rounds == 0 else 0.6 if rounds == 1 else 0.3)
+    return tuple(steps)
 
 
 def defence_strength(hand: Sequence[int]) -> float:
@@ -154,28 +187,32 @@ def defence_strength(hand: Sequence[int]) -> float:
     return value
 
 
-def discard_sets(hand: Sequence[int], opts: DobbmOptions) -> list[tuple[int, ...]]:
-    """Every set of four cards of ``hand`` that keeps the Sow rule (§4.1)."""
-    sows, cover = (PLAIN_SOWS, HEARTS) if opts.sow_discard_rule == "any_heart_incl_sow" else (SOWS, NON_SOW_HEARTS)
-    out: list[tuple[int, ...]] = []
-    for combo in combinations(sorted(hand), 4):
-        s = sum(1 for f in combo if (sows >> f) & 1)
-        t = sum(1 for f in combo if (cover >> f) & 1)
-        if t >= s:
-            out.append(combo)
-    return out
-
-
 def best_discard(hand: Sequence[int], opts: DobbmOptions) -> tuple[int, ...]:
-    """The four cards to discard: kept tricks (x 15 points) plus the points banked, best first."""
+    """The four cards to discard: kept tricks (x 15 points) plus the points banked, best first.
+
+    A declarer discards one card at a time and asks again each time with the
+    same twelve cards, and a search asks for the same hand in many worlds, so
+    the answer is cached per hand and Sow rule.
+    """
+    return _best_discard(tuple(sorted(hand)), opts.sow_discard_rule)
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_discard(hand: tuple[int, ...], rule: str) -> tuple[int, ...]:
+    """:func:`best_discard` for a sorted hand and the option ``sow_discard_rule``."""
+    sows, cover = (PLAIN_SOWS, HEARTS) if rule == "any_heart_incl_sow" else (SOWS, NON_SOW_HEARTS)
+    full = 0
+    for f in hand:
+        full |= 1 << f
     best: tuple[int, ...] = ()
     best_value = -1.0
-    for combo in discard_sets(hand, opts):
+    for combo in combinations(hand, 4):
         gone = 0
         for f in combo:
             gone |= 1 << f
-        kept = [f for f in hand if not (gone >> f) & 1]
-        value = 15.0 * estimate_tricks(kept, gone) + sum(POINTS[f] for f in combo)
+        if (gone & cover).bit_count() < (gone & sows).bit_count():
+            continue  # the Sow rule (§4.1): a discarded Sow needs a discarded heart to cover it
+        value = 15.0 * _estimate_mask(full & ~gone, gone, 3) + sum(POINTS[f] for f in combo)
         if value > best_value:
             best, best_value = combo, value
     return best
