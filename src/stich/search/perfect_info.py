@@ -280,6 +280,7 @@ class WorldEvaluator:
         exact_tricks: int | None = None,
         kernel_tricks: int = KERNEL_TRICKS,
         rollout_kernel_tricks: int = ROLLOUT_KERNEL_TRICKS,
+        finish: Callable[[State], Sequence[int]] | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -290,6 +291,9 @@ class WorldEvaluator:
         self.rollout_kernel_tricks = rollout_kernel_tricks if self.doppelkopf else 0
         self.play_leaf: Leaf = doppelkopf_leaf if self.doppelkopf else final_score
         self.nodes = 0
+        self.finish = None if self.doppelkopf else finish
+        """Every seat's final score of a state in trick play as the rollout bots would end it, computed at once
+        (:class:`~stich.search.tarock_rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
 
     # -- rollouts
     def step(self, state: State) -> None:
@@ -323,12 +327,16 @@ class WorldEvaluator:
         while not state.is_terminal():
             if self.rollout_kernel_tricks and in_trick_play(state) and self._kernel_ready(state, self.rollout_kernel_tricks):
                 return self._kernel_value(state)
+            if self.finish is not None and in_trick_play(state):
+                return score_value(self.finish(state)[self.seat])
             self.step(state)
         return self.play_leaf(state, self.seat)
 
     def score_value(self, state: State) -> float:
         """The seat's final score after rolling ``state`` out to the end."""
         while not state.is_terminal():
+            if self.finish is not None and in_trick_play(state):
+                return score_value(self.finish(state)[self.seat])
             self.step(state)
         return final_score(state, self.seat)
 
