@@ -21,6 +21,8 @@ from collections import Counter
 import pytest
 
 from stich.bots.heuristic import make_heuristic
+from stich.bots.pimc import PimcBot, make_pimc
+from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.dobbm.pack import FACES
@@ -28,7 +30,7 @@ from stich.games.dobbm.state import DobbmState
 from stich.search import dobbm_playout
 from stich.search.ismcts import MixedRollout, make_rollout
 from stich.search.perfect_info import in_trick_play
-from stich.search.tarock_rollout import DobbmAdapter, TarockKernelRollout
+from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
 needs_numba = pytest.mark.skipif(not dobbm_playout.available(), reason="numba not installed")
 
@@ -149,3 +151,51 @@ def test_the_heuristic_policy_is_dobbm_only() -> None:
         make_rollout("kernel-heuristic", make_game("tapp_tarock"), 1)
     with pytest.raises(ValueError, match="policy"):
         TarockKernelRollout(make_game("dobbm"), policy="clever")
+
+
+@needs_numba
+@pytest.mark.parametrize("players", [4, 5])
+def test_heuristic_finish_scores_as_the_engine_heuristic_game(players: int) -> None:
+    """§7-§8: HeuristicFinish gives the scores of the engine deal the heuristic bots play out, every seat."""
+    game = make_game("dobbm", options={"retour_limit": 2, "players": players})
+    finish = HeuristicFinish(game)
+    bots = [make_heuristic(game, s, s) for s in range(game.num_seats)]
+    states = _walk(game, 40, chance=0.7)[::4]
+    assert len(states) > 60
+    for state in states:
+        engine = state.clone()
+        while not engine.is_terminal():
+            seat = engine.current_player()
+            codes = engine.legal_codes()
+            engine.apply(codes[0] if len(codes) == 1 else bots[seat].choose(engine.observation(seat)).code)
+        assert finish(state) == tuple(engine.result().scores)
+
+
+@needs_numba
+def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> None:
+    """pimc ``rollout=kernel-heuristic`` values every world as ``rollout=heuristic`` does: the same decisions, bids to cards."""
+    game = make_game("dobbm", options={"retour_limit": 2})
+    phases: Counter[str] = Counter()
+    for deal in range(3):
+        state = game.new_state(seed=900 + deal, dealer=deal % game.num_seats)
+        engine = [make_pimc(game, s, 40 + s, worlds=3) for s in range(game.num_seats)]
+        compiled = [make_pimc(game, s, 40 + s, worlds=3, rollout="kernel-heuristic") for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            observation = state.observation(seat)
+            action = engine[seat].choose(observation)
+            assert compiled[seat].choose(observation) == action
+            if len(observation.legal_actions) > 1:
+                phases[observation.phase] += 1
+            state.apply(action)
+    assert phases["play"] > 30 and phases["bidding"] > 3
+
+
+def test_pimc_kernel_heuristic_is_dobbm_only_and_falls_back_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(OptionError, match="rollout 'kernel-heuristic' exists only for dobbm"):
+        make_pimc(make_game("tapp_tarock"), 0, 1, rollout="kernel-heuristic")
+    monkeypatch.setattr(dobbm_playout, "available", lambda: False)
+    bot = make_pimc(make_game("dobbm"), 0, 1, worlds=2, rollout="kernel-heuristic")
+    assert isinstance(bot, PimcBot) and bot._finish is None  # the engine's heuristic bots play the rollouts
+    with pytest.raises(ValueError, match="numba"):
+        HeuristicFinish(make_game("dobbm"))
