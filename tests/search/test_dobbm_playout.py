@@ -178,7 +178,7 @@ def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> No
     phases: Counter[str] = Counter()
     for deal in range(3):
         state = game.new_state(seed=900 + deal, dealer=deal % game.num_seats)
-        engine = [make_pimc(game, s, 40 + s, worlds=3) for s in range(game.num_seats)]
+        engine = [make_pimc(game, s, 40 + s, worlds=3, rollout="heuristic") for s in range(game.num_seats)]
         compiled = [make_pimc(game, s, 40 + s, worlds=3, rollout="kernel-heuristic") for s in range(game.num_seats)]
         while not state.is_terminal():
             seat = state.current_player()
@@ -192,6 +192,11 @@ def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> No
 
 
 def test_pimc_kernel_heuristic_is_dobbm_only_and_falls_back_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    default = make_pimc(make_game("dobbm"), 0, 1, worlds=2)  # rollout=auto
+    assert isinstance(default, PimcBot) and default.rollout == "kernel-heuristic"
+    assert (default._finish is not None) is dobbm_playout.available()
+    tapp = make_pimc(make_game("tapp_tarock"), 0, 1, worlds=2)
+    assert isinstance(tapp, PimcBot) and tapp.rollout == "heuristic" and tapp._finish is None
     with pytest.raises(OptionError, match="rollout 'kernel-heuristic' exists only for dobbm"):
         make_pimc(make_game("tapp_tarock"), 0, 1, rollout="kernel-heuristic")
     monkeypatch.setattr(dobbm_playout, "available", lambda: False)
