@@ -323,10 +323,14 @@ class HeuristicFinish:
         self.adapter = ADAPTERS[game.name](game)
         dobbm_playout.warmup()
 
-    def __call__(self, state: State) -> tuple[int, ...]:
-        """Every seat's score after the heuristic card play from ``state`` (in card play, not terminal) to the end."""
+    def __call__(self, state: State, pos: TrickPosition | None = None) -> tuple[int, ...]:
+        """Every seat's score after the heuristic card play from ``state`` (in card play, not terminal) to the end.
+
+        ``pos`` is ``state``'s kernel position when the caller has it already.
+        """
         assert isinstance(state, DobbmState)
-        pos = self.adapter.position(state)
+        if pos is None:
+            pos = self.adapter.position(state)
         games = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
         return self.adapter.played_out(state, games)[0]
 
@@ -366,9 +370,9 @@ class TarockKernelRollout:
             raise ValueError(f"the Tarock kernel rollout knows {', '.join(sorted(ADAPTERS))}, not {game.name}")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-        if policy == "heuristic" and (game.name not in HEURISTIC_POLICY_GAMES or not dobbm_playout.available()):
-            raise ValueError(f"the compiled heuristic card play exists for {', '.join(sorted(HEURISTIC_POLICY_GAMES))} with numba only")
         self.policy = policy
+        self.finish = HeuristicFinish(game) if policy == "heuristic" else None
+        """With ``policy="heuristic"``: the compiled heuristic card play that values every leaf (raises without numba)."""
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {playouts}")
         if solve_tricks < 0:
@@ -389,8 +393,6 @@ class TarockKernelRollout:
         self.scale = reward_scale(game)
         self._rewards: dict[tuple[int, ...], list[float]] = {}
         tarock_kernel.warmup()
-        if policy == "heuristic":
-            dobbm_playout.warmup()
 
     def set_root(self, seat: int) -> None:
         """Tell the rollout whose search it serves (``greedy="declarer"`` and ``"opposed"`` read it)."""
@@ -428,11 +430,9 @@ class TarockKernelRollout:
             value = tarock_kernel.solve(pos, tricks=tricks, bonus=bonus)
             self.solved += 1
             return list(self._bounded(adapter.solved(state, value)))
-        if self.policy == "heuristic":
-            assert isinstance(state, DobbmState)
-            games = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
-        else:
-            games = tarock_kernel.playouts(pos, self.playouts, rng.getrandbits(63), greedy=self._greedy_mask(pos))
+        if self.finish is not None:
+            return list(self._bounded(self.finish(state, pos)))
+        games = tarock_kernel.playouts(pos, self.playouts, rng.getrandbits(63), greedy=self._greedy_mask(pos))
         total = [0.0] * self.game.num_seats
         for scores in adapter.played_out(state, games):
             for seat, reward in enumerate(self._bounded(scores)):
