@@ -10,7 +10,7 @@ clone stay a few operations each.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -87,21 +87,72 @@ class TrickView:
         return {"leader": self.leader, "cards": [c.text for c in self.cards], "winner": self.winner}
 
 
+_VIEWS_KEY = "_finished_trick_views"
+"""Attribute under which :func:`trick_views` keeps a state's finished-trick views."""
+
+_EVENTS_KEY = "_seen_events"
+"""Attribute under which :func:`seen_events` keeps a state's rendered events per seat."""
+
+
 def trick_views(
     tricks: Sequence[tuple[Sequence[int], Sequence[int], int]],
     trick_seats: Sequence[int],
     trick_cards: Sequence[int],
     faces: Sequence[Card],
+    owner: object | None = None,
 ) -> tuple[TrickView, ...]:
     """The finished tricks ``(seats, card codes, winner)`` and the one on the table, as views.
 
     ``faces[code]`` is the card a code stands for; every game keeps its tricks
     in this form, so every observation builds its trick views here.
+
+    With ``owner`` (the state whose ``tricks`` these are) the views of the
+    finished tricks are kept on it and only new tricks are converted: a
+    rollout builds an observation for every card, and converting every trick
+    each time was a large share of that.  A finished trick never changes and
+    ``tricks`` only grows, so the kept views stay right; they are a tuple,
+    replaced rather than changed, so a clone that shares them stays
+    independent of its original.
     """
-    views = tuple(TrickView(seats[0], tuple(faces[c] for c in cards), winner) for seats, cards, winner in tricks)
+    if owner is None:
+        views = tuple(TrickView(seats[0], tuple(faces[c] for c in cards), winner) for seats, cards, winner in tricks)
+    else:
+        store = owner.__dict__
+        views = store.get(_VIEWS_KEY, ())
+        if len(views) != len(tricks):
+            if len(views) > len(tricks):
+                views = ()
+            views += tuple(TrickView(seats[0], tuple(faces[c] for c in cards), winner) for seats, cards, winner in tricks[len(views) :])
+            store[_VIEWS_KEY] = views
     if trick_cards:
         views += (TrickView(trick_seats[0], tuple(faces[c] for c in trick_cards)),)
     return views
+
+
+def seen_events(owner: State, seat: int, text: Callable[[int, int], str], *, settled: bool) -> tuple[tuple[int, str], ...]:
+    """``owner.history`` as ``seat`` sees it: ``(actor, text(actor, code))`` for every action.
+
+    With ``settled`` true (no earlier action's text can change any more: a
+    hidden discard that could still be revealed, say, is revealed or never
+    will be) the texts are kept on the state per seat, and later calls
+    render only the actions added since.  Rendering the whole history was a
+    third of an observation's cost in rollouts, which observe at every card.
+    The kept texts are replaced, never changed in place, so a clone that
+    shares them stays independent of its original.  The games' observation
+    tests check the kept texts against fresh ones at every step.
+    """
+    history = owner.history
+    if not settled:
+        return tuple((actor, text(actor, code)) for actor, code in history)
+    store = owner.__dict__
+    kept: dict[int, tuple[tuple[int, str], ...]] = store.get(_EVENTS_KEY, {})
+    events = kept.get(seat, ())
+    if len(events) != len(history):
+        if len(events) > len(history):
+            events = ()
+        events += tuple((actor, text(actor, code)) for actor, code in history[len(events) :])
+        store[_EVENTS_KEY] = {**kept, seat: events}
+    return events
 
 
 @dataclass(frozen=True)

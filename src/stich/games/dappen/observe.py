@@ -13,9 +13,10 @@ announced to nobody [§6.2].
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, trick_views
+from stich.core.game import Observation, seen_events, trick_views
 from stich.games.dappen import actions as A
 from stich.games.dappen.pack import CONTRACTS, DECK, FACES, FIVES
 from stich.games.dappen.state import PHASE_NAMES
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
 
 def _texts(mask: int) -> list[str]:
     return [c.text for c in DECK.cards(mask)]
+
+
+def _event_text(seat: int, actor: int, code: int) -> str:
+    """The text of an action as ``seat`` saw it: another player's discard is hidden."""
+    return "discard ?" if A.DISCARD <= code < A.PASS and seat != actor else A.ACTIONS[code].text
 
 
 def observe(state: DappenState, seat: int) -> Observation:
@@ -68,12 +74,10 @@ def observe(state: DappenState, seat: int) -> Observation:
         private["must_dapp"] = reason
     if state.kept_back == seat:
         private["gstiess_kept_back"] = True
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
-    events = tuple(
-        (actor, "discard ?" if A.DISCARD <= code < A.PASS and seat != actor else A.ACTIONS[code].text) for actor, code in state.history
-    )
+    events = seen_events(state, seat, partial(_event_text, seat), settled=True)  # a text depends on the action and the seat only
     return Observation(
         game=state.game.canonical,
         seat=seat,

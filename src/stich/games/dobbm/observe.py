@@ -11,9 +11,10 @@ the Dobb (Solo) are shown to everybody as ``laid_away`` [§7.1].
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, trick_views
+from stich.core.game import Observation, seen_events, trick_views
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.pack import CONTRACTS, DECK, FACES, points_of
 from stich.games.dobbm.state import END, EXCHANGE, PHASE_NAMES
@@ -24,6 +25,11 @@ if TYPE_CHECKING:
 
 def _texts(mask: int) -> list[str]:
     return [c.text for c in DECK.cards(mask)]
+
+
+def _event_text(seat: int, actor: int, code: int) -> str:
+    """The text of an action as ``seat`` saw it: another player's discard is hidden."""
+    return "discard ?" if A.DISCARD <= code < A.PASS and seat != actor else A.ACTIONS[code].text
 
 
 def observe(state: DobbmState, seat: int) -> Observation:
@@ -58,12 +64,10 @@ def observe(state: DobbmState, seat: int) -> Observation:
     if seat == state.declarer and contract is not None and CONTRACTS[contract].exchanges and state.phase >= EXCHANGE:
         private["dobb"] = _texts(state.dobb)
         private["discards"] = _texts(state.discards)
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
-    events = tuple(
-        (actor, "discard ?" if A.DISCARD <= code < A.PASS and seat != actor else A.ACTIONS[code].text) for actor, code in state.history
-    )
+    events = seen_events(state, seat, partial(_event_text, seat), settled=True)  # a text depends on the action and the seat only
     return Observation(
         game=state.game.canonical,
         seat=seat,

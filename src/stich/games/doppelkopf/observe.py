@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, trick_views
+from stich.core.game import Observation, seen_events, trick_views
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CQ, FACES, N_FACES, TRUMP
 from stich.games.doppelkopf.state import PARTY_NAMES, PHASE_NAMES, PLAY
@@ -105,7 +105,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         private["armut_given"] = [c.text for c in state.game.deck.cards(state.armut_cards)]
     if seat in (state.poor, state.armut_taker) and state.armut_returned:
         private["armut_returned"] = [c.text for c in state.game.deck.cards(state.armut_returned)]
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, CARD_OF_CODE)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, CARD_OF_CODE, state)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     return Observation(
@@ -115,7 +115,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         to_move=to_move,
         hand=tuple(state.game.deck.cards(state.hands[seat])),
         legal_actions=legal,
-        events=tuple((actor, _event_text(state, seat, actor, code)) for actor, code in state.history),
+        events=seen_events(state, seat, lambda actor, code: _event_text(state, seat, actor, code), settled=state.phase >= PLAY),
         tricks=tricks,
         public=public,
         private=private,

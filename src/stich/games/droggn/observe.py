@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, trick_views
+from stich.core.game import Observation, seen_events, trick_views
 from stich.games.droggn import actions as A
 from stich.games.droggn.pack import CONTRACTS, FACES, GSTIESS
-from stich.games.droggn.state import PHASE_NAMES
+from stich.games.droggn.state import PHASE_NAMES, PLAY
 
 if TYPE_CHECKING:
     from stich.games.droggn.state import DroggnState
@@ -75,7 +75,7 @@ def observe(state: DroggnState, seat: int) -> Observation:
         private["discards"] = _cards(state, state.discards)
     if state.offered >= 0 and (seat == state.declarer or (state.bought >= 0 and seat == state.bought_from)):
         private["offered"] = FACES[state.offered].text
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES)
+    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
     to_move = state.current_player()
     legal = tuple(state.legal_actions()) if to_move == seat else ()
     return Observation(
@@ -85,7 +85,7 @@ def observe(state: DroggnState, seat: int) -> Observation:
         to_move=to_move,
         hand=tuple(state.game.deck.cards(state.hands[seat])),
         legal_actions=legal,
-        events=tuple((actor, _event_text(state, seat, code)) for actor, code in state.history),
+        events=seen_events(state, seat, lambda _actor, code: _event_text(state, seat, code), settled=state.phase >= PLAY),
         tricks=tricks,
         public=public,
         private=private,
