@@ -52,3 +52,20 @@ def test_trick_winner_trump_beats_suit_and_red_pips_invert() -> None:
     assert trick_winner(ORDER, idx("H4 H1 CK")) == 1  # the red 1 (ace) beats the red 4
     assert trick_winner(ORDER, idx("C7 HK C10")) == 2  # hearts cannot win a clubs trick
     assert trick_winner(ORDER, idx("T2 T21 T1")) == 1
+
+
+def test_stronger_masks_equal_a_scan_of_the_pack() -> None:
+    """``PlayOrder.stronger`` (a table lookup the heuristics use) against the card-by-card count, every game's order."""
+    from stich.games.dappen.pack import ORDER as DAPPEN
+    from stich.games.dobbm.pack import ORDER as DOBBM
+    from stich.games.droggn.pack import play_order
+    from stich.games.tapp_tarock.pack import ORDER as TAPP
+
+    for order in (DAPPEN, DOBBM, TAPP, play_order(66), play_order(78)):
+        for suit in (NO_SUIT, 0, 1, 2, 3, TRUMP, EXCUSE):
+            for above in range(-3, max(order.strength) + 3):
+                scan = 0
+                for index, (eff, strength) in enumerate(zip(order.eff, order.strength, strict=True)):
+                    if suit != NO_SUIT and eff == suit and strength > above:
+                        scan |= 1 << index
+                assert order.stronger(suit, above) == scan, (suit, above)

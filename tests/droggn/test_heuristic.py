@@ -7,10 +7,13 @@ import statistics
 
 import pytest
 
-from stich.bots.droggn_heuristic import DroggnHeuristic, expected_points
+from stich.bots.droggn_heuristic import DroggnHeuristic, build_view, expected_points
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
+from stich.cards import Card
+from stich.core.game import Observation
+from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
 from stich.games.droggn.game import Droggn
 from stich.games.droggn.pack import FACE_INDEX, play_order
 from stich.games.droggn.state import DroggnState
@@ -184,3 +187,59 @@ def test_captures_an_opponents_pagat() -> None:
     s = bid(deal(game(), {0: "T1", 1: no_trumps, 2: "T2 T20 T22"}), 0, "super")
     act(s, "liege", "pass", "pass", "play T1", "play S4")
     assert DroggnHeuristic(s.game, 2, 1).choose(s.observation(2)).text == "play T2"
+
+
+def _plain_view(obs: Observation, order: PlayOrder, full_mask: int) -> tuple[int, dict[int, set[int]], list[tuple[int, int]]]:
+    """The unseen cards, the voids shown and the trick on the table, worked out card by card (the reference)."""
+    active = list(obs.public["active"])
+    unseen = full_mask
+    for c in obs.hand:
+        unseen &= ~(1 << FACE_INDEX[c])
+    for c in obs.private.get("discards", ()):
+        unseen &= ~(1 << FACE_INDEX[Card.parse(c)])
+    voids: dict[int, set[int]] = {s: set() for s in active}
+    current: list[tuple[int, int]] = []
+    for trick in obs.tricks:
+        seats = [active[(active.index(trick.leader) + i) % 3] for i in range(len(trick.cards))]
+        led = NO_SUIT
+        for seat, c in zip(seats, trick.cards, strict=True):
+            f = FACE_INDEX[c]
+            unseen &= ~(1 << f)
+            if order.eff[f] == EXCUSE:
+                continue
+            if led == NO_SUIT:
+                led = order.eff[f]
+            elif order.eff[f] != led:
+                voids[seat] |= {led} if order.eff[f] == TRUMP else {led, TRUMP}
+        if trick.winner is None:
+            current = [(s, FACE_INDEX[c]) for s, c in zip(seats, trick.cards, strict=True)]
+    return unseen, voids, current
+
+
+@pytest.mark.parametrize("preset", ["stubai", "pack78"])
+def test_view_equals_a_card_by_card_reading(preset: str) -> None:
+    """The bot's fast view (asked at every card of every rollout) against the plain reading, and its counts of stronger cards."""
+    g = Droggn(preset)
+    order = play_order(g.options.pack_size)
+    rng = random.Random(preset)
+    bots = [make_heuristic(g, s, s) for s in range(g.num_seats)]
+    checked = 0
+    for seed in range(12):
+        state = g.new_state(seed=seed, dealer=seed % g.num_seats)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if obs.phase == "play":
+                view = build_view(obs, order, g.deck.full_mask)
+                unseen, voids, current = _plain_view(obs, order, g.deck.full_mask)
+                assert (view.unseen, view.voids, view.trick) == (unseen, voids, current)
+                for suit in (0, 1, 2, 3, TRUMP):
+                    for above in (-1, 0, 5, 10, 14, 20):
+                        plain = sum(
+                            1 for f in range(len(order.eff)) if unseen >> f & 1 and order.eff[f] == suit and order.strength[f] > above
+                        )
+                        assert view.unseen_in(suit, above) == plain
+                checked += 1
+            action = bots[seat].choose(obs) if rng.random() < 0.8 else rng.choice(obs.legal_actions)
+            state.apply(action)
+    assert checked > 300

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
@@ -11,9 +12,10 @@ from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
 from stich.bots.tapp_tarock_heuristic import DREIER_TRICKS, STEP_TRICKS, TappTarockHeuristic, estimate_tricks, max_level
 from stich.cards import parse_cards
-from stich.core.game import Game
+from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string
-from stich.games.tapp_tarock.pack import FACE_OF
+from stich.core.tricks import TRUMP
+from stich.games.tapp_tarock.pack import FACE_OF, FACES, ORDER
 from stich.games.tapp_tarock.state import TappTarockState
 
 from .helpers import act, deal, game
@@ -186,3 +188,44 @@ def test_declarer_with_tarocks_only_draws_with_the_boss_tarock() -> None:
     state, bot = _declarer_to_lead(" ".join(f"T{n}" for n in range(7, 23)), "T2 T3 T4")
     assert all(card.text.startswith("T") for card in state.observation(0).hand)
     assert bot.choose(state.observation(0)).text == "play T22"
+
+
+def _plain_unseen(obs: Observation) -> int:
+    """The faces ``obs.seat`` has not seen, worked out one known card at a time (the reference for the bot's view)."""
+    seen = {FACE_OF[c] for c in obs.hand}
+    seen |= {FACE_OF[c] for trick in obs.tricks for c in trick.cards}
+    public = obs.public
+    talon, taken = public.get("talon"), public.get("talon_taken")
+    if talon and taken:
+        seen |= {FACE_OF[c] for c in parse_cards(" ".join(talon["upper" if taken == "lower" else "lower"]))}
+    seen |= {FACE_OF[c] for c in parse_cards(" ".join(public.get("shown_tarocks", [])))}
+    seen |= {FACE_OF[c] for c in parse_cards(" ".join(obs.private.get("discards", [])))}
+    return sum(1 << f for f in range(len(FACES)) if f not in seen)
+
+
+@pytest.mark.parametrize("preset", ["standard", "four_players"])
+def test_view_counts_unseen_cards_as_a_card_by_card_reading(preset: str) -> None:
+    """The bot's fast view (asked at every card of every rollout): its unseen cards and its counts of stronger ones."""
+    g = game_from_string(f"tapp_tarock(preset={preset})")
+    rng = random.Random(preset)
+    bots = [make_heuristic(g, s, s) for s in range(g.num_seats)]
+    checked = 0
+    for seed in range(15):
+        state = g.new_state(seed=seed, dealer=seed % g.num_seats)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if obs.phase == "play":
+                bot = bots[seat]
+                assert isinstance(bot, TappTarockHeuristic)
+                view = bot._view(obs, [FACE_OF[c] for c in obs.hand])
+                unseen = _plain_unseen(obs)
+                assert view.unseen == unseen
+                for suit in (0, 1, 2, 3, TRUMP):
+                    for above in (-1, 0, 4, 8, 15, 21):
+                        plain = sum(1 for f in range(len(FACES)) if unseen >> f & 1 and ORDER.eff[f] == suit and ORDER.strength[f] > above)
+                        assert view.unseen_in(suit, above) == plain
+                checked += 1
+            action = bots[seat].choose(obs) if rng.random() < 0.8 else rng.choice(obs.legal_actions)
+            state.apply(action)
+    assert checked > 300

@@ -56,9 +56,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from stich.bots.trick_reading import read_tricks
 from stich.cards import Card
 from stich.core.game import Action, Game, Observation
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
+from stich.games.droggn.actions import ACTIONS
 from stich.games.droggn.options import DroggnOptions
 from stich.games.droggn.pack import FACE_INDEX, GSTIESS, KINGS, MOND, PAGAT, POINTS, play_order
 
@@ -82,6 +84,10 @@ GSTIESS_COST = 7.0
 """Dump cost of the Gstieß before the last two tricks: it replaces a card that would cost more."""
 SAFE = 0.65
 """Chance a winning card must have of holding the trick before the bot relies on it."""
+
+
+_PLAY_FACE: dict[int, int] = {a.code: FACE_INDEX[Card.parse(a.text.split()[1])] for a in ACTIONS.actions if a.kind == "play"}
+"""The face of each ``play`` action's card, by action code (reading the text for every legal card is slow in rollouts)."""
 
 
 def _argmin(items: Sequence[T], score: Callable[[T], float]) -> T:
@@ -188,9 +194,8 @@ class _View:
         return order[order.index(self.me) + 1 :]
 
     def unseen_in(self, suit: int, above: int = -1) -> int:
-        return sum(
-            1 for g in range(len(self.order.eff)) if self.unseen >> g & 1 and self.order.eff[g] == suit and self.order.strength[g] > above
-        )
+        """Unseen cards of effective suit ``suit`` stronger than strength ``above``."""
+        return (self.unseen & self.order.stronger(suit, above)).bit_count()
 
     def p_none(self, seat: int, suit: int, k: int) -> float:
         """Chance that ``seat`` holds none of ``k`` unseen cards of ``suit``."""
@@ -227,20 +232,19 @@ class _View:
 
 
 def build_view(obs: Observation, order: PlayOrder, full_mask: int) -> _View:
-    """The bot's view of an observation."""
+    """The bot's view of an observation (asked for every card; a rollout asks thousands of times)."""
     pub = obs.public
     hand_faces = [FACE_INDEX[c] for c in obs.hand]
-    mask = sum(1 << f for f in hand_faces)
-    played = 0
-    for trick in obs.tricks:
-        for c in trick.cards:
-            played |= 1 << FACE_INDEX[c]
-    unseen = full_mask & ~mask & ~played
-    for c in obs.private.get("discards", ()):
-        unseen &= ~(1 << FACE_INDEX[Card.parse(c)])
+    mask = 0
+    for f in hand_faces:
+        mask |= 1 << f
     declarer = pub.get("declarer")
     active = list(pub.get("active", []))
-    view = _View(
+    reading = read_tricks(obs.tricks, active, FACE_INDEX, order)
+    unseen = full_mask & ~mask & ~reading.played
+    for c in obs.private.get("discards", ()):
+        unseen &= ~(1 << FACE_INDEX[Card.parse(c)])
+    return _View(
         obs=obs,
         order=order,
         me=obs.seat,
@@ -250,27 +254,10 @@ def build_view(obs: Observation, order: PlayOrder, full_mask: int) -> _View:
         contract=pub.get("contract"),
         unseen=unseen,
         hand_sizes={int(k): int(v) for k, v in dict(pub.get("hand_sizes", {})).items()},
-        voids={s: set() for s in active},
+        voids=reading.voids,
+        trick=list(zip(reading.seats, reading.faces, strict=True)),
+        tricks_left=len(obs.hand),
     )
-    for trick in obs.tricks:
-        seats = [active[(active.index(trick.leader) + i) % 3] for i in range(len(trick.cards))]
-        faces = [FACE_INDEX[c] for c in trick.cards]
-        led = NO_SUIT
-        for seat, f in zip(seats, faces, strict=True):
-            eff = order.eff[f]
-            if eff == EXCUSE:
-                continue
-            if led == NO_SUIT:
-                led = eff
-                continue
-            if eff != led:
-                view.voids[seat].add(led)
-                if eff != TRUMP:
-                    view.voids[seat].add(TRUMP)
-        if trick.winner is None:
-            view.trick = list(zip(seats, faces, strict=True))
-    view.tricks_left = len(obs.hand)
-    return view
 
 
 class DroggnHeuristic:
@@ -414,7 +401,7 @@ class DroggnHeuristic:
 
     # ----------------------------------------------------------------- play
     def _play(self, view: _View, legal: Sequence[Action]) -> Action:
-        cards = [FACE_INDEX[Card.parse(a.text.split()[1])] for a in legal]
+        cards = [_PLAY_FACE[a.code] for a in legal]
         by_face = dict(zip(cards, legal, strict=True))
         choice = self._follow(view, cards) if view.trick else self._lead(view, cards)
         return by_face[choice]

@@ -46,14 +46,20 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from stich.bots.trick_reading import read_tricks
 from stich.cards import Card
 from stich.core.game import Action, Game, Observation
 from stich.core.tricks import TRUMP
+from stich.games.tapp_tarock.actions import ACTIONS
 from stich.games.tapp_tarock.options import TappTarockOptions
 from stich.games.tapp_tarock.pack import CONTRACT_BY_NAME, FACE_OF, FACES, ORDER, POINTS
 
 PAGAT_F, MOND_F, SKUES_F = 0, 20, 21
 N_TAROCKS = 22
+_TAROCK_MASK = (1 << N_TAROCKS) - 1
+_ALL_FACES = (1 << len(FACES)) - 1
+_PLAY_FACE: dict[int, int] = {a.code: FACE_OF[Card.parse(a.text.split()[1])] for a in ACTIONS.actions if a.kind == "play"}
+"""The face of each ``play`` action's card, by action code (reading the text for every legal card is slow in rollouts)."""
 LEVELS = ("dreier", "unterer", "oberer", "solo")
 
 DREIER_TRICKS = 3.5
@@ -152,7 +158,8 @@ class _View:
     hand: list[int]
     active: list[int]
     declarer: int | None
-    unseen: set[int]
+    unseen: int
+    """Mask of the faces this seat has not seen (bit ``f`` for face ``f``)."""
     hidden_out: int
     voids: dict[int, set[int]] = field(default_factory=dict)
     trick_cards: list[int] = field(default_factory=list)
@@ -191,7 +198,8 @@ class _View:
         return _comb_ratio(self.pool(), self.hand_size(seat), k)
 
     def unseen_in(self, suit: int, above: int = -1) -> int:
-        return sum(1 for g in self.unseen if _suit(g) == suit and _strength(g) > above)
+        """Unseen cards of effective suit ``suit`` stronger than strength ``above``."""
+        return (self.unseen & ORDER.stronger(suit, above)).bit_count()
 
     def p_beat(self, seat: int, f: int, led: int) -> float:
         """Chance that ``seat``, still to play, beats ``f`` (now winning the trick)."""
@@ -349,52 +357,37 @@ class TappTarockHeuristic:
 
     # ------------------------------------------------------------------ play
     def _view(self, obs: Observation, hand: list[int]) -> _View:
+        """The bot's view of an observation (asked for every card; a rollout asks thousands of times)."""
         public = obs.public
         active = list(public.get("active", []))
         declarer = public.get("declarer")
-        seen = set(hand)
-        voids: dict[int, set[int]] = {s: set() for s in active}
-        trick_cards: list[int] = []
-        trick_seats: list[int] = []
-        done = 0
-        for trick in obs.tricks:
-            faces = [FACE_OF[c] for c in trick.cards]
-            start = active.index(trick.leader)
-            seats = [active[(start + i) % 3] for i in range(len(faces))]
-            seen.update(faces)
-            if faces:
-                led = _suit(faces[0])
-                for s, f in zip(seats[1:], faces[1:], strict=True):
-                    if _suit(f) != led:
-                        voids[s].add(led)
-                        if _suit(f) != TRUMP:
-                            voids[s].add(TRUMP)
-            if trick.winner is None:
-                trick_cards, trick_seats = faces, seats
-            else:
-                done += 1
+        reading = read_tricks(obs.tricks, active, FACE_OF, ORDER)
+        seen = reading.played
+        for f in hand:
+            seen |= 1 << f
         hidden_out = 0
         talon = public.get("talon")
         taken = public.get("talon_taken")
         if talon and taken:
             unused = "upper" if taken == "lower" else "lower"
-            seen.update(FACE_OF[Card.parse(t)] for t in talon[unused])
+            for t in talon[unused]:
+                seen |= 1 << FACE_OF[Card.parse(t)]
         elif public.get("contract") == "solo":
             hidden_out += 6
         elif public.get("contract") is not None:
             hidden_out += 3
         for t in public.get("shown_tarocks", []):
-            seen.add(FACE_OF[Card.parse(t)])
+            seen |= 1 << FACE_OF[Card.parse(t)]
         for t in obs.private.get("discards", []):
-            seen.add(FACE_OF[Card.parse(t)])
+            seen |= 1 << FACE_OF[Card.parse(t)]
         if public.get("contract") not in (None, "solo") and obs.seat != declarer:
             hidden_out += 3 - len(public.get("shown_tarocks", []))
-        unseen = {f for f in range(len(FACES)) if f not in seen}
-        return _View(obs, hand, active, declarer, unseen, hidden_out, voids, trick_cards, trick_seats, 16 - done)
+        unseen = _ALL_FACES & ~seen
+        return _View(obs, hand, active, declarer, unseen, hidden_out, reading.voids, reading.faces, reading.seats, 16 - reading.finished)
 
     def _play(self, obs: Observation, hand: list[int], legal: Sequence[Action], rng: random.Random) -> Action | None:
         view = self._view(obs, hand)
-        options = {FACE_OF[Card.parse(a.text.split()[1])]: a for a in legal}
+        options = {_PLAY_FACE[a.code]: a for a in legal}
         cards = list(options)
         keep_pagat = "ultimo" in obs.public.get("announced", []) and obs.seat == view.declarer and view.tricks_left > 1
         if keep_pagat and len(cards) > 1 and PAGAT_F in cards:
@@ -407,7 +400,7 @@ class TappTarockHeuristic:
         outside = view.unseen_in(TRUMP)
         if view.me == view.declarer and tarocks and len(tarocks) == len(cards):
             # tarocks only: draw theirs; with a plain card left the declarer keeps its tarocks to ruff and to take rich tricks
-            top = max((g for g in view.unseen if _is_tarock(g)), default=-1)
+            top = (view.unseen & _TAROCK_MASK).bit_length() - 1  # the highest unseen tarock, -1 for none
             if tarocks[0] > top:
                 return tarocks[0]  # a boss tarock draws two of theirs
             if len(tarocks) > outside:
@@ -456,7 +449,7 @@ class TappTarockHeuristic:
     @staticmethod
     def _risk(view: _View, f: int) -> int:
         """1 for a Mond whose Sküs is still out (it could be caught later), else 0."""
-        return 1 if f == MOND_F and SKUES_F in view.unseen else 0
+        return 1 if f == MOND_F and view.unseen >> SKUES_F & 1 else 0
 
     def _smear(self, view: _View, cards: list[int]) -> int:
         """The most valuable card to give a partner's trick: points first, never a needed king or Sküs."""
