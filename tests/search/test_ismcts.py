@@ -99,6 +99,38 @@ def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None
         make_ismcts(make_game("doppelkopf"), 0, 1, **options)
 
 
+@pytest.mark.parametrize("value", [0, -1, True, 2.5, "many"])
+def test_bad_call_worlds_are_named(value: Any) -> None:
+    with pytest.raises(OptionError, match="call_worlds"):
+        make_ismcts(make_game("dappen"), 0, 1, simulations=10, call_worlds=value)
+
+
+def test_call_worlds_needs_the_simulation_calls() -> None:
+    """Doppelkopf searches its calls by flat sweeps (``calls=auto`` is ``heuristic`` there): no pimc to size."""
+    with pytest.raises(OptionError, match="calls=simulation"):
+        make_ismcts(make_game("doppelkopf"), 0, 1, simulations=10, call_worlds=4)
+
+
+@pytest.mark.parametrize("name", ["dappen", "tapp_tarock"])
+def test_call_worlds_make_the_calls_of_pimc_with_as_many_worlds(name: str) -> None:
+    """With ``call_worlds=N`` every decision outside card play is ``pimc:worlds=N``'s with the same seed (the arena's duplicate pairing)."""
+    game = make_game(name)
+    calls = 0
+    for deal in range(3):
+        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+        searchers = [build_bot(parse_bot_spec("ismcts:simulations=20,call_worlds=3"), game, s, 50 + s) for s in range(game.num_seats)]
+        references = [build_bot(parse_bot_spec("pimc:worlds=3"), game, s, 50 + s) for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            action = searchers[seat].choose(obs)
+            if obs.phase != PLAY_PHASE and len(obs.legal_actions) > 1:
+                assert action == references[seat].choose(obs)
+                calls += 1
+            state.apply(action)
+    assert calls >= 6
+
+
 def test_kernel_rollout_only_for_games_with_a_kernel() -> None:
     """Doppelkopf, Dobbm and Tapp Tarock have a compiled card-play kernel; Droggn (the Gstieß, a laid out Pagat) has none."""
     with pytest.raises(OptionError, match="kernel"):

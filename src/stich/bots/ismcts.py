@@ -35,6 +35,15 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   Re far too often (−0.34 and −0.48 per such seat in two Doppelkopf matches
   against ``pimc``, 273 and 334 seats; ``tools/first_divergence.py``).
   A defender's double in Tapp Tarock, Dobbm and Droggn is the heuristic's too (:data:`stich.bots.doubles.DEFENDER_DOUBLES`);
+* ``call_worlds``: with ``calls=simulation``, the ``pimc`` bot that makes
+  the decisions outside card play weighs exactly this many worlds per
+  decision (``pimc:worlds=N``) instead of sharing the time budget.  Its
+  choices are then a function of the seed and the observation, so in a
+  duplicate match against ``pimc:worlds=N`` (the arena gives a seat's
+  bots the same seed) both make the same calls wherever they see the same
+  deal, and the match measures the card play alone: in Dappen the bidding
+  of two time-budgeted ``pimc`` simulations swung thousands of points
+  either way over 150 deals and buried the cards' difference;
 * ``carry``: ``true`` starts each card-play search with the worlds of the
   seat's previous search that still fit (:mod:`stich.search.carry`), then
   draws fresh ones; ``false`` draws every decision's worlds afresh;
@@ -180,6 +189,9 @@ Tapp Tarock at level 1, stopped after 399 deals: -0.18 (-0.47 .. +0.11),
 MAX_GUIDE = 12
 """Largest accepted ``guide`` depth."""
 
+MAX_CALL_WORLDS = 100_000
+"""Largest accepted ``call_worlds`` (as the ``pimc`` bot's ``worlds``)."""
+
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -216,6 +228,7 @@ class IsmctsBot:
         guide: int = 0,
         others: str = "tree",
         switch: str = "careful",
+        call_worlds: int | None = None,
     ) -> None:
         self.game = game
         self.carry: WorldCarry | None = WorldCarry() if carry else None
@@ -246,7 +259,7 @@ class IsmctsBot:
         self.simulator: Bot | None = None
         """With ``calls=simulation``: the ``pimc`` bot that makes the decisions outside card play."""
         if calls == "simulation":
-            self.simulator = _simulator(game, seat, seed, budget, simulations)
+            self.simulator = _simulator(game, seat, seed, budget, simulations, call_worlds)
         self.fallback: Bot = make_heuristic(game, seat, seed)
         self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""
@@ -332,13 +345,15 @@ class IsmctsBot:
         return plain
 
 
-def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None) -> Bot:
-    """The ``pimc`` bot of ``calls=simulation``: the same budget, or with ``simulations`` a fixed number of worlds.
+def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None, worlds: int | None = None) -> Bot:
+    """The ``pimc`` bot of ``calls=simulation``: ``worlds`` worlds when given, else the same budget or, with ``simulations``, a fixed number of worlds.
 
     A fixed ``simulations`` count becomes ``simulations / MAX_OTHER_CANDIDATES``
     worlds (at least one): about as many rollouts as the flat sweeps of
     ``calls=heuristic`` would play, and just as reproducible.
     """
+    if worlds is not None:
+        return make_pimc(game, seat, seed, worlds=worlds)
     if simulations is not None:
         return make_pimc(game, seat, seed, worlds=max(1, simulations // MAX_OTHER_CANDIDATES))
     return make_pimc(game, seat, seed, time=budget)
@@ -360,6 +375,7 @@ def make_ismcts(
     guide: int | str = "auto",
     others: str = "tree",
     switch: str = "careful",
+    call_worlds: int | None = None,
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -405,6 +421,11 @@ def make_ismcts(
     kind = _auto_rollout(game) if rollout == "auto" else rollout
     if calls == "auto":
         calls = AUTO_CALLS.get(game.name, "simulation")
+    if call_worlds is not None:
+        if isinstance(call_worlds, bool) or not isinstance(call_worlds, int) or not 1 <= call_worlds <= MAX_CALL_WORLDS:
+            raise OptionError(f"call_worlds must be a whole number from 1 to {MAX_CALL_WORLDS:,}, got {call_worlds!r}")
+        if calls != "simulation":
+            raise OptionError(f"call_worlds needs calls=simulation (the pimc simulation it sizes), not calls={calls}")
     return IsmctsBot(
         game,
         seat,
@@ -419,4 +440,5 @@ def make_ismcts(
         guide=guide,
         others=others,
         switch=switch,
+        call_worlds=call_worlds,
     )
