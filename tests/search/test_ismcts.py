@@ -820,3 +820,31 @@ def test_world_pool_draw_share_caps_the_time_spent_drawing(monkeypatch: pytest.M
     assert 4 <= capped <= 8
     with pytest.raises(ValueError, match="draw_share"):
         WorldPool(draw, random.Random(0), pool_size=4, resample_every=1, draw_share=0.0)
+
+
+def test_bad_defend_is_named() -> None:
+    with pytest.raises(OptionError, match="defend"):
+        make_ismcts(make_game("droggn"), 0, 1, simulations=10, defend="pimc")
+
+
+def test_defend_heuristic_plays_the_heuristic_card_as_defender_and_searches_as_declarer() -> None:
+    """With ``defend=heuristic`` a defender's card is the heuristic bot's; the declarer's cards are still searched."""
+    game = make_game("droggn")
+    defended = searched = 0
+    for deal in range(4):
+        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+        bots = [make_ismcts(game, s, 30 + s, simulations=30, defend="heuristic") for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            bot = bots[seat]
+            action = bot.choose(obs)
+            if obs.phase == PLAY_PHASE and len(obs.legal_actions) > 1:
+                if obs.public["declarer"] == seat:
+                    searched += bot.last_result is not None
+                else:
+                    assert action == make_heuristic(game, seat, 30 + seat).choose(obs)
+                    assert bot.last_result is None
+                    defended += 1
+            state.apply(action)
+    assert defended >= 20 and searched >= 10
