@@ -54,7 +54,11 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   was a defender's card, 550 deals), while ``pimc``'s defenders lost to
   the heuristic's card where they left it (+1.53 per seat for the bot
   over 1,574 seats), and the greedy tree's declarer gained (+1,178 over
-  508) (docs/strength.md);
+  508).  It did not pay: with ``rollout=greedy,defend=heuristic`` on
+  fresh deals (seed 2), stopped after 199 deals, -6.27 per deal (-11.45 ..
+  -1.09); ``pimc``, with more worlds since its faster rollouts, now beats
+  the heuristic's defender card (-1,922 over 302 rotations), and the
+  declarer's gain did not carry over (docs/strength.md);
 * ``carry``: ``true`` starts each card-play search with the worlds of the
   seat's previous search that still fit (:mod:`stich.search.carry`), then
   draws fresh ones; ``false`` draws every decision's worlds afresh;
