@@ -56,8 +56,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   over 1,574 seats), and the greedy tree's declarer gained (+1,178 over
   508).  It did not pay: with ``rollout=greedy,defend=heuristic`` on
   fresh deals (seed 2), stopped after 199 deals, -6.27 per deal (-11.45 ..
-  -1.09); ``pimc``, with more worlds since its faster rollouts, now beats
-  the heuristic's defender card (-1,922 over 302 rotations), and the
+  -1.09); on those deals ``pimc`` (with more worlds since its faster
+  rollouts) beat the heuristic's defender card (-1,922 over 302 rotations), and the
   declarer's gain did not carry over (docs/strength.md);
 * ``carry``: ``true`` starts each card-play search with the worlds of the
   seat's previous search that still fit (:mod:`stich.search.carry`), then
