@@ -246,7 +246,7 @@ class _View:
 
     def unseen_in(self, suit: int, above: int = 0) -> int:
         """Unseen cards of effective suit ``suit`` stronger than strength ``above``."""
-        return sum(1 for f in _SUIT_FACES[suit] if (self.unseen >> f) & 1 and ORDER.strength[f] > above)
+        return (self.unseen & ORDER.stronger(suit, above)).bit_count()
 
     def pool(self, suit: int) -> int:
         """Places an unseen card of ``suit`` may be: the hands not void in it, plus the face-down cards."""
