@@ -7,6 +7,7 @@ import random
 import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
@@ -252,6 +253,7 @@ def test_dobbm_worlds_explain_the_bidding() -> None:
     reading_worlds = [reading.sample(rng_reading) for _ in range(40)]
     assert not all(explained(w) for w in plain_worlds)  # the plain sampler ignores the bidding
     assert reading.explained == reading.drawn == 40
+    assert not reading.ignored  # every call the heuristic made is explained: none is given up
     assert all(explained(w) for w in reading_worlds)
     for world in reading_worlds:  # and every world still fits what the seat has seen
         assert world.observation(seat) == state.observation(seat)
@@ -279,6 +281,55 @@ def test_call_reading_falls_back_to_a_consistent_world() -> None:
     assert (reading.drawn, reading.explained) == (1, 0)
     with pytest.raises(ValueError, match="attempts"):
         CallReadingSampler(prepare_sampler(game, state.observation(seat)), game, seat, [Contrary()] * game.num_seats, attempts=0)
+
+
+def test_call_reading_gives_up_a_call_no_world_explains() -> None:
+    """A call the heuristic makes with no hand the worlds give (a pimc or a human bid) stops being checked after a
+    fallback, and the later worlds still give each passer a hand the heuristic passes with (dobbm §3.1)."""
+    from stich.bots.dobbm_heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
+    from stich.core.game import Action, Observation
+    from stich.games.dobbm.pack import DECK
+    from stich.search.call_reading import CallReadingSampler, checked
+
+    state = _dobbm_defender_to_double()
+    game, seat = state.game, state.current_player()
+    declarer, bids = state.declarer, dict(state.bids)  # type: ignore[attr-defined]
+    passers = [s for s, bid in bids.items() if bid == "pass" and s != seat]
+    heuristic = [make_heuristic(game, s, 0) for s in range(game.num_seats)]
+
+    class Unlike:
+        """The declarer's seat: always passes, so no world explains the declarer's bid."""
+
+        name = "unlike"
+
+        def choose(self, observation: Observation) -> Action:
+            return next((a for a in observation.legal_actions if a.text == "pass"), observation.legal_actions[0])
+
+    def passes(world: State) -> bool:
+        dealt = world.dealt  # type: ignore[attr-defined]
+        return all(estimate_tricks([i for i in range(len(DECK.faces)) if dealt[s] >> i & 1]) + DOBB_GAIN < DOBBM_TRICKS for s in passers)
+
+    players: list[Bot] = list(heuristic)
+    players[declarer] = Unlike()
+    assert bids[declarer] != "pass"
+    reading = CallReadingSampler(prepare_sampler(game, state.observation(seat)), game, seat, players)
+    rng = random.Random(2)
+    worlds = [reading.sample(rng) for _ in range(12)]
+    proposal = reading.sampler.propose(random.Random(3))
+    assert proposal is not None
+    replay = game.new_state(hands=proposal.piles, dealer=proposal.dealer, context=proposal.context)
+    declarer_calls = set()
+    for i, code in enumerate(proposal.codes):
+        if checked(game, seat, replay, code) and replay.current_player() == declarer:
+            declarer_calls.add(i)
+        replay.apply(code)
+    assert declarer_calls and declarer_calls <= reading.ignored  # the declarer's calls are no longer checked
+    assert reading.explained > 0 and reading.drawn - reading.explained < 3  # the later worlds explain the rest at once
+    assert passers and all(passes(w) for w in worlds[-5:])  # and the passers' calls are still read
+    plain = prepare_sampler(game, state.observation(seat))
+    assert not all(passes(plain.sample(rng)) for _ in range(40))  # which a plain world does not do
+    for world in worlds:
+        assert world.observation(seat) == state.observation(seat)
 
 
 def test_call_reading_draw_obeys_the_deadline() -> None:
