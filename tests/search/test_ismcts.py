@@ -822,6 +822,23 @@ def test_world_pool_draw_share_caps_the_time_spent_drawing(monkeypatch: pytest.M
         WorldPool(draw, random.Random(0), pool_size=4, resample_every=1, draw_share=0.0)
 
 
+@pytest.mark.parametrize("bad", [0, -0.1, 1.5, "half", True])
+def test_bad_draw_share_is_named(bad: object) -> None:
+    with pytest.raises(OptionError, match="draw_share"):
+        make_ismcts(make_game("dobbm"), 0, 1, time=0.05, draw_share=bad)  # type: ignore[arg-type]
+
+
+def test_draw_share_sets_the_card_play_search_limit() -> None:
+    """``auto`` is the game's DRAW_SHARES entry (none outside it), 1 lifts the limit, a share in between is taken as given."""
+    from stich.bots.ismcts import DRAW_SHARES
+
+    dobbm, tapp = make_game("dobbm"), make_game("tapp_tarock")
+    assert make_ismcts(dobbm, 0, 1, time=0.05).search.draw_share == DRAW_SHARES["dobbm"]
+    assert make_ismcts(tapp, 0, 1, time=0.05).search.draw_share is None
+    assert make_ismcts(dobbm, 0, 1, time=0.05, draw_share=1).search.draw_share is None
+    assert make_ismcts(tapp, 0, 1, time=0.05, draw_share=0.5).search.draw_share == 0.5
+
+
 def test_bad_defend_is_named() -> None:
     with pytest.raises(OptionError, match="defend"):
         make_ismcts(make_game("droggn"), 0, 1, simulations=10, defend="pimc")

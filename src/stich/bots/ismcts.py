@@ -59,6 +59,9 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   -1.09); on those deals ``pimc`` (with more worlds since its faster
   rollouts) beat the heuristic's defender card (-1,922 over 302 rotations), and the
   declarer's gain did not carry over (docs/strength.md);
+* ``draw_share``: ``auto`` (:data:`DRAW_SHARES`: 0.3 in Dobbm, no limit
+  elsewhere) or a share in (0, 1]: the most of a timed card-play search
+  that drawing worlds may take; 1 draws a world whenever one is due.
 * ``carry``: ``true`` starts each card-play search with the worlds of the
   seat's previous search that still fit (:mod:`stich.search.carry`), then
   draws fresh ones; ``false`` draws every decision's worlds afresh;
@@ -248,6 +251,7 @@ class IsmctsBot:
         switch: str = "careful",
         call_worlds: int | None = None,
         defend: str = "tree",
+        draw_share: float | None = None,
     ) -> None:
         self.game = game
         self.defend = defend
@@ -267,7 +271,7 @@ class IsmctsBot:
             game,
             make_rollout(rollout, game, seed),
             paired=paired,
-            draw_share=DRAW_SHARES.get(game.name),
+            draw_share=draw_share,
             guide=guides,
             guide_depth=guide,
             others=[make_heuristic(game, s, derive_seed(seed, 2000 + s)) for s in range(game.num_seats)] if others == "heuristic" else None,
@@ -400,6 +404,7 @@ def make_ismcts(
     switch: str = "careful",
     call_worlds: int | None = None,
     defend: str = "tree",
+    draw_share: float | str = "auto",
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -442,6 +447,12 @@ def make_ismcts(
         raise OptionError(f"switch must be one of {', '.join(SWITCHES)}, got {switch!r}")
     if not isinstance(defend, str) or defend not in DEFENDS:
         raise OptionError(f"defend must be one of {', '.join(DEFENDS)}, got {defend!r}")
+    if draw_share == "auto":
+        share = DRAW_SHARES.get(game.name)
+    elif isinstance(draw_share, bool) or not isinstance(draw_share, int | float) or not 0 < draw_share <= 1:
+        raise OptionError(f"draw_share must be auto or a number above 0 and at most 1, got {draw_share!r}")
+    else:
+        share = None if draw_share == 1 else float(draw_share)
     if switch == "eager" and not paired:
         raise OptionError("switch=eager needs paired=true (it is a rule for paired root sweeps)")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
@@ -468,4 +479,5 @@ def make_ismcts(
         switch=switch,
         call_worlds=call_worlds,
         defend=defend,
+        draw_share=share,
     )
