@@ -48,11 +48,12 @@ class CallReadingSampler:
     may call differently from the heuristic); ``explained`` and ``drawn``
     count the outcome.
 
-    A call that no proposal explained in ``attempts`` replays that reached
-    it is not the heuristic's with any hand the worlds give (a ``pimc``
-    bid, a human's hunch): once a draw has fallen back for want of an
-    explanation, such calls are no longer checked (:attr:`ignored`), and
-    the later draws of the decision read the other calls only.  Before,
+    A call that hardly any replay reaching it explains is not the
+    heuristic's with the hands the worlds give (a ``pimc`` bid, a human's
+    hunch): once a draw has fallen back for want of an explanation, a call
+    that at least ``attempts / 2`` replays reached and fewer than one in
+    ``attempts`` explained is no longer checked (:attr:`ignored`), and the
+    later draws of the decision read the other calls only.  Before,
     every further world of that decision cost ``attempts`` replays and
     explained nothing: in Dobbm decisions after a call of the ``pimc`` bot,
     3-7 ms a world against about 1 ms (docs/search.md).
@@ -73,7 +74,7 @@ class CallReadingSampler:
         self.agreed: dict[int, int] = {}
         """Per position: how many of those replays the heuristic made the call in."""
         self.ignored: set[int] = set()
-        """Positions of calls no longer checked: none of ``attempts`` or more replays reaching them explained them."""
+        """Positions of calls no longer checked (:meth:`_give_up_unexplained`)."""
 
     def explains(self, world: World) -> bool:
         """Whether the heuristic bots, dealt ``world``'s cards, make every checked call of its history (:attr:`ignored` ones aside)."""
@@ -97,7 +98,7 @@ class CallReadingSampler:
         return True
 
     def _give_up_unexplained(self) -> None:
-        """After a draw fell back: stop checking the calls that ``attempts`` or more replays reached and none explained."""
+        """After a draw fell back: stop checking each call ``attempts / 2`` replays or more reached and under 1 in ``attempts`` explain."""
         for i, reached in self.reached.items():
             if 2 * reached >= self.attempts and self.agreed.get(i, 0) * self.attempts < reached:
                 self.ignored.add(i)
