@@ -88,8 +88,7 @@ class CallReadingSampler:
             for i, code in enumerate(world.codes[: last + 1]):
                 if i not in ignored and checked(self.game, self.seat, state, code):
                     self.reached[i] = self.reached.get(i, 0) + 1
-                    mover = state.current_player()
-                    if self.players[mover].choose(state.observation(mover)).code != code:
+                    if not heuristic_makes(self.players, state, code):
                         return False
                     self.agreed[i] = self.agreed.get(i, 0) + 1
                 state.apply(code)
@@ -143,8 +142,11 @@ def agrees(game: Game, seat: int, players: Sequence[Bot], state: State, code: in
     Checked: a call (kind not in :data:`UNVERIFIED_KINDS`) of a seat other
     than ``seat`` that had an alternative.  Everything else agrees.
     """
-    if not checked(game, seat, state, code):
-        return True
+    return not checked(game, seat, state, code) or heuristic_makes(players, state, code)
+
+
+def heuristic_makes(players: Sequence[Bot], state: State, code: int) -> bool:
+    """Whether the mover's bot in ``players``, asked from its own observation of ``state``, chooses the action ``code``."""
     mover = state.current_player()
     return players[mover].choose(state.observation(mover)).code == code
 
