@@ -83,6 +83,18 @@ def test_same_files_with_one_or_two_workers(capsys: pytest.CaptureFixture[str], 
     assert one["pairings"][0]["rotations"] == 8 * 3 and one["games_played"] == 8 * 4
 
 
+def test_reuse_baseline_is_echoed_in_the_command_the_summary_and_the_results(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    common = ("tapp_tarock", "--bots", "heuristic,random", "--deals", "3", "--seed", "2", "--workers", "1")
+    data, _ = arena(capsys, *common, "--reuse-baseline", "--out", str(tmp_path / "reused"))
+    assert data["command"] == f"stich arena {' '.join(common)} --reuse-baseline --out {tmp_path / 'reused'}"
+    assert data["reuse_baseline"] is True
+    assert json.loads((tmp_path / "reused" / "results.json").read_text(encoding="utf-8"))["reuse_baseline"] is True
+    plain, _ = arena(capsys, *common)
+    assert plain["reuse_baseline"] is False and "--reuse-baseline" not in plain["command"]
+    status, out, _ = run_cli(capsys, "arena", *common, "--reuse-baseline")
+    assert status == 0 and "references: random (rotations reuse the baseline's actions)" in out
+
+
 def test_without_matplotlib_the_plots_are_skipped_with_a_warning(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

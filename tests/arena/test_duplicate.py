@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from stich.arena.stats import mean_interval
 from stich.bots import registry
 from stich.bots.random_bot import RandomBot
 from stich.core.errors import OptionError
-from stich.core.game import Game
+from stich.core.game import Action, Game, Observation
 from stich.core.records import replay_deal, validate_record
 from stich.core.registry import make_game
 from stich.core.rng import derive_seed
@@ -177,3 +178,80 @@ def test_bad_option_values_and_counts_fail_before_any_deal(option_bot: None) -> 
         run_duplicate(game, "heuristic", ["random"], 0, 1)
     with pytest.raises(OptionError, match="workers must be at least 1"):
         run_duplicate(game, "heuristic", ["random"], 1, 1, 0)
+
+
+# --------------------------------------------------------------------- reusing the baseline
+_NOISE = random.Random(20261124)
+"""Shared by every :class:`NoisyBot`: a repeat of a decision draws anew, as a time-budgeted search weighs other worlds."""
+
+
+class NoisyBot:
+    """A reference that does not repeat itself: a random legal action from a stream its seed does not fix."""
+
+    name = "noisy"
+
+    def __init__(self, game: Game, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def choose(self, observation: Observation) -> Action:
+        return _NOISE.choice(observation.legal_actions)
+
+
+class FirstLegal:
+    """A reference whose choice is a function of the observation alone."""
+
+    name = "first"
+
+    def __init__(self, game: Game, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def choose(self, observation: Observation) -> Action:
+        return observation.legal_actions[0]
+
+
+@pytest.fixture
+def reference_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.BOTS, "noisy", f"{__name__}:NoisyBot")
+    monkeypatch.setitem(registry.BOTS, "first", f"{__name__}:FirstLegal")
+
+
+def _first_differences(records: list[dict[str, Any]], seats: int) -> list[tuple[int, int]]:
+    """(rotation seat, seat of the first action that differs from the baseline) of every rotation that differs at all."""
+    out = []
+    for start in range(0, len(records), seats + 1):
+        baseline, rotations = records[start], records[start + 1 : start + 1 + seats]
+        for record in rotations:
+            pairs = zip(record["actions"], baseline["actions"], strict=False)
+            index = next((i for i, (mine, theirs) in enumerate(pairs) if mine != theirs), None)
+            if index is not None:
+                out.append((record["meta"]["arena"]["rotation"], record["actions"][index][0]))
+    return out
+
+
+def test_reusing_the_baseline_leaves_the_first_difference_to_the_candidate(reference_bots: None) -> None:
+    # docs/arena.md, "Reusing the baseline": a reference that does not repeat itself departs from the baseline in
+    # the rotations on its own; with reuse it replays the baseline until the candidate plays something else.
+    game = make_game("doppelkopf")
+    plain: list[dict[str, Any]] = []
+    run_duplicate(game, "heuristic", ["noisy"], 4, 6, record_sink=plain.extend)
+    assert any(seat != mover for seat, mover in _first_differences(plain, 4))
+    reused: list[dict[str, Any]] = []
+    result = run_duplicate(game, "heuristic", ["noisy"], 4, 6, record_sink=reused.extend, reuse_baseline=True)
+    assert result.reuse_baseline
+    firsts = _first_differences(reused, 4)
+    assert firsts and all(seat == mover for seat, mover in firsts)
+    for record in reused:
+        replay_deal(record)
+
+
+def test_reusing_the_baseline_changes_nothing_for_a_repeatable_reference_but_its_time(reference_bots: None) -> None:
+    game = make_game("tapp_tarock")
+    plain: list[dict[str, Any]] = []
+    reused: list[dict[str, Any]] = []
+    one = run_duplicate(game, "heuristic", ["first"], 5, 2, record_sink=plain.extend)
+    two = run_duplicate(game, "heuristic", ["first"], 5, 2, record_sink=reused.extend, reuse_baseline=True)
+    assert one.deals == two.deals and plain == reused
+    assert not one.reuse_baseline and two.reuse_baseline
+    # The candidate decides everywhere in both; the reference's replayed decisions are not made (nor timed) again.
+    assert one.timings["heuristic"].decisions == two.timings["heuristic"].decisions
+    assert 0 < two.timings["first"].decisions < one.timings["first"].decisions

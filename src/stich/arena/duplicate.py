@@ -30,6 +30,30 @@ course of the deal, and a bot against itself (``random,random``) gives a
 difference of exactly zero on every deal.  Each deal is played on its own, so
 the result does not depend on how deals are spread over worker processes.
 
+**Reusing the baseline** (``reuse_baseline``, ``stich arena
+--reuse-baseline``).  A reference with a time budget does not repeat
+itself: it weighs as many worlds as the clock allows, so in a rotation it
+may choose differently from the baseline before the candidate has done
+anything different, and that noise lands in the candidate's difference.
+With reuse, while a rotation is still the same game as the baseline (every
+action so far equal), each reference seat plays the baseline's action
+instead of deciding again; from the first action that differs (the
+candidate's, since nobody else decides before it) every bot decides as
+usual.  A reused action is the same bot's choice, with the same seed, in
+the same position, so the rotation's course has the same law as when the
+reference decides anew; what goes is the noise before the candidate's
+first own difference, and the time of those decisions (about a fifth of
+the actions of a Dobbm match between time-budgeted search bots).  This
+assumes the references decide from the observation alone: a bot that
+carries state from one decision to the next (``ismcts:carry=true``) meets
+its first live decision of a rotation without it.  A reference whose
+choice is a function of its seed and the observation (``heuristic``,
+``pimc:worlds=N``) plays the same match either way; one that draws from a
+single stream through the deal (``random``, ``ismcts``) meets its first
+live decision with a stream the reused decisions did not advance, so the
+rest of the rotation can differ from a match without reuse.  The reused
+decisions are not timed again.
+
 **Bot specs.** A bot is named as in :mod:`stich.bots.registry`, optionally
 with options: ``name:key=value,key=value`` (``pimc:time=0.5``,
 ``ismcts:sims=200``).  In a comma-separated list of bots a part with ``=`` and
@@ -57,7 +81,7 @@ from typing import Any
 from stich.bots.base import Bot
 from stich.bots.registry import BOT_NAME, BOTS, bot_names, load_factory, make_bot, register_bot, registered_bots
 from stich.core.errors import OptionError, StichError
-from stich.core.game import Game, State
+from stich.core.game import Action, Game, State
 from stich.core.records import MAX_SEED, deal_record
 from stich.core.registry import game_from_string
 from stich.core.rng import MASK64, derive_seed
@@ -354,6 +378,8 @@ class ArenaResult:
     timings: dict[str, BotTiming] = field(default_factory=dict)
     workers: int = 1
     seconds: float = 0.0
+    reuse_baseline: bool = False
+    """Whether the rotations reused the baseline's reference actions up to their first difference (see the module docstring)."""
 
     @property
     def candidate_label(self) -> str:
@@ -384,6 +410,8 @@ class _Chunk:
     stop: int
     records: bool
     registered: tuple[tuple[str, str], ...] = ()
+    reuse_baseline: bool = False
+    """Rotations replay the baseline's reference actions until they first differ from it (see the module docstring)."""
     """Bots added by :func:`~stich.bots.registry.register_bot` in the main process: a spawned worker registers them again."""
 
 
@@ -405,20 +433,44 @@ def _game(canonical: str) -> Game:
     return game_from_string(canonical)
 
 
-def _play(state: State, bots: Sequence[Bot], labels: Sequence[str], timings: dict[str, list[float]]) -> None:
-    """Play ``state`` to its end; each bot sees only its own observation and its ``choose`` is timed."""
+def _play(
+    state: State,
+    bots: Sequence[Bot],
+    labels: Sequence[str],
+    timings: dict[str, list[float]],
+    *,
+    script: Sequence[Action] | None = None,
+    own: int = -1,
+) -> list[Action]:
+    """Play ``state`` to its end and return the actions; each bot sees only its own observation and its ``choose`` is timed.
+
+    With ``script`` (the baseline's actions) every seat but ``own`` (the
+    candidate's) plays the script's action while the game is still the
+    script's, so only ``own`` decides until its action first differs; from
+    there on every seat decides (``reuse_baseline``).
+    """
     clock = time.perf_counter
+    played: list[Action] = []
+    following = script is not None
     while not state.is_terminal():
         seat = state.current_player()
-        observation = state.observation(seat)
-        started = clock()
-        action = bots[seat].choose(observation)
-        elapsed = clock() - started
-        tally = timings[labels[seat]]
-        tally[0] += 1
-        tally[1] += elapsed
-        tally[2] = max(tally[2], elapsed)
+        step = len(played)
+        if following and script is not None and seat != own and step < len(script):
+            action = script[step]
+        else:
+            observation = state.observation(seat)
+            started = clock()
+            action = bots[seat].choose(observation)
+            elapsed = clock() - started
+            tally = timings[labels[seat]]
+            tally[0] += 1
+            tally[1] += elapsed
+            tally[2] = max(tally[2], elapsed)
+            if following and (script is None or step >= len(script) or action.code != script[step].code):
+                following = False
         state.apply(action)
+        played.append(action)
+    return played
 
 
 def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
@@ -444,7 +496,7 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
         for ref, ref_label in zip(chunk.references, chunk.labels[1:], strict=True):
             baseline = initial.clone()
             seat_labels = [ref_label] * n
-            _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
+            script = _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
             games += 1
             base_scores = baseline.result().scores
             if chunk.records:
@@ -454,7 +506,8 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
                 state = initial.clone()
                 specs = [chunk.candidate if s == seat else ref for s in range(n)]
                 labels = [cand_label if s == seat else ref_label for s in range(n)]
-                _play(state, [build_bot(spec, game, s, bot_seeds[s]) for s, spec in enumerate(specs)], labels, timings)
+                bots = [build_bot(spec, game, s, bot_seeds[s]) for s, spec in enumerate(specs)]
+                _play(state, bots, labels, timings, script=script if chunk.reuse_baseline else None, own=seat)
                 games += 1
                 cand_scores.append(state.result().scores[seat])
                 if chunk.records:
@@ -557,6 +610,7 @@ def run_duplicate(
     *,
     progress: Callable[[int], None] | None = None,
     record_sink: Callable[[list[dict[str, Any]]], None] | None = None,
+    reuse_baseline: bool = False,
 ) -> ArenaResult:
     """Play a duplicate match of ``candidate`` against each of ``references`` on ``deals`` seeded deals.
 
@@ -565,6 +619,9 @@ def run_duplicate(
     each time ``k`` more deals are done.  ``record_sink(records)`` receives
     the deal records of every game played (baseline, then the rotations, per
     deal and reference), in deal order; without it no records are made.
+    ``reuse_baseline`` lets the reference seats of a rotation replay the
+    baseline's actions until the rotation first differs from it (see the
+    module docstring).
     Raises :class:`OptionError` for an unknown bot, a bad bot option or a bad
     count.
     """
@@ -582,7 +639,7 @@ def run_duplicate(
         _check_options(spec)
         build_bot(spec, game, 0, 0)  # a bad option value fails here, before any work
     labels = bot_labels((cand, *refs))
-    template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None, registered_bots())
+    template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None, registered_bots(), reuse_baseline)
     chunks = _chunks(template, deals, workers)
     used = min(workers, len(chunks))
     started = time.perf_counter()
@@ -609,4 +666,5 @@ def run_duplicate(
         timings=timings,
         workers=used,
         seconds=time.perf_counter() - started,
+        reuse_baseline=reuse_baseline,
     )

@@ -107,6 +107,7 @@ def summarize(result: ArenaResult, *, command: str | None = None, include_deals:
             "deal": "derive_seed(seed, i), dealer i % seats",
             "bot": "stich.arena.duplicate.arena_bot_seed(seed, i, seat), the same in the baseline and every rotation",
         },
+        "reuse_baseline": result.reuse_baseline,
         "games_played": result.games_played,
         "workers": result.workers,
         "seconds": round(result.seconds, 3),
@@ -138,6 +139,10 @@ def _interval(pair: list[float] | None, digits: int = 3) -> str:
     return "n/a (needs 2 deals)" if pair is None else f"{_signed(pair[0], digits)} .. {_signed(pair[1], digits)}"
 
 
+REUSE_NOTE = " (rotations reuse the baseline's actions)"
+"""Added to the references' line of the summary of a match played with ``reuse_baseline``."""
+
+
 def summary_text(data: dict[str, Any]) -> list[str]:
     """The summary of :func:`summarize` as plain text lines."""
     pct = round(100 * data["level"])
@@ -145,7 +150,7 @@ def summary_text(data: dict[str, Any]) -> list[str]:
         f"game:       {data['game']}",
         f"deals:      {data['deals']} (seed {data['seed']}), {data['games_played']} games played",
         f"candidate:  {data['candidate']}",
-        f"references: {', '.join(data['references'])}",
+        f"references: {', '.join(data['references'])}{REUSE_NOTE if data.get('reuse_baseline') else ''}",
         f"time:       {data['seconds']:.2f} s with {data['workers']} worker{'s' if data['workers'] != 1 else ''}",
     ]
     for p in data["pairings"]:

@@ -53,6 +53,12 @@ def add_arena_parser(sub: argparse._SubParsersAction[Any], add_game_arguments: G
     arena.add_argument(
         "--workers", metavar="W", type=int_type("--workers", 1, None), help="worker processes (default: the number of CPUs; 1 = in-process)"
     )
+    arena.add_argument(
+        "--reuse-baseline",
+        action="store_true",
+        help="in each rotation the reference seats replay the baseline's actions until the candidate first plays differently "
+        "(takes the noise of time-budgeted references before that out of the comparison, and their time)",
+    )
     arena.add_argument("--out", metavar="DIR", help="write results.json, deals.csv, records.jsonl and plots into DIR")
     arena.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     arena.set_defaults(func=cmd_arena)
@@ -70,6 +76,8 @@ def command_line(args: argparse.Namespace, workers: int) -> str:
     for item in args.register:
         argv += ["--register", item]
     argv += ["--bots", args.bots, "--deals", str(args.deals), "--seed", str(args.seed), "--workers", str(workers)]
+    if args.reuse_baseline:
+        argv.append("--reuse-baseline")
     if args.out is not None:
         argv += ["--out", args.out]
     return shlex.join(argv)
@@ -106,7 +114,10 @@ def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], 
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W] [--out DIR] [--json]``."""
+    """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W] [--reuse-baseline] ...``.
+
+    The rest is ``[--out DIR] [--json]``; :func:`add_arena_parser` says what each option does.
+    """
     from stich.arena.duplicate import parse_bot_specs, run_duplicate
     from stich.arena.report import RECORDS_FILE, RecordWriter, prepare_out_dir, print_summary, summarize, write_outputs
     from stich.bots.registry import register_bot
@@ -126,7 +137,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
     writer = RecordWriter(out / RECORDS_FILE) if out is not None else None
     context, advance = _progress(args.deals)
     with writer if writer is not None else nullcontext(), context:
-        result = run_duplicate(game, specs[0], specs[1:], args.deals, args.seed, workers, progress=advance, record_sink=writer)
+        result = run_duplicate(
+            game,
+            specs[0],
+            specs[1:],
+            args.deals,
+            args.seed,
+            workers,
+            progress=advance,
+            record_sink=writer,
+            reuse_baseline=args.reuse_baseline,
+        )
     command = command_line(args, workers)
     data = summarize(result, command=command)
     data["out"] = str(out) if out is not None else None
