@@ -80,3 +80,14 @@ def test_a_suffix_given_to_keep_labels_the_row(tmp_path: Path) -> None:
     assert tool.main(["render", str(tmp_path / "kept"), "--output", str(tmp_path / "s.md")]) == 0
     row = next(line for line in (tmp_path / "s.md").read_text(encoding="utf-8").splitlines() if line.startswith("| dobbm"))
     assert row.endswith("| yes | 2-call-reading |")
+
+
+def test_run_plays_each_match_and_passes_reuse_baseline(tmp_path: Path) -> None:
+    tool = _tool()
+    out = tmp_path / "ladder"
+    match = ["--games", "tapp_tarock", "--rungs", "heuristic>random", "--deals", "2", "--workers", "1"]
+    status = tool.main(["run", *match, "--out", str(out), "--reuse-baseline"])
+    assert status == 0
+    results = json.loads((out / "tapp_tarock__heuristic__vs__random" / "results.json").read_text(encoding="utf-8"))
+    assert results["reuse_baseline"] is True and results["deals"] == 2
+    assert results["command"].endswith(f"--reuse-baseline --out {out / 'tapp_tarock__heuristic__vs__random'}")

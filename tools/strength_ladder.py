@@ -16,7 +16,8 @@ records and plots); ``keep`` copies each ``results.json`` without its
 per-deal outcomes (a few KB) into ``docs/ladder``, which git keeps, so the
 table can be rendered again later; ``render`` reads every ``results.json``
 below the folders it is given and every such copy in them.  ``--games`` and
-``--rungs`` select a part of the ladder::
+``--rungs`` select a part of the ladder; ``run --reuse-baseline`` passes
+``--reuse-baseline`` to every match (time-budgeted references, docs/arena.md)::
 
     python tools/strength_ladder.py keep ladder --into docs/ladder
     python tools/strength_ladder.py render docs/ladder --output docs/strength.md
@@ -85,6 +86,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 "--out",
                 str(folder),
                 "--json",
+                *(["--reuse-baseline"] if args.reuse_baseline else []),
             ]
             started = time.monotonic()
             print(f"ladder: {game}: {candidate} vs {reference} ...", flush=True)
@@ -239,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--workers", type=int, default=2)
     run.add_argument("--out", default="ladder")
     run.add_argument("--games", help=f"comma-separated subset of {', '.join(GAMES)}")
+    run.add_argument(
+        "--reuse-baseline", action="store_true", help="pass --reuse-baseline to every match (references with a time budget, docs/arena.md)"
+    )
     run.add_argument("--rungs", help="';'-separated rungs (heuristic, pimc, ismcts) or CANDIDATE>REFERENCE specs")
     run.set_defaults(func=run_matches)
     ren = sub.add_parser("render", help="write the table of results into docs/strength.md (between its markers)")
