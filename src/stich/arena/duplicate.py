@@ -411,9 +411,9 @@ class _Chunk:
     stop: int
     records: bool
     registered: tuple[tuple[str, str], ...] = ()
+    """Bots added by :func:`~stich.bots.registry.register_bot` in the main process: a spawned worker registers them again."""
     reuse_baseline: bool = False
     """Rotations replay the baseline's reference actions until they first differ from it (see the module docstring)."""
-    """Bots added by :func:`~stich.bots.registry.register_bot` in the main process: a spawned worker registers them again."""
 
 
 @dataclass
@@ -453,10 +453,11 @@ def _play(
     clock = time.perf_counter
     played: list[Action] = []
     following = script is not None
+    script = script if script is not None else ()
     while not state.is_terminal():
         seat = state.current_player()
         step = len(played)
-        if following and script is not None and seat != own and step < len(script):
+        if following and seat != own and step < len(script):
             action = script[step]
         else:
             observation = state.observation(seat)
@@ -467,7 +468,7 @@ def _play(
             tally[0] += 1
             tally[1] += elapsed
             tally[2] = max(tally[2], elapsed)
-            if following and (script is None or step >= len(script) or action.code != script[step].code):
+            if following and (step >= len(script) or action.code != script[step].code):
                 following = False
         state.apply(action)
         played.append(action)
