@@ -10,7 +10,7 @@ heuristic's card for any paired lead, as the ``pimc`` bot does.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -101,3 +101,31 @@ def test_a_model_search_sees_only_the_observation() -> None:
     assert first.choose(real.observation(seat)) == second.choose(other.observation(seat))
     assert first.last_result is not None
     assert any(n.guided for n in _nodes(first.last_result.root))  # the models' cards were asked in the sampled worlds
+
+
+def test_defend_careful_searches_defenders_with_the_careful_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``defend=careful`` and ``switch=eager`` the declarer's card searches take any lead, a defender's need a clear one."""
+    from stich.search import ismcts as ismcts_search
+
+    game = make_game("droggn")
+    calls: list[tuple[bool, bool]] = []
+    current_is_declarer = [False]
+    real = ismcts_search.choose_paired
+
+    def spy(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | None, *, gap: float = 0.05, eager: bool = False) -> int:
+        calls.append((current_is_declarer[0], eager))
+        return real(rows, codes, anchor, gap=gap, eager=eager)
+
+    monkeypatch.setattr(ismcts_search, "choose_paired", spy)
+    options = {"simulations": 16, "paired": True, "others": "heuristic", "switch": "eager", "rollout": "heuristic", "defend": "careful"}
+    for deal in range(2):
+        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+        bots = [make_ismcts(game, s, 50 + s, **options) for s in range(game.num_seats)]  # type: ignore[arg-type]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            current_is_declarer[0] = obs.public.get("declarer") == seat
+            state.apply(bots[seat].choose(obs))
+    declarer = {eager for is_declarer, eager in calls if is_declarer}
+    defender = {eager for is_declarer, eager in calls if not is_declarer}
+    assert declarer == {True} and defender == {False}

@@ -58,7 +58,15 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   fresh deals (seed 2), stopped after 199 deals, -6.27 per deal (-11.45 ..
   -1.09); on those deals ``pimc`` (with more worlds since its faster
   rollouts) beat the heuristic's defender card (-1,922 over 302 rotations), and the
-  declarer's gain did not carry over (docs/strength.md);
+  declarer's gain did not carry over (docs/strength.md).  ``careful``
+  searches a defender's cards too, but leaves the heuristic's card only
+  for a clear lead (the careful switch, whatever ``switch`` says), so that
+  with ``switch=eager`` only the declarer takes any paired lead: the
+  ``pimc``-like tree (``others=heuristic,switch=eager``) gained against
+  ``pimc`` where its declarer kept the heuristic's card and ``pimc`` left
+  it, and lost where its defenders left it and ``pimc`` kept it (Droggn,
+  the first 349 deals of a match: +4.99 per rotation over 292 and -5.36
+  over 351; Dobbm, run ``18-reuse-baseline``);
 * ``draw_share``: ``auto`` (:data:`DRAW_SHARES`: 0.3 in Dobbm, no limit
   elsewhere) or a share in (0, 1]: the most of a timed card-play search
   that drawing worlds may take; 1 draws a world whenever one is due.
@@ -121,7 +129,7 @@ OTHERS = ("tree", "heuristic")
 SWITCHES = ("careful", "eager")
 """Values of the ``switch`` option: when a paired root search leaves the heuristic's choice."""
 
-DEFENDS = ("tree", "heuristic")
+DEFENDS = ("tree", "heuristic", "careful")
 """Values of the ``defend`` option: who chooses a defender's cards."""
 
 AUTO_CALLS: dict[str, str] = {
@@ -255,7 +263,7 @@ class IsmctsBot:
     ) -> None:
         self.game = game
         self.defend = defend
-        """``heuristic``: a defender's card is the heuristic's (see the ``defend`` option)."""
+        """``heuristic``: a defender's card is the heuristic's; ``careful``: searched, with the careful switch (``defend`` option)."""
         self.carry: WorldCarry | None = WorldCarry() if carry else None
         """With ``carry``: the worlds of the last card-play search, offered to the next one."""
         self.calls = calls
@@ -310,7 +318,7 @@ class IsmctsBot:
         only: tuple[Action, ...] | None = None
         if self.calls != "same" and is_defender_double(self.game, observation):
             return heuristic
-        if self.defend == "heuristic" and observation.phase == PLAY_PHASE and observation.public.get("declarer") not in (None, self.seat):
+        if self.defend == "heuristic" and self._defending(observation):
             return heuristic
         if observation.phase == PLAY_PHASE and self.calls != "same":
             plays = tuple(a for a in legal if a.kind == "play")
@@ -340,6 +348,7 @@ class IsmctsBot:
                 stop=deadline.expired if deadline is not None else None,
                 anchor=heuristic.code if self.prior else None,
                 only=only,
+                eager=False if self.defend == "careful" and self._defending(observation) else None,
             )
         except SamplingError:
             if carry is not None:
@@ -349,6 +358,10 @@ class IsmctsBot:
             carry.keep(result.states)
         self.last_result = result
         return self.game.actions[result.code]
+
+    def _defending(self, observation: Observation) -> bool:
+        """Whether ``observation`` is a card-play decision of a defender (a game with a declarer, and it is another seat)."""
+        return observation.phase == PLAY_PHASE and observation.public.get("declarer") not in (None, self.seat)
 
     def _advance(self, observation: Observation) -> Callable[[State], State | None]:
         """How a carried world is brought up to ``observation`` (checking its new calls where worlds read them, :data:`INFER_GAMES`)."""

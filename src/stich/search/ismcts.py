@@ -637,6 +637,7 @@ class ISMCTS:
         stop: Callable[[], bool] | None = None,
         anchor: int | None = None,
         only: Sequence[Action] | None = None,
+        eager: bool | None = None,
     ) -> SearchResult:
         """Run ``iterations`` iterations, or until ``stop()`` says so (asked before every iteration but the first).
 
@@ -660,6 +661,11 @@ class ISMCTS:
         :data:`PAIRED_CONFIDENCE` standard errors and by the game's switch gap;
         a search too short for :data:`MIN_SWEEPS` sweeps keeps it (or, without
         one, plays the best mean).
+
+        ``eager`` overrides, for this search only, the switch rule the search
+        was built with (``eager`` of the constructor; ``None`` keeps it): the
+        bot's ``defend=careful`` searches a defender's cards with the careful
+        rule while its declarer's are eager.
 
         ``flat`` (with ``paired``) rolls every sweep out straight after the
         root action: no tree below the root.  Each new node below the root
@@ -718,7 +724,7 @@ class ISMCTS:
             done += 1
         gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
         if self.paired:
-            code = choose_paired(rows, sweep, anchor, gap=gap, eager=self.eager)
+            code = choose_paired(rows, sweep, anchor, gap=gap, eager=self.eager if eager is None else eager)
         else:
             code = choose_root(root, root_codes, anchor, gap=gap)
         return SearchResult(code, root, done, len(pool.worlds), list(pool.worlds))
