@@ -66,7 +66,12 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``pimc`` where its declarer kept the heuristic's card and ``pimc`` left
   it, and lost where its defenders left it and ``pimc`` kept it (Droggn,
   the first 349 deals of a match: +4.99 per rotation over 292 and -5.36
-  over 351; Dobbm, run ``18-reuse-baseline``);
+  over 351; Dobbm, run ``18-reuse-baseline``).  Measured in Droggn with
+  ``rollout=heuristic,paired=true,others=heuristic,switch=eager`` against
+  ``pimc`` at 0.025 s over 1,000 deals: -1.15 (-2.46 .. +0.16), +1.38
+  against the default bot on the same deals, from the declarer's cards;
+  the defenders' rotations still cost -1.42 per deal, so it stays off by
+  default (docs/strength.md, run ``4-careful-defence``);
 * ``draw_share``: ``auto`` (:data:`DRAW_SHARES`: 0.3 in Dobbm, no limit
   elsewhere) or a share in (0, 1]: the most of a timed card-play search
   that drawing worlds may take; 1 draws a world whenever one is due.
