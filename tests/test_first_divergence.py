@@ -112,3 +112,22 @@ def test_heuristic_tag_says_whose_action_the_heuristic_would_have_chosen(tmp_pat
             assert after.kind == "same"
         else:
             assert after.kind == f"{before.kind} [heuristic: baseline]", (before, after)
+
+
+def test_side_shares_add_up_to_the_mean_per_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Deal 0 names no declarer (+1 per rotation on average), deal 1's defender lost 3 over two rotations (-1.5)."""
+    tool = _tool()
+    found = tool.rotations(_match())
+    shares = {row["side"]: row for row in tool.side_shares(found)}
+    assert set(shares) == {"none", "declarer", "defender"}
+    assert shares["none"]["share"] == pytest.approx(0.5) and shares["none"]["rotations"] == 2
+    assert shares["declarer"]["share"] == pytest.approx(0.0) and shares["declarer"]["rotations"] == 1
+    assert shares["defender"]["share"] == pytest.approx(-0.75)
+    half = 1.96 * 0.75  # sample deviation of (0, -1.5) over the square root of two deals
+    assert shares["defender"]["low"] == pytest.approx(-0.75 - half) and shares["defender"]["high"] == pytest.approx(-0.75 + half)
+    assert sum(row["share"] for row in shares.values()) == pytest.approx((1.0 - 1.5) / 2)  # the match's mean per deal
+    (tmp_path / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _match()), encoding="utf-8")
+    assert tool.main([str(tmp_path), "--sides"]) == 0
+    assert "defender share of the mean per deal: -0.750" in capsys.readouterr().out
+    assert tool.main([str(tmp_path), "--sides", "--json"]) == 0
+    assert {row["side"] for row in json.loads(capsys.readouterr().out)["sides"]} == {"none", "declarer", "defender"}

@@ -15,6 +15,7 @@ in Doppelkopf (docs/strength.md)::
     python tools/first_divergence.py DIR --worst 10      # also the ten worst rotations
     python tools/first_divergence.py DIR --json          # the table as JSON
     python tools/first_divergence.py DIR --heuristic     # ... and whose action the heuristic would have chosen
+    python tools/first_divergence.py DIR --sides         # ... and the declarer's and defenders' shares of the mean
 
 Kinds: ``play`` when both games played a (different) card; otherwise
 ``<baseline action> -> <candidate action>`` with a card written as ``play``
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,6 +58,8 @@ class Rotation:
     kind: str
     index: int | None
     """Index of the first differing action in the record's ``actions`` (``None``: never left the baseline)."""
+    side: str = ""
+    """The candidate seat's side in the rotation: ``declarer``, ``defender``, or empty where the game names no declarer."""
 
 
 def _word(action: str) -> str:
@@ -132,7 +136,7 @@ def rotations(records: Iterable[Mapping[str, Any]], *, heuristic: bool = False) 
             kind = f"{OTHER_SEAT}{kind}"
         if heuristic and index is not None:
             kind = f"{kind} [heuristic: {heuristic_tag(record, base, index)}]"
-        found.append(Rotation(meta["deal_index"], seat, difference, kind, index))
+        found.append(Rotation(meta["deal_index"], seat, difference, kind, index, side))
     return found
 
 
@@ -143,6 +147,30 @@ def summary(found: Sequence[Rotation]) -> list[dict[str, Any]]:
         groups.setdefault(rotation.kind, []).append(rotation.difference)
     rows = [{"kind": kind, "rotations": len(diffs), "sum": sum(diffs), "mean": sum(diffs) / len(diffs)} for kind, diffs in groups.items()]
     return sorted(rows, key=lambda row: (row["sum"], row["kind"]))
+
+
+def side_shares(found: Sequence[Rotation]) -> list[dict[str, Any]]:
+    """Each side's share of the match's mean per deal, with a 95% interval (normal) over the deals.
+
+    A deal's mean is the average over its rotations; the share of a side
+    (``declarer``, ``defender``, or ``none`` where the game names no
+    declarer) sums only that side's rotations over the same count, so the
+    shares add up to the match's mean.  Comparing two runs' shares tells
+    whether a side's gain or loss is larger than the noise after the first
+    difference (docs/strength.md, "How far a split can be trusted").
+    """
+    deals: dict[int, list[Rotation]] = {}
+    for rotation in found:
+        deals.setdefault(rotation.deal, []).append(rotation)
+    rows = []
+    for side in sorted({rotation.side for rotation in found}):
+        shares = [sum(r.difference for r in rots if r.side == side) / len(rots) for rots in deals.values()]
+        n = len(shares)
+        mean = sum(shares) / n
+        half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1) / n) if n > 1 else math.inf
+        count = sum(1 for rotation in found if rotation.side == side)
+        rows.append({"side": side or "none", "rotations": count, "share": mean, "low": mean - half, "high": mean + half})
+    return rows
 
 
 def _read(folder: Path) -> list[dict[str, Any]]:
@@ -164,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="split each kind by whose action the heuristic bot would have chosen (replays every divergence)",
     )
+    parser.add_argument("--sides", action="store_true", help="also each side's share of the mean per deal, with a 95%% interval")
     args = parser.parse_args(argv)
     try:
         found = rotations(_read(args.folder), heuristic=args.heuristic)
@@ -171,8 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"first_divergence: {error}", file=sys.stderr)
         return 2
     rows = summary(found)
+    sides = side_shares(found) if args.sides and found else []
     if args.json:
-        print(json.dumps({"rotations": len(found), "rows": rows}, indent=2))
+        data: dict[str, Any] = {"rotations": len(found), "rows": rows}
+        if args.sides:
+            data["sides"] = sides
+        print(json.dumps(data, indent=2))
         return 0
     total = sum(r.difference for r in found)
     mean = total / len(found) if found else 0.0
@@ -181,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'first divergence':{width}s} {'rotations':>9s} {'sum':>9s} {'mean':>8s}")
     for row in rows:
         print(f"{row['kind']:{width}s} {row['rotations']:9d} {row['sum']:+9.1f} {row['mean']:+8.2f}")
+    for side in sides:
+        interval = f"{side['low']:+.3f} .. {side['high']:+.3f}"
+        print(f"{side['side']} share of the mean per deal: {side['share']:+.3f} ({interval}), {side['rotations']} rotations")
     for rotation in sorted(found, key=lambda r: r.difference)[: args.worst]:
         print(f"deal {rotation.deal} seat {rotation.seat}: {rotation.difference:+g} ({rotation.kind}, action {rotation.index})")
     return 0
