@@ -131,3 +131,5 @@ def test_side_shares_add_up_to_the_mean_per_deal(tmp_path: Path, capsys: pytest.
     assert "defender share of the mean per deal: -0.750" in capsys.readouterr().out
     assert tool.main([str(tmp_path), "--sides", "--json"]) == 0
     assert {row["side"] for row in json.loads(capsys.readouterr().out)["sides"]} == {"none", "declarer", "defender"}
+    (single,) = tool.side_shares(tool.rotations(_match()[:3]))  # deal 0 alone
+    assert single["share"] == pytest.approx(1.0) and single["low"] is None and single["high"] is None

@@ -167,9 +167,12 @@ def side_shares(found: Sequence[Rotation]) -> list[dict[str, Any]]:
         shares = [sum(r.difference for r in rots if r.side == side) / len(rots) for rots in deals.values()]
         n = len(shares)
         mean = sum(shares) / n
-        half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1) / n) if n > 1 else math.inf
         count = sum(1 for rotation in found if rotation.side == side)
-        rows.append({"side": side or "none", "rotations": count, "share": mean, "low": mean - half, "high": mean + half})
+        row: dict[str, Any] = {"side": side or "none", "rotations": count, "share": mean, "low": None, "high": None}
+        if n > 1:  # one deal has no interval
+            half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1) / n)
+            row["low"], row["high"] = mean - half, mean + half
+        rows.append(row)
     return rows
 
 
@@ -215,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         print(f"{row['kind']:{width}s} {row['rotations']:9d} {row['sum']:+9.1f} {row['mean']:+8.2f}")
     for side in sides:
-        interval = f"{side['low']:+.3f} .. {side['high']:+.3f}"
+        interval = "one deal, no interval" if side["low"] is None else f"{side['low']:+.3f} .. {side['high']:+.3f}"
         print(f"{side['side']} share of the mean per deal: {side['share']:+.3f} ({interval}), {side['rotations']} rotations")
     for rotation in sorted(found, key=lambda r: r.difference)[: args.worst]:
         print(f"deal {rotation.deal} seat {rotation.seat}: {rotation.difference:+g} ({rotation.kind}, action {rotation.index})")
