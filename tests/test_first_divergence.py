@@ -123,8 +123,9 @@ def test_side_shares_add_up_to_the_mean_per_deal(tmp_path: Path, capsys: pytest.
     assert shares["none"]["share"] == pytest.approx(0.5) and shares["none"]["rotations"] == 2
     assert shares["declarer"]["share"] == pytest.approx(0.0) and shares["declarer"]["rotations"] == 1
     assert shares["defender"]["share"] == pytest.approx(-0.75)
-    half = 1.96 * 0.75  # sample deviation of (0, -1.5) over the square root of two deals
-    assert shares["defender"]["low"] == pytest.approx(-0.75 - half) and shares["defender"]["high"] == pytest.approx(-0.75 + half)
+    half = 12.7062 * 0.75  # Student's t for one degree of freedom times the standard error of (0, -1.5)
+    assert shares["defender"]["low"] == pytest.approx(-0.75 - half, rel=1e-5)
+    assert shares["defender"]["high"] == pytest.approx(-0.75 + half, rel=1e-5)
     assert sum(row["share"] for row in shares.values()) == pytest.approx((1.0 - 1.5) / 2)  # the match's mean per deal
     (tmp_path / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _match()), encoding="utf-8")
     assert tool.main([str(tmp_path), "--sides"]) == 0

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -150,7 +149,7 @@ def summary(found: Sequence[Rotation]) -> list[dict[str, Any]]:
 
 
 def side_shares(found: Sequence[Rotation]) -> list[dict[str, Any]]:
-    """Each side's share of the match's mean per deal, with a 95% interval (normal) over the deals.
+    """Each side's share of the match's mean per deal, with its 95% interval over the deals (Student t, as the arena's).
 
     A deal's mean is the average over its rotations; the share of a side
     (``declarer``, ``defender``, or ``none`` where the game names no
@@ -162,17 +161,14 @@ def side_shares(found: Sequence[Rotation]) -> list[dict[str, Any]]:
     deals: dict[int, list[Rotation]] = {}
     for rotation in found:
         deals.setdefault(rotation.deal, []).append(rotation)
+    from stich.arena.stats import mean_interval
+
     rows = []
     for side in sorted({rotation.side for rotation in found}):
-        shares = [sum(r.difference for r in rots if r.side == side) / len(rots) for rots in deals.values()]
-        n = len(shares)
-        mean = sum(shares) / n
+        share = mean_interval([sum(r.difference for r in rots if r.side == side) / len(rots) for rots in deals.values()])
+        low, high = share.t if share.t is not None else (None, None)  # one deal has no interval
         count = sum(1 for rotation in found if rotation.side == side)
-        row: dict[str, Any] = {"side": side or "none", "rotations": count, "share": mean, "low": None, "high": None}
-        if n > 1:  # one deal has no interval
-            half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1) / n)
-            row["low"], row["high"] = mean - half, mean + half
-        rows.append(row)
+        rows.append({"side": side or "none", "rotations": count, "share": share.mean, "low": low, "high": high})
     return rows
 
 
