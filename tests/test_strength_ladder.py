@@ -91,3 +91,22 @@ def test_run_plays_each_match_and_passes_reuse_baseline(tmp_path: Path) -> None:
     results = json.loads((out / "tapp_tarock__heuristic__vs__random" / "results.json").read_text(encoding="utf-8"))
     assert results["reuse_baseline"] is True and results["deals"] == 2
     assert results["command"].endswith(f"--reuse-baseline --out {out / 'tapp_tarock__heuristic__vs__random'}")
+
+
+def test_run_resume_keeps_finished_matches_and_goes_on_with_stopped_ones(tmp_path: Path) -> None:
+    tool = _tool()
+    out = tmp_path / "ladder"
+    match = ["--games", "tapp_tarock", "--rungs", "heuristic>random", "--workers", "1", "--out", str(out)]
+    folder = out / "tapp_tarock__heuristic__vs__random"
+    assert tool.main(["run", *match, "--deals", "2"]) == 0
+    first = (folder / "results.json").read_bytes()
+    assert tool.main(["run", *match, "--deals", "2", "--resume"]) == 0
+    assert (folder / "results.json").read_bytes() == first  # finished: kept, not played again
+    assert tool.main(["run", *match, "--deals", "4", "--resume"]) == 0
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    assert results["deals"] == 4 and [p["first_deal"] for p in results["parts"]] == [0, 2]
+    assert tool.main(["render", str(out), "--output", str(tmp_path / "s.md")]) == 0
+    assert "--deals 4 --seed 1 --workers 1 --out ladder/tapp_tarock__heuristic__vs__random   # " in (tmp_path / "s.md").read_text()
+    assert " s with 1 workers in 2 runs (--resume)" in (tmp_path / "s.md").read_text()
+    assert tool.main(["run", *match, "--deals", "5"]) == 0  # without --resume a finished match is played again from the start
+    assert [p["first_deal"] for p in json.loads((folder / "results.json").read_text(encoding="utf-8"))["parts"]] == [0]

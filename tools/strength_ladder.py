@@ -17,7 +17,10 @@ per-deal outcomes (a few KB) into ``docs/ladder``, which git keeps, so the
 table can be rendered again later; ``render`` reads every ``results.json``
 below the folders it is given and every such copy in them.  ``--games`` and
 ``--rungs`` select a part of the ladder; ``run --reuse-baseline`` passes
-``--reuse-baseline`` to every match (time-budgeted references, docs/arena.md)::
+``--reuse-baseline`` to every match (time-budgeted references, docs/arena.md);
+``run --resume`` goes on with a ladder that was stopped: a match whose folder
+holds it finished is kept, a stopped one goes on (``stich arena --resume``),
+the others are played::
 
     python tools/strength_ladder.py keep ladder --into docs/ladder
     python tools/strength_ladder.py render docs/ladder --output docs/strength.md
@@ -88,6 +91,13 @@ def run_matches(args: argparse.Namespace) -> int:
                 "--json",
                 *(["--reuse-baseline"] if args.reuse_baseline else []),
             ]
+            if args.resume:
+                state = _match_state(folder, args.deals)
+                if state == "finished":
+                    print(f"ladder: {game}: {candidate} vs {reference}: played already, kept", flush=True)
+                    continue
+                if state == "stopped":
+                    command.append("--resume")
             started = time.monotonic()
             print(f"ladder: {game}: {candidate} vs {reference} ...", flush=True)
             done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -103,6 +113,20 @@ def run_matches(args: argparse.Namespace) -> int:
                 flush=True,
             )
     return 0
+
+
+def _match_state(folder: Path, deals: int) -> str:
+    """``finished`` (its results cover ``deals`` deals), ``stopped`` (a journal to go on from) or ``new``."""
+    from stich.arena.journal import JOURNAL_FILE, JournalError, read_journal
+
+    path = folder / JOURNAL_FILE
+    if not path.exists():
+        return "new"
+    try:
+        journal = read_journal(path)
+    except JournalError:
+        return "stopped"  # stich arena --resume names what is wrong with it
+    return "finished" if journal.done >= deals and (folder / "results.json").exists() else "stopped"
 
 
 def _selected_games(text: str | None) -> list[str]:
@@ -213,7 +237,9 @@ def render(args: argparse.Namespace) -> int:
                 f"| {data.get('label', '–')} |"
             )
         command = re.sub(r"--out \S*?([^/\s]+)$", r"--out ladder/\1", data["command"])
-        commands.append(f"{command}   # {data['seconds']:.0f} s with {data['workers']} workers")
+        runs = len(data.get("parts") or [])
+        resumed = f" in {runs} runs (--resume)" if runs > 1 else ""
+        commands.append(f"{command}   # {data['seconds']:.0f} s with {data['workers']} workers{resumed}")
     text = "\n".join(lines) + "\n"
     if args.output == "-":
         sys.stdout.write(text + "\n" + "\n".join(commands) + "\n")
@@ -243,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--games", help=f"comma-separated subset of {', '.join(GAMES)}")
     run.add_argument(
         "--reuse-baseline", action="store_true", help="pass --reuse-baseline to every match (references with a time budget, docs/arena.md)"
+    )
+    run.add_argument(
+        "--resume", action="store_true", help="keep the matches played already, go on with stopped ones (stich arena --resume)"
     )
     run.add_argument("--rungs", help="';'-separated rungs (heuristic, pimc, ismcts) or CANDIDATE>REFERENCE specs")
     run.set_defaults(func=run_matches)

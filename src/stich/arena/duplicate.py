@@ -69,6 +69,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import math
+import os
 import re
 import signal
 import time
@@ -95,6 +96,8 @@ __all__ = [
     "BotTiming",
     "DealOutcome",
     "PairingDeal",
+    "PlayedDeals",
+    "RunPart",
     "active_seats",
     "arena_bot_seed",
     "bot_labels",
@@ -358,13 +361,55 @@ class BotTiming:
         self.max_seconds = max(self.max_seconds, max_seconds)
 
 
+@dataclass(frozen=True)
+class RunPart:
+    """One run of a match: deals ``first_deal`` to ``stop - 1``, played by ``workers`` processes in ``seconds``.
+
+    A match played in one go has one part; a match stopped and resumed
+    (``stich arena --resume``) has one part per run.
+    """
+
+    first_deal: int
+    stop: int
+    workers: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"first_deal": self.first_deal, "stop": self.stop, "workers": self.workers, "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class PlayedDeals:
+    """Deals of a match already played: their outcomes (consecutive, in deal order), decision timings and games.
+
+    It is what :func:`run_duplicate` hands to ``on_chunk`` after every chunk
+    of deals (``seconds``: the wall-clock time of the run so far; ``parts``
+    empty), and what it takes as ``done`` to go on with a stopped match
+    (``parts``: the runs that played the deals; ``seconds``: their total).
+    """
+
+    deals: list[DealOutcome]
+    timings: dict[str, BotTiming]
+    games: int
+    seconds: float
+    parts: tuple[RunPart, ...] = ()
+
+    @property
+    def stop(self) -> int:
+        """The first deal index after these deals (0 when there are none)."""
+        return self.deals[-1].index + 1 if self.deals else 0
+
+
 @dataclass
 class ArenaResult:
     """Everything a duplicate match measured.
 
     ``deals`` (in deal order) is deterministic: the same game, bots, seed and
     number of deals give the same list whatever the number of workers.
-    ``timings``, ``seconds`` and ``workers`` describe the run, not the match.
+    ``timings``, ``seconds``, ``workers`` and ``parts`` describe the runs,
+    not the match; for a resumed match ``timings`` and ``seconds`` add up
+    every run and ``workers`` is the last run's.
     """
 
     game: str
@@ -381,6 +426,13 @@ class ArenaResult:
     seconds: float = 0.0
     reuse_baseline: bool = False
     """Whether the rotations reused the baseline's reference actions up to their first difference (see the module docstring)."""
+    parts: tuple[RunPart, ...] = ()
+    """The runs that played the deals, in order (one unless the match was resumed)."""
+
+    @property
+    def resumed_from(self) -> int:
+        """How many deals earlier runs had played when the last run began (0: the match was played in one go)."""
+        return self.parts[-1].first_deal if self.parts else 0
 
     @property
     def candidate_label(self) -> str:
@@ -487,6 +539,7 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
     records: list[dict[str, Any]] = []
     games = 0
     for i in range(chunk.start, chunk.stop):
+        _stop_if_orphaned()
         deal_seed = derive_seed(chunk.seed, i)
         dealer = i % n
         initial = game.new_state(seed=deal_seed, dealer=dealer)
@@ -536,20 +589,22 @@ def _record(state: State, specs: Sequence[BotSpec], index: int, candidate: str, 
     return deal_record(state, meta=meta)
 
 
-def _chunks(template: _Chunk, deals: int, workers: int) -> list[_Chunk]:
-    """Split ``deals`` into pieces: about four per worker (for balance), at most 25 deals each (for the progress bar)."""
-    size = max(1, min(25, math.ceil(deals / (workers * 4))))
+def _chunks(template: _Chunk, first: int, deals: int, workers: int) -> list[_Chunk]:
+    """Split deals ``first`` to ``deals - 1`` into pieces: about four per worker (balance), at most 25 deals each (progress bar)."""
+    size = max(1, min(25, math.ceil((deals - first) / (workers * 4))))
     out = []
-    for start in range(0, deals, size):
+    for start in range(first, deals, size):
         stop = min(deals, start + size)
         out.append(dataclasses.replace(template, start=start, stop=stop))
     return out
 
 
-def _in_order(results: Iterator[_ChunkResult], sink: Callable[[list[dict[str, Any]]], None] | None) -> Iterator[_ChunkResult]:
-    """Pass chunk results through, handing their records to ``sink`` in deal order whatever order they finish in."""
+def _in_order(
+    results: Iterator[_ChunkResult], sink: Callable[[list[dict[str, Any]]], None] | None, first: int = 0
+) -> Iterator[_ChunkResult]:
+    """Pass chunk results through in deal order from deal ``first``, handing their records to ``sink``, whatever order they finish in."""
     waiting: dict[int, _ChunkResult] = {}
-    next_start = 0
+    next_start = first
     for result in results:
         waiting[result.start] = result
         while next_start in waiting:
@@ -569,9 +624,25 @@ def _reporting(results: Iterator[_ChunkResult], progress: Callable[[int], None] 
         yield result
 
 
-def _ignore_interrupts() -> None:
-    """In a worker process: leave Ctrl-C to the main process, which stops the pool (no traceback per worker)."""
+_PARENT: int | None = None
+"""In a worker process: the pid of its parent when it started (see :func:`_stop_if_orphaned`)."""
+
+
+def _init_worker() -> None:
+    """In a worker process: leave Ctrl-C to the main process, which stops the pool (no traceback per worker); note the parent."""
+    global _PARENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _PARENT = os.getppid()
+
+
+def _stop_if_orphaned() -> None:
+    """In a worker process whose parent was killed (``kill -9``, a time limit): exit instead of playing on for nobody.
+
+    A pool's workers outlive a killed main process and would go on with the
+    chunks already queued, slowing the run that resumes the match.
+    """
+    if _PARENT is not None and os.getppid() != _PARENT:
+        os._exit(1)
 
 
 def _run_parallel(chunks: list[_Chunk], workers: int) -> Iterator[_ChunkResult]:
@@ -581,7 +652,7 @@ def _run_parallel(chunks: list[_Chunk], workers: int) -> Iterator[_ChunkResult]:
     ``if __name__ == "__main__":`` guard in a script that calls
     :func:`run_duplicate` with several workers.
     """
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker)
     try:
         pending: set[Future[_ChunkResult]] = set()
         queue = list(reversed(chunks))
@@ -597,9 +668,27 @@ def _run_parallel(chunks: list[_Chunk], workers: int) -> Iterator[_ChunkResult]:
                     raise ArenaError("a worker process stopped unexpectedly (out of memory?); try fewer --workers") from None
                 yield result
     except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
+        _stop_now(executor)
         raise
     executor.shutdown(wait=True)
+
+
+def _stop_now(executor: ProcessPoolExecutor) -> None:
+    """Stop a pool at once (Ctrl-C, an error): drop the queued chunks and end the workers in the middle of theirs.
+
+    Waiting for the running chunks could take minutes with search bots; their
+    deals are lost either way, and ``--resume`` plays them again.  The workers
+    are killed (SIGKILL): they hold nothing that needs cleaning up, and a
+    SIGTERM was seen to leave a freshly forked worker running.
+    """
+    kill: Callable[[], None] | None = getattr(executor, "kill_workers", None)  # Python 3.14 and later
+    if kill is not None:
+        kill()
+        return
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # earlier: the pool's own table of its processes
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
 
 
 def run_duplicate(
@@ -613,6 +702,8 @@ def run_duplicate(
     progress: Callable[[int], None] | None = None,
     record_sink: Callable[[list[dict[str, Any]]], None] | None = None,
     reuse_baseline: bool = False,
+    done: PlayedDeals | None = None,
+    on_chunk: Callable[[PlayedDeals], None] | None = None,
 ) -> ArenaResult:
     """Play a duplicate match of ``candidate`` against each of ``references`` on ``deals`` seeded deals.
 
@@ -624,8 +715,16 @@ def run_duplicate(
     ``reuse_baseline`` lets the reference seats of a rotation replay the
     baseline's actions until the rotation first differs from it (see the
     module docstring).
-    Raises :class:`OptionError` for an unknown bot, a bad bot option or a bad
-    count.
+
+    ``done`` goes on with a stopped match: the deals it holds (``0`` to
+    ``k - 1``, played with the same bots and seed) are taken as they are and
+    only deals ``k`` to ``deals - 1`` are played; the result is the whole
+    match.  ``on_chunk(played)`` is called after every chunk of deals, in deal
+    order and after ``record_sink`` has its records, so that a caller can keep
+    a journal from which a stopped match can go on (``stich arena --resume``,
+    :mod:`stich.arena.journal`).
+    Raises :class:`OptionError` for an unknown bot, a bad bot option, a bad
+    count, or ``done`` deals that do not fit.
     """
     cand = candidate if isinstance(candidate, BotSpec) else parse_bot_spec(candidate)
     refs = tuple(r if isinstance(r, BotSpec) else parse_bot_spec(r) for r in references)
@@ -641,22 +740,31 @@ def run_duplicate(
         _check_options(spec)
         build_bot(spec, game, 0, 0)  # a bad option value fails here, before any work
     labels = bot_labels((cand, *refs))
+    earlier = done if done is not None else PlayedDeals([], {}, 0, 0.0)
+    first = _check_done(earlier, labels, deals)
     template = _Chunk(game.canonical, cand, refs, labels, seed, 0, 0, record_sink is not None, registered_bots(), reuse_baseline)
-    chunks = _chunks(template, deals, workers)
-    used = min(workers, len(chunks))
+    chunks = _chunks(template, first, deals, workers)
+    used = max(1, min(workers, len(chunks)))
     started = time.perf_counter()
     if used == 1:
         raw: Iterator[_ChunkResult] = (_play_chunk(chunk, game) for chunk in chunks)
     else:
         raw = _run_parallel(chunks, used)
-    outcomes: list[DealOutcome] = []
+    outcomes = list(earlier.deals)
     timings = {label: BotTiming() for label in labels}
-    games = 0
-    for result in _in_order(_reporting(raw, progress), record_sink):
+    for label, timing in earlier.timings.items():
+        timings[label].add(timing.decisions, timing.seconds, timing.max_seconds)
+    games = earlier.games
+    for result in _in_order(_reporting(raw, progress), record_sink, first):
         outcomes.extend(result.deals)
         games += result.games
-        for label, (count, seconds, slowest) in result.timings.items():
-            timings[label].add(count, seconds, slowest)
+        chunk_timings = {label: BotTiming(*values) for label, values in result.timings.items()}
+        for label, timing in chunk_timings.items():
+            timings[label].add(timing.decisions, timing.seconds, timing.max_seconds)
+        if on_chunk is not None:
+            on_chunk(PlayedDeals(result.deals, chunk_timings, result.games, time.perf_counter() - started))
+    seconds = time.perf_counter() - started
+    parts = (*earlier.parts, RunPart(first, deals, used, seconds)) if chunks else earlier.parts
     return ArenaResult(
         game=game.canonical,
         seed=seed,
@@ -666,7 +774,27 @@ def run_duplicate(
         deals=outcomes,
         games_played=games,
         timings=timings,
-        workers=used,
-        seconds=time.perf_counter() - started,
+        workers=parts[-1].workers if parts else used,
+        seconds=earlier.seconds + seconds,
         reuse_baseline=reuse_baseline,
+        parts=parts,
     )
+
+
+def _check_done(done: PlayedDeals, labels: Sequence[str], deals: int) -> int:
+    """The first deal still to play after ``done``; raises :class:`OptionError` if its deals do not belong at the start of this match."""
+    indices = [deal.index for deal in done.deals]
+    if indices != list(range(len(indices))):
+        raise OptionError(f"the deals played already must be deals 0 to {len(indices) - 1} in order, not {indices[:5]}...")
+    first = len(indices)
+    if deals < first:
+        raise OptionError(f"the match already holds {first} deals; --deals {deals} would leave some out (give at least {first})")
+    unknown = sorted(set(done.timings) - set(labels))
+    if unknown:
+        raise OptionError(f"the deals played already have timings of bots not in this match: {', '.join(unknown)}")
+    references = list(labels[1:])
+    for deal in done.deals:
+        against = [p.reference for p in deal.pairings]
+        if against != references:
+            raise OptionError(f"deal {deal.index} played already was played against {against}, not {references}")
+    return first

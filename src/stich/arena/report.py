@@ -15,6 +15,7 @@ import csv
 import itertools
 import json
 import math
+import os
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -111,6 +112,7 @@ def summarize(result: ArenaResult, *, command: str | None = None, include_deals:
         "games_played": result.games_played,
         "workers": result.workers,
         "seconds": round(result.seconds, 3),
+        "parts": [part.to_json() for part in result.parts],
         "level": LEVEL,
         "pairings": pairings,
         "ratings": {
@@ -139,6 +141,15 @@ def _interval(pair: list[float] | None, digits: int = 3) -> str:
     return "n/a (needs 2 deals)" if pair is None else f"{_signed(pair[0], digits)} .. {_signed(pair[1], digits)}"
 
 
+def _runs(data: dict[str, Any]) -> str:
+    """`` in 2 runs (resumed at deal 340)`` for a match stopped and resumed, else nothing."""
+    parts = data.get("parts") or []
+    if len(parts) < 2:
+        return ""
+    starts = ", ".join(str(part["first_deal"]) for part in parts[1:])
+    return f" in {len(parts)} runs (resumed at deal{'s' if len(parts) > 2 else ''} {starts})"
+
+
 REUSE_NOTE = " (rotations reuse the baseline's actions)"
 """Added to the references' line of the summary of a match played with ``reuse_baseline``."""
 
@@ -151,7 +162,7 @@ def summary_text(data: dict[str, Any]) -> list[str]:
         f"deals:      {data['deals']} (seed {data['seed']}), {data['games_played']} games played",
         f"candidate:  {data['candidate']}",
         f"references: {', '.join(data['references'])}{REUSE_NOTE if data.get('reuse_baseline') else ''}",
-        f"time:       {data['seconds']:.2f} s with {data['workers']} worker{'s' if data['workers'] != 1 else ''}",
+        f"time:       {data['seconds']:.2f} s with {data['workers']} worker{'s' if data['workers'] != 1 else ''}{_runs(data)}",
     ]
     for p in data["pairings"]:
         diff = p["difference"]
@@ -205,13 +216,24 @@ def prepare_out_dir(path: str | Path) -> Path:
 
 
 class RecordWriter:
-    """Writes deal records to ``records.jsonl`` as they arrive (a match can hold more games than fit in memory)."""
+    """Writes deal records to ``records.jsonl`` as they arrive (a match can hold more games than fit in memory).
 
-    def __init__(self, path: str | Path) -> None:
+    With ``keep`` (a resumed match) the file's first ``keep`` bytes, the
+    records of the deals already played, stay and the rest is cut off before
+    new records are appended.
+    """
+
+    def __init__(self, path: str | Path, keep: int | None = None) -> None:
         self.path = Path(path)
         self.count = 0
         try:
-            self._handle: IO[str] = open(self.path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in __exit__
+            if keep is not None:
+                size = self.path.stat().st_size if self.path.exists() else 0
+                if size < keep:
+                    raise OutputError(f"{self.path} has {size} bytes, fewer than the {keep} its match's journal counts; it cannot go on")
+                os.truncate(self.path, keep)
+            mode = "w" if keep is None else "a"
+            self._handle: IO[str] = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in __exit__
         except OSError as exc:
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
@@ -221,6 +243,11 @@ class RecordWriter:
             self._handle.write(dumps_record(record))
             self._handle.write("\n")
         self.count += len(records)
+
+    def size(self) -> int:
+        """The file's size once everything written so far is in it (what a match's journal notes after each chunk)."""
+        self._handle.flush()
+        return os.fstat(self._handle.fileno()).st_size
 
     def __enter__(self) -> RecordWriter:
         return self

@@ -19,7 +19,14 @@ import shlex
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from stich import __version__
+
+if TYPE_CHECKING:
+    from stich.arena.duplicate import PlayedDeals
+    from stich.arena.journal import Journal, MatchKey
 
 GameArguments = Callable[[argparse.ArgumentParser], None]
 IntType = Callable[[str, int, int | None], Callable[[str], int]]
@@ -59,7 +66,15 @@ def add_arena_parser(sub: argparse._SubParsersAction[Any], add_game_arguments: G
         help="in each rotation the reference seats replay the baseline's actions until the candidate first plays differently "
         "(takes the noise of time-budgeted references before that out of the comparison, and their time)",
     )
-    arena.add_argument("--out", metavar="DIR", help="write results.json, deals.csv, records.jsonl and plots into DIR")
+    arena.add_argument(
+        "--out", metavar="DIR", help="write results.json, deals.csv, records.jsonl, plots and the match's journal.jsonl into DIR"
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the stopped match in --out DIR (give the same command again, with --resume): play the deals it lacks, "
+        "then report the whole match; a larger --deals extends a finished match",
+    )
     arena.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     arena.set_defaults(func=cmd_arena)
 
@@ -83,8 +98,10 @@ def command_line(args: argparse.Namespace, workers: int) -> str:
     return shlex.join(argv)
 
 
-def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], None]]:
+def _progress(total: int, done: int = 0) -> tuple[AbstractContextManager[Any], Callable[[int], None]]:
     """A rich progress bar on stderr when it is a terminal, else nothing; returns (context, advance by k deals).
+
+    ``done``: deals an earlier run of the match played (the bar starts there).
 
     The bar refreshes only when deals finish (no refresh thread), so no thread
     is running when worker processes are started.
@@ -104,7 +121,7 @@ def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], 
         transient=True,
         auto_refresh=False,
     )
-    task = progress.add_task("deals", total=total)
+    task = progress.add_task("deals", total=total, completed=done)
 
     def advance(k: int) -> None:
         progress.advance(task, k)
@@ -113,42 +130,110 @@ def _progress(total: int) -> tuple[AbstractContextManager[Any], Callable[[int], 
     return progress, advance
 
 
+def _journal_to_resume(path: Path, key: MatchKey, deals: int) -> Journal:
+    """The journal of the stopped match to go on with; a usage error if there is none or it is another match."""
+    from stich.arena.journal import read_journal
+    from stich.cli.common import UsageError
+
+    if not path.exists():
+        raise UsageError(f"--resume: {path} does not exist; there is no stopped match in {path.parent} (run without --resume to start one)")
+    journal = read_journal(path)
+    differences = journal.key.differences(key)
+    if differences:
+        raise UsageError(f"--resume: {path} is the journal of another match (journal vs this command: {'; '.join(differences)})")
+    if deals < journal.done:
+        raise UsageError(
+            f"--deals {deals}: the match in {path.parent} has played {journal.done} deals already; give --deals {journal.done} or more"
+        )
+    return journal
+
+
+def _refuse_to_overwrite(path: Path) -> None:
+    """A new match must not wipe out a stopped one that could go on (a finished, empty or unreadable journal is replaced)."""
+    from stich.arena.journal import JournalError, read_journal
+    from stich.cli.common import UsageError
+
+    if not path.exists():
+        return
+    try:
+        journal = read_journal(path)
+    except JournalError:
+        return
+    if not journal.finished and journal.done > 0:
+        raise UsageError(
+            f"--out {path.parent} holds a stopped match ({journal.done} of {journal.target} deals played): "
+            f"go on with it by adding --resume, or remove {path} to start again"
+        )
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W] [--reuse-baseline] ...``.
 
-    The rest is ``[--out DIR] [--json]``; :func:`add_arena_parser` says what each option does.
+    The rest is ``[--out DIR [--resume]] [--json]``; :func:`add_arena_parser` says what each option does.
+    With ``--out`` the match keeps a journal (:mod:`stich.arena.journal`), so
+    that a run stopped by Ctrl-C or killed can go on with ``--resume``.
     """
     from stich.arena.duplicate import parse_bot_specs, run_duplicate
+    from stich.arena.journal import JOURNAL_FILE, JournalWriter, MatchKey
     from stich.arena.report import RECORDS_FILE, RecordWriter, prepare_out_dir, print_summary, summarize, write_outputs
     from stich.bots.registry import register_bot
     from stich.cli.common import UsageError, build_game
 
     game = build_game(args.game, args.preset, args.option, args.players)
+    registered = []
     for item in args.register:
         name, eq, target = item.partition("=")
         if not eq or not name.strip() or not target.strip():
             raise UsageError(f"--register {item!r}: expected NAME=TARGET, e.g. lead=variants.py:make_bot")
         register_bot(name.strip(), target.strip())
+        registered.append((name.strip(), target.strip()))
     specs = parse_bot_specs(args.bots)
     if len(specs) < 2:
         raise UsageError(f"--bots names {len(specs)} bot; give the candidate and at least one reference, e.g. --bots heuristic,random")
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out DIR, the folder of the stopped match")
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    out = prepare_out_dir(args.out) if args.out is not None else None
-    writer = RecordWriter(out / RECORDS_FILE) if out is not None else None
-    context, advance = _progress(args.deals)
-    with writer if writer is not None else nullcontext(), context:
-        result = run_duplicate(
-            game,
-            specs[0],
-            specs[1:],
-            args.deals,
-            args.seed,
-            workers,
-            progress=advance,
-            record_sink=writer,
-            reuse_baseline=args.reuse_baseline,
-        )
     command = command_line(args, workers)
+    key = MatchKey(game.canonical, args.seed, specs[0].text, tuple(spec.text for spec in specs[1:]), args.reuse_baseline, tuple(registered))
+    out = prepare_out_dir(args.out) if args.out is not None else None
+    resume = None
+    if out is not None and args.resume:
+        resume = _journal_to_resume(out / JOURNAL_FILE, key, args.deals)
+        older = sorted(set(resume.versions) - {__version__})
+        if older:
+            print(f"stich: warning: earlier runs of this match used stich {', '.join(older)}, this is {__version__}", file=sys.stderr)
+    elif out is not None:
+        _refuse_to_overwrite(out / JOURNAL_FILE)
+    writer = RecordWriter(out / RECORDS_FILE, keep=resume.records_bytes if resume is not None else None) if out is not None else None
+    journal = None
+    if out is not None and writer is not None:
+        journal = JournalWriter(out / JOURNAL_FILE, key, deals=args.deals, workers=workers, command=command, resume=resume)
+    context, advance = _progress(args.deals, resume.done if resume is not None else 0)
+
+    def note(played: PlayedDeals) -> None:
+        if journal is not None and writer is not None:
+            journal.chunk(played, writer.size())
+
+    try:
+        with writer if writer is not None else nullcontext(), journal if journal is not None else nullcontext(), context:
+            result = run_duplicate(
+                game,
+                specs[0],
+                specs[1:],
+                args.deals,
+                args.seed,
+                workers,
+                progress=advance,
+                record_sink=writer,
+                reuse_baseline=args.reuse_baseline,
+                done=resume.played if resume is not None else None,
+                on_chunk=note if journal is not None else None,
+            )
+    except KeyboardInterrupt:
+        if journal is None:
+            raise
+        print(f"stich: stopped after {journal.stop} of {args.deals} deals; to go on: {command} --resume", file=sys.stderr)
+        return 130
     data = summarize(result, command=command)
     data["out"] = str(out) if out is not None else None
     if out is not None:
