@@ -36,7 +36,17 @@ from stich import __version__
 from stich.arena.duplicate import BotTiming, DealOutcome, PairingDeal, PlayedDeals, RunPart
 from stich.core.errors import StichError
 
-__all__ = ["JOURNAL_FILE", "JOURNAL_FORMAT", "JOURNAL_VERSION", "Journal", "JournalError", "JournalWriter", "MatchKey", "read_journal"]
+__all__ = [
+    "JOURNAL_FILE",
+    "JOURNAL_FORMAT",
+    "JOURNAL_VERSION",
+    "Journal",
+    "JournalError",
+    "JournalWriter",
+    "MatchKey",
+    "deal_outcome_from_json",
+    "read_journal",
+]
 
 JOURNAL_FILE = "journal.jsonl"
 JOURNAL_FORMAT = "stich-arena-journal"
@@ -170,7 +180,11 @@ def _pairing(data: Any, where: str) -> PairingDeal:
     )
 
 
-def _deal(data: Any, where: str) -> DealOutcome:
+def deal_outcome_from_json(data: Any, where: str) -> DealOutcome:
+    """A :class:`DealOutcome` from its JSON form (a journal's ``deals``, ``results.json``'s ``deal_outcomes``).
+
+    Raises :class:`JournalError` naming ``where`` and the field of what is wrong.
+    """
     if not isinstance(data, dict):
         raise JournalError(f"{where}: expected an object")
     pairings = _field(data, "pairings", list, where)
@@ -261,7 +275,7 @@ def read_journal(path: str | Path) -> Journal:
                 raise JournalError(f"{where}: a 'chunk' line before any 'run' line")
             ctx = f"{where} 'chunk'"
             start, stop = _count(data, "start", ctx), _count(data, "stop", ctx)
-            chunk = [_deal(d, f"{ctx}.deals[{j}]") for j, d in enumerate(_field(data, "deals", list, ctx))]
+            chunk = [deal_outcome_from_json(d, f"{ctx}.deals[{j}]") for j, d in enumerate(_field(data, "deals", list, ctx))]
             if start != len(deals) or [d.index for d in chunk] != list(range(start, stop)):
                 span = f"deal {start} does" if stop == start + 1 else f"deals {start} to {stop - 1} do"
                 raise JournalError(f"{ctx}: {span} not follow the {len(deals)} deals before")
