@@ -153,6 +153,11 @@ def test_resume_mistakes_are_one_error_line(capsys: pytest.CaptureFixture[str], 
     assert "time must be a number of seconds" in assert_one_error_line(status, err)
     assert read_journal(tmp_path / "bad" / JOURNAL_FILE).done == 0
     assert arena(capsys, *MATCH, "--deals", "2", "--out", str(tmp_path / "bad"))["deals"] == 2
+    # Killed before its first chunk, and its records removed: the match goes on from nothing.
+    journal = tmp_path / "bad" / JOURNAL_FILE
+    journal.write_bytes(b"".join(journal.read_bytes().splitlines(keepends=True)[:2]))
+    (tmp_path / "bad" / "records.jsonl").unlink()
+    assert arena(capsys, *MATCH, "--deals", "2", "--out", str(tmp_path / "bad"), "--resume")["deals"] == 2
 
 
 @pytest.mark.parametrize(

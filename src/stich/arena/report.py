@@ -231,7 +231,8 @@ class RecordWriter:
                 size = self.path.stat().st_size if self.path.exists() else 0
                 if size < keep:
                     raise OutputError(f"{self.path} has {size} bytes, fewer than the {keep} its match's journal counts; it cannot go on")
-                os.truncate(self.path, keep)
+                if size:
+                    os.truncate(self.path, keep)
             mode = "w" if keep is None else "a"
             self._handle: IO[str] = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in __exit__
         except OSError as exc:
