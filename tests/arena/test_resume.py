@@ -146,7 +146,8 @@ def test_resume_mistakes_are_one_error_line(capsys: pytest.CaptureFixture[str], 
     records = tmp_path / "four" / "records.jsonl"
     records.write_bytes(records.read_bytes()[:100])
     status, _out, err = run_cli(capsys, "arena", *MATCH, "--deals", "5", "--out", str(tmp_path / "four"), "--resume")
-    assert "fewer than the" in assert_one_error_line(status, err)
+    line = assert_one_error_line(status, err)
+    assert "records.jsonl has 100 bytes, fewer than the" in line and "cannot write" not in line
     # A match that fails before its first deal (a bad option value) leaves nothing to protect: the next run starts afresh.
     bad = ("doppelkopf", "--bots", "pimc:time=-1,random", "--seed", "3", "--deals", "2", "--out", str(tmp_path / "bad"))
     status, _out, err = run_cli(capsys, "arena", *bad)

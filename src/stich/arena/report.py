@@ -226,13 +226,12 @@ class RecordWriter:
     def __init__(self, path: str | Path, keep: int | None = None) -> None:
         self.path = Path(path)
         self.count = 0
+        size = self.path.stat().st_size if keep is not None and self.path.exists() else 0
+        if keep is not None and size < keep:
+            raise OutputError(f"{self.path} has {size} bytes, fewer than the {keep} its match's journal counts; it cannot go on")
         try:
-            if keep is not None:
-                size = self.path.stat().st_size if self.path.exists() else 0
-                if size < keep:
-                    raise OutputError(f"{self.path} has {size} bytes, fewer than the {keep} its match's journal counts; it cannot go on")
-                if size:
-                    os.truncate(self.path, keep)
+            if keep is not None and size:
+                os.truncate(self.path, keep)
             mode = "w" if keep is None else "a"
             self._handle: IO[str] = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in __exit__
         except OSError as exc:
