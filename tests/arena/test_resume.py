@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -87,14 +88,20 @@ def test_a_run_killed_while_writing_goes_on_from_its_last_whole_chunk(
     assert read_journal(journal).done == 8
 
 
-def test_ctrl_c_stops_with_the_command_that_goes_on(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, whole: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_with_the_command_that_goes_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, whole: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     play = duplicate._play_chunk
+    handler = signal.getsignal(signal.SIGTERM)
 
     def interrupted(chunk: Any, game: Any = None) -> Any:
         if chunk.start == 6:
-            raise KeyboardInterrupt
+            if how == "ctrl-c":
+                raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGTERM)  # as `timeout` sends it; without the arena's handler it would end pytest
+            time.sleep(5)  # the handler interrupts this
+            raise AssertionError("SIGTERM did not stop the match")
         return play(chunk, game)
 
     monkeypatch.setattr(duplicate, "_play_chunk", interrupted)
@@ -104,6 +111,7 @@ def test_ctrl_c_stops_with_the_command_that_goes_on(
     command = f"stich arena doppelkopf --bots heuristic,random --deals 8 --seed 3 --workers 1 --out {folder} --resume"
     assert err.strip() == f"stich: stopped after 6 of 8 deals; to go on: {command}"
     assert not (folder / "results.json").exists()
+    assert signal.getsignal(signal.SIGTERM) == handler  # restored
 
     monkeypatch.setattr(duplicate, "_play_chunk", play)
     arena(capsys, *command.split()[2:])

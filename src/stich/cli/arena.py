@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from stich import __version__
@@ -130,6 +132,29 @@ def _progress(total: int, done: int = 0) -> tuple[AbstractContextManager[Any], C
     return progress, advance
 
 
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a journalled match runs, SIGTERM (``timeout``, ``kill``) stops it as Ctrl-C does.
+
+    The journal is whole after every chunk either way; this way the workers
+    are ended at once and the command that goes on is printed.  Outside the
+    main thread (no signal handlers there) nothing changes.
+    """
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _journal_to_resume(path: Path, key: MatchKey, deals: int) -> Journal:
     """The journal of the stopped match to go on with; a usage error if there is none or it is another match."""
     from stich.arena.journal import read_journal
@@ -215,7 +240,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
             journal.chunk(played, writer.size())
 
     try:
-        with writer if writer is not None else nullcontext(), journal if journal is not None else nullcontext(), context:
+        with (
+            writer if writer is not None else nullcontext(),
+            journal if journal is not None else nullcontext(),
+            _terminate_as_interrupt() if journal is not None else nullcontext(),
+            context,
+        ):
             result = run_duplicate(
                 game,
                 specs[0],
