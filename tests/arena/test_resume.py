@@ -251,3 +251,13 @@ def test_an_orphaned_worker_exits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(duplicate, "_PARENT", os.getppid() + 1)
     duplicate._stop_if_orphaned()
     assert exits == [1]
+
+
+def test_a_worker_leaves_ctrl_c_to_the_main_process_and_dies_of_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers inherit the arena's SIGTERM-as-interrupt handler when forked; they must not catch SIGTERM as a failed chunk."""
+    calls: list[tuple[int, Any]] = []
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: calls.append((signum, handler)))
+    monkeypatch.setattr(duplicate, "_PARENT", None)
+    duplicate._init_worker()
+    assert (signal.SIGINT, signal.SIG_IGN) in calls and (signal.SIGTERM, signal.SIG_DFL) in calls
+    assert duplicate._PARENT == os.getppid()

@@ -629,9 +629,15 @@ _PARENT: int | None = None
 
 
 def _init_worker() -> None:
-    """In a worker process: leave Ctrl-C to the main process, which stops the pool (no traceback per worker); note the parent."""
+    """In a worker process: leave Ctrl-C to the main process, which stops the pool (no traceback per worker); note the parent.
+
+    SIGTERM gets its default back: a worker forked while ``stich arena``
+    turns SIGTERM into an interrupt would otherwise catch it as a failed
+    chunk and play on.
+    """
     global _PARENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _PARENT = os.getppid()
 
 
