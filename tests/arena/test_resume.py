@@ -260,4 +260,4 @@ def test_a_worker_leaves_ctrl_c_to_the_main_process_and_dies_of_sigterm(monkeypa
     monkeypatch.setattr(duplicate, "_PARENT", None)
     duplicate._init_worker()
     assert (signal.SIGINT, signal.SIG_IGN) in calls and (signal.SIGTERM, signal.SIG_DFL) in calls
-    assert duplicate._PARENT == os.getppid()
+    assert os.getppid() == duplicate._PARENT
