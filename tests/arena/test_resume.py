@@ -15,6 +15,7 @@ import pytest
 from stich.arena import duplicate
 from stich.arena.duplicate import PlayedDeals, run_duplicate
 from stich.arena.journal import JOURNAL_FILE, JournalError, read_journal
+from stich.bots import registry
 from stich.core.errors import OptionError
 from stich.core.registry import make_game
 
@@ -261,3 +262,44 @@ def test_a_worker_leaves_ctrl_c_to_the_main_process_and_dies_of_sigterm(monkeypa
     duplicate._init_worker()
     assert (signal.SIGINT, signal.SIG_IGN) in calls and (signal.SIGTERM, signal.SIG_DFL) in calls
     assert os.getppid() == duplicate._PARENT
+
+
+FAILING = """
+from stich.bots.heuristic import make_heuristic
+from stich.core.errors import StichError
+
+BUILT = [0]
+
+
+class Failing:
+    '''The heuristic, except that the bot built 18th (deal 4's first rotation: one build to check the spec, four per deal) fails.'''
+
+    def __init__(self, game, seat, seed):
+        BUILT[0] += 1
+        self.fails = BUILT[0] == 18
+        self.inner = make_heuristic(game, seat, seed)
+
+    def choose(self, observation):
+        if self.fails:
+            raise StichError("no world fits what the seat knows")
+        return self.inner.choose(observation)
+"""
+
+
+def test_a_bot_that_fails_is_named_with_its_deal_and_the_deals_before_are_kept(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bot = tmp_path / "failing.py"
+    bot.write_text(FAILING, encoding="utf-8")
+    folder = tmp_path / "failed"
+    argv = ["doppelkopf", "--register", f"failing={bot}:Failing", "--bots", "failing,random", "--deals", "8", "--seed", "3"]
+    saved = dict(registry.BOTS)
+    try:
+        status, _out, err = run_cli(capsys, "arena", *argv, "--workers", "1", "--out", str(folder))
+    finally:  # the registry is shared by every test in the process
+        registry.BOTS.clear()
+        registry.BOTS.update(saved)
+    line = assert_one_error_line(status, err)
+    assert line.startswith("stich: error: deal 4 (deal seed ")
+    assert "), the rotation with the candidate in seat 0: failing in seat 0 failed at action " in line
+    assert ": no world fits what the seat knows (the 4 deals before are kept: stich arena doppelkopf " in line
+    assert line.endswith(f"--out {folder} --resume goes on from there)")
+    assert read_journal(folder / JOURNAL_FILE).done == 4

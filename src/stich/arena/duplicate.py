@@ -118,7 +118,7 @@ _RESERVED = ("game", "seat", "seed")
 
 
 class ArenaError(StichError, RuntimeError):
-    """A match that could not be played to the end (a worker process died)."""
+    """A match that could not be played to the end: a worker process died, or a bot failed (naming the deal, game and seat)."""
 
 
 # --------------------------------------------------------------------- bot specs
@@ -514,7 +514,10 @@ def _play(
         else:
             observation = state.observation(seat)
             started = clock()
-            action = bots[seat].choose(observation)
+            try:
+                action = bots[seat].choose(observation)
+            except StichError as exc:
+                raise ArenaError(f"{labels[seat]} in seat {seat} failed at action {step}: {exc}") from exc
             elapsed = clock() - started
             tally = timings[labels[seat]]
             tally[0] += 1
@@ -551,7 +554,10 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
         for ref, ref_label in zip(chunk.references, chunk.labels[1:], strict=True):
             baseline = initial.clone()
             seat_labels = [ref_label] * n
-            script = _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
+            try:
+                script = _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
+            except ArenaError as exc:
+                raise ArenaError(f"deal {i} (deal seed {deal_seed}), the baseline of {ref_label}: {exc}") from exc
             games += 1
             base_scores = baseline.result().scores
             if chunk.records:
@@ -562,7 +568,10 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
                 specs = [chunk.candidate if s == seat else ref for s in range(n)]
                 labels = [cand_label if s == seat else ref_label for s in range(n)]
                 bots = [build_bot(spec, game, s, bot_seeds[s]) for s, spec in enumerate(specs)]
-                _play(state, bots, labels, timings, script=script if chunk.reuse_baseline else None, own=seat)
+                try:
+                    _play(state, bots, labels, timings, script=script if chunk.reuse_baseline else None, own=seat)
+                except ArenaError as exc:
+                    raise ArenaError(f"deal {i} (deal seed {deal_seed}), the rotation with the candidate in seat {seat}: {exc}") from exc
                 games += 1
                 cand_scores.append(state.result().scores[seat])
                 if chunk.records:

@@ -198,7 +198,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     With ``--out`` the match keeps a journal (:mod:`stich.arena.journal`), so
     that a run stopped by Ctrl-C or killed can go on with ``--resume``.
     """
-    from stich.arena.duplicate import parse_bot_specs, run_duplicate
+    from stich.arena.duplicate import ArenaError, parse_bot_specs, run_duplicate
     from stich.arena.journal import JOURNAL_FILE, JournalWriter, MatchKey
     from stich.arena.report import RECORDS_FILE, RecordWriter, prepare_out_dir, print_summary, summarize, write_outputs
     from stich.bots.registry import register_bot
@@ -264,6 +264,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise
         print(f"stich: stopped after {journal.stop} of {args.deals} deals; to go on: {command} --resume", file=sys.stderr)
         return 130
+    except ArenaError as exc:
+        if journal is None or journal.stop == 0:
+            raise
+        raise ArenaError(f"{exc} (the {journal.stop} deals before are kept: {command} --resume goes on from there)") from exc
     data = summarize(result, command=command)
     data["out"] = str(out) if out is not None else None
     if out is not None:
