@@ -604,11 +604,11 @@ class DappenWorldSampler(WorldSampler):
                     break
                 run.append(text)
             holds = bool(run) and run[-1] == "pass"
-        offset = (self.played[self.lone] & cards).bit_count()
-        if holds and not offset:
-            c.bound(1 << self.lone_place, self._items(cards), offset, 1)
-        else:
+        if not holds:
             self._forbid(allowed, cards, self.lone_place)
+        elif not self.played[self.lone] & cards:
+            c.bound(1 << self.lone_place, self._items(cards), 0, 1)
+        # else: it held one and has played it since, which says nothing about the others it may still hold
 
     def _discard_rule(self, allowed: dict[int, int], c: Constraints) -> None:
         """Protected cards go to the discards only once nothing else is left in hand [§4, §8.4].
