@@ -398,3 +398,24 @@ def test_the_declarers_answer_to_a_double_is_simulated(name: str, phase: str) ->
 def test_doubles_option_is_checked() -> None:
     with pytest.raises(OptionError, match="doubles must be one of heuristic, search"):
         make_pimc(make_game("dobbm"), 0, 1, doubles="sometimes")
+
+
+def test_no_world_fits_gives_the_heuristics_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A sampler whose inferences exclude every world (a bug: the real world always fits) must not end the
+    # deal in an error: the bot plays the heuristic's action and says why (as ismcts does).
+    from stich.bots import pimc
+    from stich.search.sampling import SamplingError
+
+    def no_world(game: Game, observation: object) -> None:
+        raise SamplingError("no placement of the unseen cards fits what seat 0 knows")
+
+    monkeypatch.setattr(pimc, "prepare_sampler", no_world)
+    game = make_game("dappen")
+    state = _play_until(game, 3, 40)
+    seat = state.current_player()
+    observation = state.observation(seat)
+    assert len(observation.legal_actions) > 1
+    bot = make_pimc(game, seat, 5, worlds=4)
+    assert isinstance(bot, PimcBot)
+    assert bot.choose(observation) == make_heuristic(game, seat, 5).choose(observation)
+    assert bot.last.mode == "heuristic (no world fits)"

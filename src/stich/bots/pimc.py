@@ -70,7 +70,9 @@ seats whose first difference was such a Kontra lost 2,338 points in 473 of
 2,168 (the first 699 deals of a 1,000-deal match, docs/strength.md); the
 declarer's answer stays searched.
 
-Games without a world sampler (see ``SAMPLERS``) get the heuristic's decision.
+Games without a world sampler (see ``SAMPLERS``) get the heuristic's decision, and so does a
+decision for which the sampler finds no world (a wrong inference somewhere:
+the real world always fits), instead of the deal ending in an error.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ from stich.search import dobbm_playout
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import WorldEvaluator
-from stich.search.sampling import prepare_sampler
+from stich.search.sampling import SamplingError, prepare_sampler
 from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish
 from stich.search.voting import vote
 
@@ -214,6 +216,11 @@ class PimcBot:
             plain = prepare_sampler(self.game, observation)
         except NotImplementedError:
             self.last = DecisionStats(mode="heuristic (no sampler)")
+            return self.heuristic.choose(observation)
+        except SamplingError:
+            # No world fits what the seat knows: a sampler's inference is wrong somewhere (the real world
+            # always fits).  The heuristic plays on rather than the deal ending in an error; ``ismcts`` does the same.
+            self.last = DecisionStats(mode="heuristic (no world fits)")
             return self.heuristic.choose(observation)
         sampler: Sampler = plain
         if self.game.name in INFER_GAMES:
