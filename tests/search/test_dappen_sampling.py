@@ -121,7 +121,8 @@ def test_worlds_reproduce_the_observation(preset: str, options: dict[str, Any]) 
         while not state.is_terminal():
             state.apply(keen_choice(state, rng, passing))
             states.append(state.clone())
-        for real in rng.sample(states, min(10, len(states))):
+        # Random points, and always the end (the points drawn move with every change in how a sampler uses the rng).
+        for real in [*rng.sample(states[:-1], min(9, len(states) - 1)), states[-1]]:
             seat = rng.randrange(game.num_seats)
             sampler = sampler_of(real, seat)
             assert sampler.admits(real), "the sampler excludes the real world"
