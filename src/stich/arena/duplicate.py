@@ -430,11 +430,6 @@ class ArenaResult:
     """The runs that played the deals, in order (one unless the match was resumed)."""
 
     @property
-    def resumed_from(self) -> int:
-        """How many deals earlier runs had played when the last run began (0: the match was played in one go)."""
-        return self.parts[-1].first_deal if self.parts else 0
-
-    @property
     def candidate_label(self) -> str:
         """The candidate's label."""
         return self.labels[0]

@@ -229,9 +229,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print(f"stich: warning: earlier runs of this match used stich {', '.join(older)}, this is {__version__}", file=sys.stderr)
     elif out is not None:
         _refuse_to_overwrite(out / JOURNAL_FILE)
-    writer = RecordWriter(out / RECORDS_FILE, keep=resume.records_bytes if resume is not None else None) if out is not None else None
-    journal = None
-    if out is not None and writer is not None:
+    writer = journal = None
+    if out is not None:
+        writer = RecordWriter(out / RECORDS_FILE, keep=resume.records_bytes if resume is not None else None)
         journal = JournalWriter(out / JOURNAL_FILE, key, deals=args.deals, workers=workers, command=command, resume=resume)
     context, advance = _progress(args.deals, resume.done if resume is not None else 0)
 
