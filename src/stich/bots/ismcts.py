@@ -98,7 +98,14 @@ A single legal action is played at once.  For a game without a world sampler,
 an observation no world can be drawn for, or when preparing the sampler
 already used up the time budget, the bot plays the ``heuristic`` bot's
 choice for that decision (the heuristic is asked first, before the
-sampler, so that answer is always at hand).
+sampler, so that answer is always at hand).  Such a decision was not
+searched: the bot counts it in ``fallbacks`` (:class:`~stich.bots.fallbacks.Fallbacks`)
+as ``no_sampler``, ``no_world`` or ``out_of_time``, together with the
+fallbacks of its ``calls=simulation`` ``pimc`` bot, and ``stich arena``
+reports them per bot.  A forced move and the decisions left to the
+heuristic by design (a defender's double, a call during trick play with
+``calls=heuristic``, a defender's card with ``defend=heuristic``) are not
+counted.
 """
 
 from __future__ import annotations
@@ -109,8 +116,9 @@ from functools import partial
 
 from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
+from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
-from stich.bots.pimc import MAX_OTHER_CANDIDATES, make_pimc
+from stich.bots.pimc import MAX_OTHER_CANDIDATES, PimcBot, make_pimc
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
@@ -118,7 +126,7 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
 from stich.search.carry import Drawing, WorldCarry
 from stich.search.greedy_playout import GAMES as GREEDY_GAMES
-from stich.search.ismcts import ISMCTS, PLAY_PHASE, SearchResult, kernel_games, make_rollout
+from stich.search.ismcts import ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, kernel_games, make_rollout
 from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
 from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
 
@@ -294,10 +302,16 @@ class IsmctsBot:
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":
             self.call_search = ISMCTS(game, make_rollout("heuristic", game, seed), paired=True, flat=True)
+        self.fallbacks = Fallbacks()
+        """The decisions not searched, by reason (see the module docstring); the simulator counts its own here too."""
+        self._unsampled: FallbackReason = "no_world"
+        """Why :meth:`_sampler` last returned no sampler."""
         self.simulator: Bot | None = None
         """With ``calls=simulation``: the ``pimc`` bot that makes the decisions outside card play."""
         if calls == "simulation":
-            self.simulator = _simulator(game, seat, seed, budget, simulations, call_worlds)
+            simulator = _simulator(game, seat, seed, budget, simulations, call_worlds)
+            simulator.fallbacks = self.fallbacks
+            self.simulator = simulator
         self.fallback: Bot = make_heuristic(game, seat, seed)
         self.readers: list[Bot] = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         """The heuristic bots whose calls a world must reproduce (games of :data:`~stich.search.call_reading.INFER_GAMES`)."""
@@ -340,7 +354,11 @@ class IsmctsBot:
             source = carry.source(observation, self._advance(observation), lambda: self._sampler(observation))
         else:
             source = self._sampler(observation)
-            if source is None or (deadline is not None and deadline.expired()):
+            if source is None:
+                self.fallbacks.note(self._unsampled)
+                return heuristic
+            if deadline is not None and deadline.expired():
+                self.fallbacks.note("out_of_time")
                 return heuristic
         rng = random.Random(self.rng.getrandbits(64))
         try:
@@ -355,9 +373,11 @@ class IsmctsBot:
                 only=only,
                 eager=False if self.defend == "careful" and self._defending(observation) else None,
             )
-        except SamplingError:
+        except SamplingError as exc:
             if carry is not None:
                 carry.keep([])
+            # A carried search prepares its sampler late, inside the search (``_sampler`` notes why it got none).
+            self.fallbacks.note("out_of_time" if isinstance(exc, OutOfTime) else self._unsampled)
             return heuristic
         if carry is not None:
             carry.keep(result.states)
@@ -381,16 +401,20 @@ class IsmctsBot:
         worlds must also explain the other seats' calls, as for the ``pimc``
         bot (:class:`~stich.search.call_reading.CallReadingSampler`).
         """
+        self._unsampled = "no_world"
         try:
             plain = prepare_sampler(self.game, observation)
-        except (NotImplementedError, SamplingError):
+        except NotImplementedError:
+            self._unsampled = "no_sampler"
+            return None
+        except SamplingError:
             return None
         if self.game.name in INFER_GAMES:
             return CallReadingSampler(plain, self.game, observation.seat, self.readers)
         return plain
 
 
-def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None, worlds: int | None = None) -> Bot:
+def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None, worlds: int | None = None) -> PimcBot:
     """The ``pimc`` bot of ``calls=simulation``: ``worlds`` worlds, or the same budget, or a fixed number from ``simulations``.
 
     A fixed ``simulations`` count becomes ``simulations / MAX_OTHER_CANDIDATES``

@@ -71,8 +71,13 @@ seats whose first difference was such a Kontra lost 2,338 points in 473 of
 declarer's answer stays searched.
 
 Games without a world sampler (see ``SAMPLERS``) get the heuristic's decision, and so does a
-decision for which the sampler finds no world (a wrong inference somewhere:
-the real world always fits), instead of the deal ending in an error.
+decision for which the sampler finds no world, while preparing it or while
+drawing (a wrong inference somewhere: the real world always fits), instead
+of the deal ending in an error.  These decisions were not searched: the bot
+counts them by reason in ``fallbacks`` (:class:`~stich.bots.fallbacks.Fallbacks`:
+``no_sampler``, ``no_world``), which ``stich arena`` reports per bot; a
+forced move and a defender's double left to the heuristic are design, not
+fallbacks, and are not counted.
 """
 
 from __future__ import annotations
@@ -86,6 +91,7 @@ from typing import Protocol
 
 from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
+from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
@@ -198,6 +204,8 @@ class PimcBot:
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         self.last = DecisionStats()
+        self.fallbacks = Fallbacks()
+        """The decisions not searched, by reason (see the module docstring); ``ismcts`` shares its own with its simulator."""
         self._decision_start = 0.0
 
     # ------------------------------------------------------------------ entry
@@ -215,13 +223,11 @@ class PimcBot:
         try:
             plain = prepare_sampler(self.game, observation)
         except NotImplementedError:
-            self.last = DecisionStats(mode="heuristic (no sampler)")
-            return self.heuristic.choose(observation)
+            return self._fall_back(observation, "no_sampler")
         except SamplingError:
             # No world fits what the seat knows: a sampler's inference is wrong somewhere (the real world
             # always fits).  The heuristic plays on rather than the deal ending in an error; ``ismcts`` does the same.
-            self.last = DecisionStats(mode="heuristic (no world fits)")
-            return self.heuristic.choose(observation)
+            return self._fall_back(observation, "no_world")
         sampler: Sampler = plain
         if self.game.name in INFER_GAMES:
             sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
@@ -233,15 +239,25 @@ class PimcBot:
         preferred = self.heuristic.choose(observation)
         plays = [a for a in legal if a.kind == "play"]
         others = [a for a in legal if a.kind != "play"]
-        if plays and others:
-            action = self._call_or_card(observation, sampler, rng, evaluator, preferred, plays, others)
-        elif plays:
-            action = self._play(observation, sampler, rng, evaluator, preferred, self.budget)
-        else:
-            candidates = self._ranking(observation, preferred, legal, MAX_OTHER_CANDIDATES)
-            action = self._search(sampler, rng, candidates, evaluator.score_values, self.budget, "simulation", careful=True)
+        try:
+            if plays and others:
+                action = self._call_or_card(observation, sampler, rng, evaluator, preferred, plays, others)
+            elif plays:
+                action = self._play(observation, sampler, rng, evaluator, preferred, self.budget)
+            else:
+                candidates = self._ranking(observation, preferred, legal, MAX_OTHER_CANDIDATES)
+                action = self._search(sampler, rng, candidates, evaluator.score_values, self.budget, "simulation", careful=True)
+        except SamplingError:
+            # The sampler was prepared but a draw found no world (a rejection sampler gave up): as above.
+            return self._fall_back(observation, "no_world", preferred)
         self.last.seconds = _time.monotonic() - started
         return action
+
+    def _fall_back(self, observation: Observation, reason: FallbackReason, preferred: Action | None = None) -> Action:
+        """The heuristic's action (``preferred`` when already asked) for a decision that cannot be searched, counted by ``reason``."""
+        self.fallbacks.note(reason)
+        self.last = DecisionStats(mode=_FALLBACK_MODES[reason])
+        return preferred if preferred is not None else self.heuristic.choose(observation)
 
     # ------------------------------------------------------------------ decisions
     def _play(
@@ -374,6 +390,13 @@ class PimcBot:
         return heuristic_ranking(self.heuristic, observation, first, actions, limit)
 
 
+_FALLBACK_MODES: dict[FallbackReason, str] = {
+    "no_world": "heuristic (no world fits)",
+    "no_sampler": "heuristic (no sampler)",
+    "out_of_time": "heuristic (out of time)",
+}
+"""``DecisionStats.mode`` of a decision that fell back, per reason."""
+
 _kernel_ready = False
 
 
@@ -397,7 +420,7 @@ def make_pimc(
     worlds: int | None = None,
     rollout: str = "auto",
     doubles: str = "heuristic",
-) -> Bot:
+) -> PimcBot:
     """A ``pimc`` bot for ``seat`` of ``game``.
 
     ``level`` (1-5, default 3) or ``time`` (seconds per decision) set the
