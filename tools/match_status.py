@@ -5,7 +5,7 @@ journal (``DIR/journal.jsonl``, docs/arena.md) holds every chunk of deals as
 soon as it is done.  This tool reads it, or a finished match's
 ``results.json`` where there is no journal::
 
-    python tools/match_status.py DIR                   # deals done, mean so far with its 95% interval, time left
+    python tools/match_status.py DIR                   # deals done, mean so far with its 95% interval, time left, fallbacks
     python tools/match_status.py DIR --against OTHER   # DIR's candidate against OTHER's, paired on the common deals
     python tools/match_status.py DIR --against OTHER --json
 
@@ -19,6 +19,11 @@ the same deals go together (Droggn's ISMCTS runs 4 and 3: +1.38, paired
 -0.28 .. +3.04, where each match alone has an interval of about +-1.3;
 docs/strength.md).  It works on running matches too, on the deals both
 have done so far.
+
+A search bot that left decisions to the heuristic because it could not
+search them (no world fits, no sampler, out of time: :mod:`stich.bots.fallbacks`)
+gets one line with the counts, as in the arena's summary; a match of an
+older stich, without them, counts none.
 """
 
 from __future__ import annotations
@@ -30,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stich.arena.duplicate import DealOutcome
-from stich.arena.journal import JOURNAL_FILE, JournalError, deal_outcome_from_json, read_journal
-from stich.arena.report import RESULTS_FILE
+from stich.arena.duplicate import DealOutcome, FallbackTally
+from stich.arena.journal import JOURNAL_FILE, JournalError, deal_outcome_from_json, fallbacks_from_json, read_journal
+from stich.arena.report import RESULTS_FILE, fallback_line
 from stich.arena.stats import mean_interval, win_rates
 
 
@@ -55,6 +60,10 @@ class Match:
     runs: int
     pace: float | None
     """Seconds per deal in the last run (``None``: no deal played yet)."""
+    fallbacks: FallbackTally
+    """Per bot label, the decisions that fell back to the heuristic by reason (none for a match of an older stich)."""
+    decisions: dict[str, int]
+    """Per bot label, its decisions so far."""
 
 
 def load(folder: str | Path) -> Match:
@@ -80,6 +89,8 @@ def load(folder: str | Path) -> Match:
             journal.played.seconds,
             len(parts),
             pace,
+            journal.played.fallbacks,
+            {label: timing.decisions for label, timing in journal.played.timings.items()},
         )
     path = folder / RESULTS_FILE
     try:
@@ -90,8 +101,10 @@ def load(folder: str | Path) -> Match:
         raise StatusError(f"{path} has no deal_outcomes (a copy kept by tools/strength_ladder.py keep?)")
     try:
         deals = [deal_outcome_from_json(d, f"{path.name} deal_outcomes[{i}]") for i, d in enumerate(data["deal_outcomes"])]
+        fallbacks = fallbacks_from_json(data.get("fallbacks"), path.name)
     except JournalError as exc:
         raise StatusError(str(exc)) from None
+    timing = data.get("timing") or {}
     seconds = float(data.get("seconds", 0.0))
     pace = seconds / len(deals) if deals else None
     return Match(
@@ -105,6 +118,8 @@ def load(folder: str | Path) -> Match:
         seconds,
         len(data.get("parts") or [1]),
         pace,
+        fallbacks,
+        {label: int(t.get("decisions", 0)) for label, t in timing.items() if isinstance(t, dict)},
     )
 
 
@@ -133,6 +148,8 @@ def status(match: Match) -> dict[str, Any]:
             reference: _interval([deal.pairings[j].difference for deal in match.deals]) if match.deals else None
             for j, reference in enumerate(match.references)
         },
+        "fallbacks": match.fallbacks,
+        "decisions": match.decisions,
     }
 
 
@@ -176,6 +193,10 @@ def status_text(data: dict[str, Any]) -> list[str]:
         f"  {data['deals']} of {data['target']} deals, {data['seconds']:.0f} s{runs}{left}",
     ]
     lines += [f"  vs {reference}: {_signed_interval(p)}" for reference, p in data["pairings"].items()]
+    for label, counts in data["fallbacks"].items():
+        line = fallback_line(label, counts, data["decisions"].get(label))
+        if line is not None:
+            lines.append(f"  {line}")
     return lines
 
 

@@ -185,6 +185,18 @@ def test_resume_mistakes_are_one_error_line(capsys: pytest.CaptureFixture[str], 
             lambda lines: [lines[0].replace(b"stich-arena-journal", b"other"), *lines[1:]],
             "line 1 'match': field 'format' must be 'stich-arena-journal'; this is not",
         ),
+        (
+            lambda lines: [lines[0], lines[1], lines[2].replace(b'"fallbacks":{}', b'"fallbacks":[]'), *lines[3:]],
+            "line 3 'chunk': field 'fallbacks' must be an object",
+        ),
+        (
+            lambda lines: [*lines[:3], lines[3].replace(b'"fallbacks":{}', b'"fallbacks":{"random":{"no_world":-1}}'), *lines[4:]],
+            "line 4 'chunk'.fallbacks['random']: the count of 'no_world' must be a whole number, at least 0, not -1",
+        ),
+        (
+            lambda lines: [*lines[:3], lines[3].replace(b'"fallbacks":{}', b'"fallbacks":{"random":3}'), *lines[4:]],
+            "line 4 'chunk'.fallbacks['random']: expected an object of counts by reason",
+        ),
     ],
 )
 def test_a_damaged_journal_names_the_line_and_field(capsys: pytest.CaptureFixture[str], tmp_path: Path, damage: Any, message: str) -> None:
@@ -197,6 +209,22 @@ def test_a_damaged_journal_names_the_line_and_field(capsys: pytest.CaptureFixtur
     assert str(caught.value).startswith(f"journal.jsonl {message}")
     status, _out, err = run_cli(capsys, "arena", *MATCH, "--deals", "4", "--out", str(tmp_path), "--resume")
     assert message in assert_one_error_line(status, err)
+
+
+def test_a_journal_written_before_the_fallbacks_were_counted_goes_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, whole: Path
+) -> None:
+    # Chunk lines without 'fallbacks' (an older stich): read as none, and the match goes on as the same match.
+    folder = tmp_path / "old"
+    arena(capsys, *MATCH, "--deals", "4", "--out", str(folder))
+    journal = folder / JOURNAL_FILE
+    text = journal.read_bytes()
+    assert text.count(b',"fallbacks":{}') == 4
+    journal.write_bytes(text.replace(b',"fallbacks":{}', b""))
+    assert read_journal(journal).played.fallbacks == {}
+    data = arena(capsys, *MATCH, "--deals", "8", "--out", str(folder), "--resume")
+    same_files(folder, whole)
+    assert data["fallbacks"] == {}  # heuristic and random count none
 
 
 def test_run_duplicate_goes_on_from_the_deals_done() -> None:
@@ -218,6 +246,11 @@ def test_run_duplicate_goes_on_from_the_deals_done() -> None:
         run_duplicate(game, "heuristic", ["random"], 7, 5, done=gap)
     with pytest.raises(OptionError, match="was played against \\['random'\\], not \\['heuristic'\\]"):
         run_duplicate(game, "random", ["heuristic"], 7, 5, done=PlayedDeals(first.deals, {}, 0, 0.0))
+    stray = PlayedDeals(first.deals, {}, 0, 0.0, fallbacks={"pimc": {"no_world": 1}})
+    with pytest.raises(OptionError, match="have fallbacks of bots not in this match: pimc"):
+        run_duplicate(game, "heuristic", ["random"], 7, 5, done=stray)
+    carried = PlayedDeals(first.deals, first.timings, first.games_played, first.seconds, first.parts, {"random": {"no_world": 2}})
+    assert run_duplicate(game, "heuristic", ["random"], 7, 5, done=carried).fallbacks == {"random": {"no_world": 2}}
 
 
 def _sleep(seconds: float) -> int:

@@ -73,7 +73,7 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -81,6 +81,7 @@ from functools import lru_cache
 from typing import Any
 
 from stich.bots.base import Bot
+from stich.bots.fallbacks import fallback_counts
 from stich.bots.registry import BOT_NAME, BOTS, bot_names, load_factory, make_bot, register_bot, registered_bots
 from stich.core.errors import OptionError, StichError
 from stich.core.game import Action, Game, State
@@ -95,10 +96,12 @@ __all__ = [
     "BotSpec",
     "BotTiming",
     "DealOutcome",
+    "FallbackTally",
     "PairingDeal",
     "PlayedDeals",
     "RunPart",
     "active_seats",
+    "add_fallbacks",
     "arena_bot_seed",
     "bot_labels",
     "build_bot",
@@ -361,6 +364,23 @@ class BotTiming:
         self.max_seconds = max(self.max_seconds, max_seconds)
 
 
+FallbackTally = dict[str, dict[str, int]]
+"""Per bot label, its decisions that fell back to the heuristic, by reason (:mod:`stich.bots.fallbacks`: ``no_world``...).
+
+Only bots that count fallbacks (``pimc``, ``ismcts``) have a label here, with
+every reason they count, zero or not; ``random``, ``heuristic`` and registered
+bots have none.
+"""
+
+
+def add_fallbacks(into: FallbackTally, more: Mapping[str, Mapping[str, int]]) -> None:
+    """Add the per-label counts ``more`` to ``into`` (a label or reason new to ``into`` starts at zero)."""
+    for label, counts in more.items():
+        tally = into.setdefault(label, {})
+        for reason, count in counts.items():
+            tally[reason] = tally.get(reason, 0) + count
+
+
 @dataclass(frozen=True)
 class RunPart:
     """One run of a match: deals ``first_deal`` to ``stop - 1``, played by ``workers`` processes in ``seconds``.
@@ -387,6 +407,8 @@ class PlayedDeals:
     of deals (``seconds``: the wall-clock time of the run so far; ``parts``
     empty), and what it takes as ``done`` to go on with a stopped match
     (``parts``: the runs that played the deals; ``seconds``: their total).
+    ``fallbacks``: the decisions of these deals that fell back to the
+    heuristic, per bot label and reason (:data:`FallbackTally`).
     """
 
     deals: list[DealOutcome]
@@ -394,6 +416,7 @@ class PlayedDeals:
     games: int
     seconds: float
     parts: tuple[RunPart, ...] = ()
+    fallbacks: FallbackTally = field(default_factory=dict)
 
     @property
     def stop(self) -> int:
@@ -428,6 +451,8 @@ class ArenaResult:
     """Whether the rotations reused the baseline's reference actions up to their first difference (see the module docstring)."""
     parts: tuple[RunPart, ...] = ()
     """The runs that played the deals, in order (one unless the match was resumed)."""
+    fallbacks: FallbackTally = field(default_factory=dict)
+    """Per bot label that counts them, the decisions not searched but left to the heuristic, by reason (all runs)."""
 
     @property
     def candidate_label(self) -> str:
@@ -465,7 +490,7 @@ class _Chunk:
 
 @dataclass
 class _ChunkResult:
-    """What a worker sends back for one chunk: the outcomes, records (if asked for), decision timings, games played."""
+    """What a worker sends back for one chunk: the outcomes, records (if asked for), decision timings, games played, fallbacks."""
 
     start: int
     stop: int
@@ -473,6 +498,7 @@ class _ChunkResult:
     records: list[dict[str, Any]]
     timings: dict[str, tuple[int, float, float]]
     games: int
+    fallbacks: FallbackTally = field(default_factory=dict)
 
 
 @lru_cache(maxsize=8)
@@ -489,13 +515,16 @@ def _play(
     *,
     script: Sequence[Action] | None = None,
     own: int = -1,
+    fallbacks: FallbackTally | None = None,
 ) -> list[Action]:
     """Play ``state`` to its end and return the actions; each bot sees only its own observation and its ``choose`` is timed.
 
     With ``script`` (the baseline's actions) every seat but ``own`` (the
     candidate's) plays the script's action while the game is still the
     script's, so only ``own`` decides until its action first differs; from
-    there on every seat decides (``reuse_baseline``).
+    there on every seat decides (``reuse_baseline``).  At the end, the
+    fallbacks the bots counted (:func:`~stich.bots.fallbacks.fallback_counts`;
+    they are built for this game) are added to ``fallbacks`` per label.
     """
     clock = time.perf_counter
     played: list[Action] = []
@@ -522,6 +551,11 @@ def _play(
                 following = False
         state.apply(action)
         played.append(action)
+    if fallbacks is not None:
+        for seat, bot in enumerate(bots):
+            counts = fallback_counts(bot)
+            if counts is not None:
+                add_fallbacks(fallbacks, {labels[seat]: counts})
     return played
 
 
@@ -533,6 +567,7 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
     n = game.num_seats
     cand_label = chunk.labels[0]
     timings: dict[str, list[float]] = {label: [0, 0.0, 0.0] for label in chunk.labels}
+    fallbacks: FallbackTally = {}
     deals: list[DealOutcome] = []
     records: list[dict[str, Any]] = []
     games = 0
@@ -550,7 +585,9 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
             baseline = initial.clone()
             seat_labels = [ref_label] * n
             try:
-                script = _play(baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings)
+                script = _play(
+                    baseline, [build_bot(ref, game, s, bot_seeds[s]) for s in range(n)], seat_labels, timings, fallbacks=fallbacks
+                )
             except ArenaError as exc:
                 raise ArenaError(f"deal {i} (deal seed {deal_seed}), the baseline of {ref_label}: {exc}") from exc
             games += 1
@@ -564,7 +601,7 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
                 labels = [cand_label if s == seat else ref_label for s in range(n)]
                 bots = [build_bot(spec, game, s, bot_seeds[s]) for s, spec in enumerate(specs)]
                 try:
-                    _play(state, bots, labels, timings, script=script if chunk.reuse_baseline else None, own=seat)
+                    _play(state, bots, labels, timings, script=script if chunk.reuse_baseline else None, own=seat, fallbacks=fallbacks)
                 except ArenaError as exc:
                     raise ArenaError(f"deal {i} (deal seed {deal_seed}), the rotation with the candidate in seat {seat}: {exc}") from exc
                 games += 1
@@ -574,7 +611,13 @@ def _play_chunk(chunk: _Chunk, game: Game | None = None) -> _ChunkResult:
             pairings.append(PairingDeal(ref_label, seats, tuple(cand_scores), tuple(base_scores[s] for s in seats)))
         deals.append(DealOutcome(i, deal_seed, dealer, tuple(pairings)))
     return _ChunkResult(
-        chunk.start, chunk.stop, deals, records, {label: (int(t[0]), float(t[1]), float(t[2])) for label, t in timings.items()}, games
+        chunk.start,
+        chunk.stop,
+        deals,
+        records,
+        {label: (int(t[0]), float(t[1]), float(t[2])) for label, t in timings.items()},
+        games,
+        fallbacks,
     )
 
 
@@ -765,14 +808,17 @@ def run_duplicate(
     for label, timing in earlier.timings.items():
         timings[label].add(timing.decisions, timing.seconds, timing.max_seconds)
     games = earlier.games
+    fallbacks: FallbackTally = {}
+    add_fallbacks(fallbacks, earlier.fallbacks)
     for result in _in_order(_reporting(raw, progress), record_sink, first):
         outcomes.extend(result.deals)
         games += result.games
         chunk_timings = {label: BotTiming(*values) for label, values in result.timings.items()}
         for label, timing in chunk_timings.items():
             timings[label].add(timing.decisions, timing.seconds, timing.max_seconds)
+        add_fallbacks(fallbacks, result.fallbacks)
         if on_chunk is not None:
-            on_chunk(PlayedDeals(result.deals, chunk_timings, result.games, time.perf_counter() - started))
+            on_chunk(PlayedDeals(result.deals, chunk_timings, result.games, time.perf_counter() - started, fallbacks=result.fallbacks))
     seconds = time.perf_counter() - started
     parts = (*earlier.parts, RunPart(first, deals, used, seconds)) if chunks else earlier.parts
     return ArenaResult(
@@ -788,6 +834,7 @@ def run_duplicate(
         seconds=earlier.seconds + seconds,
         reuse_baseline=reuse_baseline,
         parts=parts,
+        fallbacks={label: fallbacks[label] for label in labels if label in fallbacks},
     )
 
 
@@ -802,6 +849,9 @@ def _check_done(done: PlayedDeals, labels: Sequence[str], deals: int) -> int:
     unknown = sorted(set(done.timings) - set(labels))
     if unknown:
         raise OptionError(f"the deals played already have timings of bots not in this match: {', '.join(unknown)}")
+    unknown = sorted(set(done.fallbacks) - set(labels))
+    if unknown:
+        raise OptionError(f"the deals played already have fallbacks of bots not in this match: {', '.join(unknown)}")
     references = list(labels[1:])
     for deal in done.deals:
         against = [p.reference for p in deal.pairings]

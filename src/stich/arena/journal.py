@@ -13,14 +13,17 @@ The journal is JSON Lines, appended and flushed as the match goes:
 * a ``run`` line when a run starts: its first deal, the number of deals it
   aims at, its workers, the stich version and the command;
 * a ``chunk`` line each time a chunk of deals is done, in deal order: the
-  outcomes of its deals, the decision timings, the games played, the run's
-  seconds so far and the size of ``records.jsonl`` after the chunk's records.
+  outcomes of its deals, the decision timings, the decisions that fell back
+  to the heuristic (``fallbacks``: per bot label that counts them, by
+  reason; a journal written before stich counted them has none, read as
+  none), the games played, the run's seconds so far and the size of
+  ``records.jsonl`` after the chunk's records.
 
 A run killed while writing leaves a last line without its newline; reading
 drops it.  Records written after the last chunk line are cut off
 ``records.jsonl`` when the match goes on, so both files hold the same deals.
-The timings of those lost deals are lost with them, the rest add up over the
-runs.
+The timings and fallbacks of those lost deals are lost with them, the rest
+add up over the runs.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from stich import __version__
-from stich.arena.duplicate import BotTiming, DealOutcome, PairingDeal, PlayedDeals, RunPart
+from stich.arena.duplicate import BotTiming, DealOutcome, FallbackTally, PairingDeal, PlayedDeals, RunPart, add_fallbacks
 from stich.core.errors import StichError
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "JournalWriter",
     "MatchKey",
     "deal_outcome_from_json",
+    "fallbacks_from_json",
     "read_journal",
 ]
 
@@ -211,6 +215,28 @@ def _timings(data: Any, where: str) -> dict[str, BotTiming]:
     return out
 
 
+def fallbacks_from_json(data: Any, where: str) -> FallbackTally:
+    """Fallback counts from their JSON form (a journal chunk's ``fallbacks``, ``results.json``'s): label -> reason -> count.
+
+    ``None`` (the field is missing: written before stich counted them) is no
+    fallbacks.  Raises :class:`JournalError` naming ``where`` and the label of what is wrong.
+    """
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise JournalError(f"{where}: field 'fallbacks' must be an object")
+    out: FallbackTally = {}
+    for label, counts in data.items():
+        at = f"{where}.fallbacks[{label!r}]"
+        if not isinstance(counts, dict):
+            raise JournalError(f"{at}: expected an object of counts by reason")
+        for reason, count in counts.items():
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise JournalError(f"{at}: the count of {reason!r} must be a whole number, at least 0, not {count!r}")
+        out[label] = dict(counts)
+    return out
+
+
 @dataclass
 class _Run:
     """A ``run`` line and what its chunks added up to."""
@@ -242,6 +268,7 @@ def read_journal(path: str | Path) -> Journal:
     versions: list[str] = []
     deals: list[DealOutcome] = []
     timings: dict[str, BotTiming] = {}
+    fallbacks: FallbackTally = {}
     games = 0
     records_bytes = 0
     valid = 0
@@ -281,6 +308,7 @@ def read_journal(path: str | Path) -> Journal:
                 raise JournalError(f"{ctx}: {span} not follow the {len(deals)} deals before")
             for label, timing in _timings(data.get("timings"), ctx).items():
                 timings.setdefault(label, BotTiming()).add(timing.decisions, timing.seconds, timing.max_seconds)
+            add_fallbacks(fallbacks, fallbacks_from_json(data.get("fallbacks"), ctx))
             deals.extend(chunk)
             games += _count(data, "games", ctx)
             size = _count(data, "records_bytes", ctx)
@@ -295,7 +323,7 @@ def read_journal(path: str | Path) -> Journal:
     if key is None:  # pragma: no cover - the loop raises first
         raise JournalError(f"{path}: no 'match' line")
     parts = tuple(RunPart(r.first, r.stop, r.workers, r.seconds) for r in runs if r.stop > r.first)
-    played = PlayedDeals(deals, timings, games, math.fsum(p.seconds for p in parts), parts)
+    played = PlayedDeals(deals, timings, games, math.fsum(p.seconds for p in parts), parts, fallbacks)
     target = runs[-1].target if runs else 0
     return Journal(key, target, played, records_bytes, valid, tuple(versions))
 
@@ -340,6 +368,7 @@ class JournalWriter:
             "seconds": round(played.seconds, 3),
             "records_bytes": records_bytes,
             "timings": {label: [t.decisions, t.seconds, t.max_seconds] for label, t in played.timings.items()},
+            "fallbacks": played.fallbacks,
             "deals": [deal.to_json() for deal in played.deals],
         }
         self._write({"chunk": entry})

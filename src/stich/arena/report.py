@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -33,6 +34,7 @@ from stich.arena.stats import (
     mean_interval,
     win_rates,
 )
+from stich.bots.fallbacks import FALLBACK_REASONS
 from stich.core.errors import StichError
 from stich.core.records import dumps_record
 
@@ -126,6 +128,7 @@ def summarize(result: ArenaResult, *, command: str | None = None, include_deals:
             label: {"decisions": t.decisions, "seconds": round(t.seconds, 6), "mean_ms": t.mean_ms, "max_ms": t.max_ms}
             for label, t in result.timings.items()
         },
+        "fallbacks": {label: dict(counts) for label, counts in result.fallbacks.items()},
     }
     if include_deals:
         data["deal_outcomes"] = [deal.to_json() for deal in result.deals]
@@ -148,6 +151,34 @@ def _runs(data: dict[str, Any]) -> str:
         return ""
     starts = ", ".join(str(part["first_deal"]) for part in parts[1:])
     return f" in {len(parts)} runs (resumed at deal{'s' if len(parts) > 2 else ''} {starts})"
+
+
+def fallback_line(label: str, counts: Mapping[str, int], decisions: int | None = None) -> str | None:
+    """``pimc:level=1: 3 of 41,220 decisions fell back to the heuristic (no world fits: 3)``, or ``None`` without fallbacks.
+
+    ``counts``: reason -> decisions (:mod:`stich.bots.fallbacks`); ``decisions``: all of the bot's decisions, when known.
+    """
+    total = sum(counts.values())
+    if not total:
+        return None
+    words: dict[str, str] = {reason: text for reason, text in FALLBACK_REASONS.items()}
+    order = [*(reason for reason in words if reason in counts), *sorted(set(counts) - set(words))]
+    reasons = ", ".join(f"{words.get(reason, reason)}: {counts[reason]:,}" for reason in order if counts[reason])
+    if decisions is not None:
+        return f"{label}: {total:,} of {decisions:,} decisions fell back to the heuristic ({reasons})"
+    return f"{label}: {total:,} decision{'s' if total != 1 else ''} fell back to the heuristic ({reasons})"
+
+
+def fallback_lines(data: Mapping[str, Any]) -> list[str]:
+    """One :func:`fallback_line` per bot of a summary (or ``results.json``) with fallbacks; none for an older one without the key."""
+    timing = data.get("timing") or {}
+    lines = []
+    for label, counts in (data.get("fallbacks") or {}).items():
+        decisions = timing.get(label, {}).get("decisions")
+        line = fallback_line(label, counts, decisions)
+        if line is not None:
+            lines.append(line)
+    return lines
 
 
 REUSE_NOTE = " (rotations reuse the baseline's actions)"
@@ -188,6 +219,9 @@ def summary_text(data: dict[str, Any]) -> list[str]:
     lines += ["", "time per decision:"]
     for label, t in data["timing"].items():
         lines.append(f"  {label:<{width}}  {t['mean_ms']:8.3f} ms  (slowest {t['max_ms']:.1f} ms; {t['decisions']} decisions)")
+    fallbacks = fallback_lines(data)
+    if fallbacks:
+        lines += ["", 'decisions not searched (see docs/arena.md, "Fallbacks"):', *(f"  {line}" for line in fallbacks)]
     if data.get("out"):
         lines += ["", f"files:      {data['out']}"]
     return lines
