@@ -29,7 +29,7 @@ from stich.search.sampling import SamplingError
 
 from ._doubling_helpers import doubling_decision
 
-ZERO = dict.fromkeys(FALLBACK_REASONS, 0)
+ZERO: dict[str, int] = {reason: 0 for reason in FALLBACK_REASONS}
 
 
 def only(reason: str, count: int = 1) -> dict[str, int]:
