@@ -114,6 +114,56 @@ def test_poverty_nobody_takes_and_two_poor_hands() -> None:
     check_all_seats(state, rng, worlds=4)
 
 
+POOR = "CA CA C10 C10 CK CK SA SA S10 HA HK"
+"""Eleven plain cards: with one trump more, a poor hand [§4.5]."""
+
+
+def test_poverty_seen_from_outside_keeps_the_taker_healthy() -> None:
+    """§4.5 procedure, §4.3 with ``stille_hochzeit=false``: the exchange an outside seat did not see must let the taker say "gesund".
+
+    The poor player hands over its one trump, a queen of clubs; the taker,
+    who said "gesund", plays both queens of clubs.  The taker was dealt one
+    of them, so the handed-over cards held a queen of clubs: the sampler
+    used to hand over plain cards whenever it could, found no world, and
+    raised.
+    """
+    game = doppelkopf("ddv", armut=True, stille_hochzeit=False)
+    hands = {1: "CQ " + POOR, 2: "CQ SQ SQ HQ HQ DQ DQ CJ CJ C9 C9 S10", 0: "H10 H10 DA DA D10 D10 DK DK D9 D9 DJ DJ"}
+    state = game.new_state(hands=complete(game, hands), dealer=3)
+    exchange = ("discard CQ", "discard CA", "discard CK", "accept", "discard C9", "discard C9", "discard S10")
+    for text in ("gesund", "vorbehalt", "gesund", "gesund", "armut", *exchange, "play DA", "play SA", "play CQ", "play HJ", "play CQ"):
+        state.apply(text)
+    rng = random.Random(13)
+    for seat in (0, 3):
+        sampler = sampler_of(state, seat)
+        assert sampler.case == "outside_after" and sampler.admits(state)
+        for _ in range(3):
+            check_world(sampler.sample(rng), state, seat, rng)
+
+
+def test_poverty_seen_from_outside_keeps_the_reservation_query() -> None:
+    """§4.5 procedure, §4.6 ``max_trump_le_dj``, §3.2 query order: the poor hand as dealt held a trump above DJ.
+
+    Seat 1 (poor, its one trump a queen of spades) and seat 3 (a wedding)
+    reserve; both pass their solo questions and seat 1 names poverty.  Had
+    seat 1 been able to throw in (no trump above DJ), it would have been
+    asked that first, so the handed-over cards held its queen: the sampler
+    used to hand over plain cards, leaving no trump, and found no world.
+    """
+    game = doppelkopf("ddv", armut=True, schmeissen="max_trump_le_dj")
+    hands = {1: "SQ " + POOR, 3: "CQ CQ H10 H10 DA DA D10 D10 DK DK D9 D9", 2: "SQ HQ HQ DQ DQ CJ CJ SJ SJ C9 C9 S10"}
+    state = game.new_state(hands=complete(game, hands), dealer=3)
+    exchange = ("discard SQ", "discard CA", "discard CK", "accept", "discard C9", "discard C9", "discard S10")
+    for text in ("gesund", "vorbehalt", "gesund", "vorbehalt", "pass", "pass", "armut", *exchange):
+        state.apply(text)
+    assert state.armut_taker == 2 and state.phase_name == "play"
+    rng = random.Random(14)
+    sampler = sampler_of(state, 0)
+    assert sampler.case == "outside_after" and sampler.admits(state)
+    for _ in range(3):
+        check_world(sampler.sample(rng), state, 0, rng)
+
+
 def test_thrown_in_hand() -> None:
     # §4.6 [VAR]: a hand with five nines may be thrown in; it is shown to everybody.
     game = doppelkopf("house_classic")

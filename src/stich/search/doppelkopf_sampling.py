@@ -43,12 +43,15 @@ Counts (exact, by the counting in :class:`~stich.search.sampling.Allocation`)
       said he returned [§4.5]; with ``armut_two_poor=redeal`` nobody else
       was poor, and a deal thrown in for two poor hands had a second one.
 
-Left to verification (rare; the replay rejects a world that breaks them)
+Checked on each proposal (a redraw)
     * from a third seat's view of a poverty, facts about the poor player's
       and the taker's hands *as dealt* (the exchange they made is unknown):
       a reservation they could have named, "gesund" without a silent
-      wedding, the taker not being poor.  The hidden exchange itself is
-      filled in with one consistent choice;
+      wedding, the taker not being poor.  The hidden exchange is drawn at
+      random among the legal ones until the hands as dealt fit them
+      (``_exchange``); a proposal with no such exchange is drawn again.
+
+Left to verification (rare; the replay rejects a world that breaks them)
     * throw-in tests and "nobody else was poor" when counting them exactly
       would make the tables too large (:data:`TABLE_BUDGET`; only with
       several throw-in conditions and several reservers).
@@ -63,7 +66,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from itertools import product
-from math import prod
+from math import comb, prod
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
@@ -82,6 +85,8 @@ Counts = list[int]
 _D9 = face("D9")
 TABLE_BUDGET = 1000
 """Most counter values (product of their ranges) before optional facts are left to verification."""
+EXCHANGE_TRIES = 200
+"""Poverty exchanges drawn for one proposal, seen from outside, before it is given up (see ``_exchange``)."""
 _FACE_INDEX = {card: i for i, card in enumerate(FACES)}
 _DECLARE_CODES = frozenset({A.PASS, A.HOCHZEIT, A.ARMUT, A.SCHMEISSEN, *range(A.SOLO, len(A.ACTIONS))})
 
@@ -509,26 +514,19 @@ class DoppelkopfWorldSampler(WorldSampler):
         matter for it, which keeps the counting tables small.
         """
         obs = self.observation
-        opts = self.game.options
-        reservers = [s for s in self.active if self.said.get(s)]
-        if self.forced is not None or len(self.said) < len(self.active) or not reservers:
+        reservers = self._reservers()
+        if not reservers:
             return
         owes = [bool(x) for x in obs.public["owes_solo"]]
         priority = self.probe._priority()
-        optional = [t for t, on in ((T_THROW, bool(opts.schmeissen)), (T_ARMUT, opts.armut), (T_HOCHZEIT, opts.hochzeit)) if on]
+        optional = self._optional_tiers()
         every = [
             frozenset(t for t, on in zip(optional, flags, strict=True) if on) for flags in product((False, True), repeat=len(optional))
         ]
         choices: list[list[frozenset[str]]] = []
         for s in reservers:
             if s == self.seat:
-                mask = self.game.deck.mask_of(_cards(self.own_dealt))
-                own = {
-                    T_THROW: self.probe._throw_reason(mask) is not None,
-                    T_ARMUT: self.probe._poor(mask),
-                    T_HOCHZEIT: self.own_dealt[CQ] == 2,
-                }
-                choices.append([frozenset(t for t in optional if own[t])])
+                choices.append([self._held_tiers(self.own_dealt, optional)])
             else:
                 choices.append(every)
         base = {s: T_PFLICHT if owes[s] else T_LUST for s in reservers}
@@ -572,6 +570,51 @@ class DoppelkopfWorldSampler(WorldSampler):
             return any(all(combo[k] & frozenset(joint[k]) == tiers for k, tiers in held.items()) for combo in good)
 
         c.rule(consistent)
+
+    def _reservers(self) -> list[int]:
+        """The players whose reservations the query asked about, in seat order (empty: no query ran) [§3.2]."""
+        if self.forced is not None or len(self.said) < len(self.active):
+            return []
+        return [s for s in self.active if self.said.get(s)]
+
+    def _optional_tiers(self) -> list[str]:
+        """The reservations a hand may or may not hold under the options: throw-in, poverty, wedding [§3.2]."""
+        opts = self.game.options
+        return [t for t, on in ((T_THROW, bool(opts.schmeissen)), (T_ARMUT, opts.armut), (T_HOCHZEIT, opts.hochzeit)) if on]
+
+    def _held_tiers(self, dealt: Counts, optional: Sequence[str]) -> frozenset[str]:
+        """The optional reservations a hand as dealt holds (mirrors the engine's eligibility) [§3.2, §4.2, §4.5, §4.6]."""
+        mask = self.game.deck.mask_of(_cards(dealt))
+        held = {
+            T_THROW: lambda: self.probe._throw_reason(mask) is not None,
+            T_ARMUT: lambda: self.probe._poor(mask),
+            T_HOCHZEIT: lambda: dealt[CQ] == 2,
+        }
+        return frozenset(t for t in optional if held[t]())
+
+    def _dealt_fits(self, dealt: dict[int, Counts], seats: Sequence[int]) -> bool:
+        """Whether the hands as dealt of ``seats`` fit what the table saw before play, given every hand as dealt.
+
+        For the poverty exchange an outside seat did not see: the health
+        round (no "gesund" with both queens of clubs without silent
+        weddings) [§4.3], nobody else poor when two poor hands are redealt
+        [§4.5], and the reservation query asking and ending as observed
+        [§3.2].
+        """
+        opts = self.game.options
+        for s in seats:
+            if not opts.stille_hochzeit and self.said.get(s) is False and dealt[s][CQ] == 2:
+                return False
+            if opts.armut_two_poor == "redeal" and s != self.poor and _in(dealt[s], self.trumps) <= self.max_poor:
+                return False
+        reservers = self._reservers()
+        if not reservers:
+            return True
+        owes = [bool(x) for x in self.observation.public["owes_solo"]]
+        optional = self._optional_tiers()
+        eligible = {s: self._held_tiers(dealt[s], optional) | {T_PFLICHT if owes[s] else T_LUST} for s in reservers}
+        obs = self.observation
+        return _asks_match(reservers, eligible, self.probe._priority(), self.declared, obs.phase == "declare", obs.to_move)
 
     def _tier_tests(self, c: Constraints, seat: int) -> dict[str, Callable[[], Predicate]] | None:
         """For a hidden reserver: per optional reservation, a maker of its test on counter values.
@@ -666,14 +709,12 @@ class DoppelkopfWorldSampler(WorldSampler):
             give_codes = [A.DISCARD + f for f in sorted(pile, key=lambda f: not self.trumps >> f & 1)]
             dealt[poor] = _add(dealt[poor], _counts(FACES[f] for f in pile))
         elif self.case == "outside_after" and poor is not None and taker is not None:
-            made = self._exchange(rng, dealt[poor], dealt[taker])
+            made = self._exchange(rng, dealt)
             if made is None:
                 return None
             given, back = made
             give_codes = [A.DISCARD + f for f in given]
             return_codes = [A.DISCARD + f for f in back]
-            dealt[poor] = _add(_sub(dealt[poor], _counts(FACES[f] for f in back)), _counts(FACES[f] for f in given))
-            dealt[taker] = _add(_sub(dealt[taker], _counts(FACES[f] for f in given)), _counts(FACES[f] for f in back))
         codes: list[int] = []
         gives, backs = iter(give_codes), iter(return_codes)
         returned = set(self.returned)
@@ -684,34 +725,49 @@ class DoppelkopfWorldSampler(WorldSampler):
         piles = [_cards(dealt[s]) if s in dealt else [] for s in range(self.game.num_seats)]
         return World(piles, self.dealer, dict(self.context), codes)
 
-    def _exchange(self, rng: random.Random, poor_hand: Counts, taker_hand: Counts) -> tuple[list[int], list[int]] | None:
-        """A poverty exchange the outside seat cannot rule out, from the hands as play began.
+    def _exchange(self, rng: random.Random, dealt: dict[int, Counts]) -> tuple[list[int], list[int]] | None:
+        """A poverty exchange the outside seat cannot rule out; ``dealt`` is updated to the hands as dealt [§4.5].
 
-        ``poor_hand`` and ``taker_hand`` hold the hands after the exchange
-        (plus cards played since).  The poor player's trumps are exactly the
-        ones returned, so the returned cards are those trumps and some other
-        cards of that hand; the handed-over cards are any three of the
-        taker's (plus returned) cards with at most ``armut_max_trumps``
-        trumps, non-trumps preferred so that the taker's dealt hand keeps its
-        trumps.  Returns (handed over, returned) as faces in play order.
+        On entry ``dealt`` holds the poor player's and the taker's hands
+        after the exchange (plus cards played since).  The poor player's
+        trumps are exactly the ones returned, so the returned cards are those
+        trumps and some other cards of that hand; the handed-over cards are
+        any three of the taker's (plus returned) cards with at most
+        ``armut_max_trumps`` trumps (all of the poor hand's trumps, filled up
+        with plain cards).  Both are drawn at random until the hands as dealt
+        fit what the table saw before play (:meth:`_dealt_fits`: a taker who
+        said "gesund" without silent weddings was not dealt both queens of
+        clubs, the query asked what it asked...), at most
+        :data:`EXCHANGE_TRIES` times: which exchange it was does not matter
+        to play, only that one exists.  Returns (handed over, returned) as
+        faces in play order.
         """
+        poor, taker = self.poor, self.taker
+        assert poor is not None and taker is not None
         n_back = len(self.returned)
         trumps = self.trumps
-        mine = _expand(poor_hand)
-        back = [f for f in mine if trumps >> f & 1]
+        mine = _expand(dealt[poor])
+        kept = [f for f in mine if trumps >> f & 1]
         rest = [f for f in mine if not trumps >> f & 1]
-        if len(back) > n_back or len(rest) < n_back - len(back):
+        if len(kept) > n_back or len(rest) < n_back - len(kept):
             return None
-        back += rng.sample(rest, n_back - len(back))
-        rng.shuffle(back)
-        theirs = _expand(_add(taker_hand, _counts(FACES[f] for f in back)))
-        plain = [f for f in theirs if not trumps >> f & 1]
-        high = [f for f in theirs if trumps >> f & 1]
-        given = rng.sample(plain, 3) if len(plain) >= 3 else plain + rng.sample(high, 3 - len(plain))
-        if sum(1 for f in given if trumps >> f & 1) > self.max_poor:
-            return None
-        given.sort(key=lambda f: not trumps >> f & 1)
-        return given, back
+        for _ in range(EXCHANGE_TRIES):
+            back = kept + rng.sample(rest, n_back - len(kept))
+            back_counts = _counts(FACES[f] for f in back)
+            theirs = _expand(_add(dealt[taker], back_counts))
+            given = _hand_over(rng, theirs, trumps, self.max_poor)
+            if given is None:
+                return None
+            given_counts = _counts(FACES[f] for f in given)
+            hands = dict(dealt)
+            hands[poor] = _add(_sub(dealt[poor], back_counts), given_counts)
+            hands[taker] = _add(_sub(dealt[taker], given_counts), back_counts)
+            if self._dealt_fits(hands, (poor, taker)):
+                dealt.update(hands)
+                rng.shuffle(back)
+                given.sort(key=lambda f: not trumps >> f & 1)  # trumps are handed over first
+                return given, back
+        return None
 
     # ------------------------------------------------------------ checks
     def admits(self, state: State) -> bool:
@@ -791,6 +847,17 @@ def _winner(plays: Sequence[tuple[int, int]], order: CardOrder, second_dulle: bo
         if key > best_key or (key == best_key and f == H10 and second_dulle):
             best_key, best = key, seat
     return best
+
+
+def _hand_over(rng: random.Random, cards: list[int], trumps: int, most: int) -> list[int] | None:
+    """Three of ``cards`` (faces) with at most ``most`` trumps, uniformly among such choices (``None``: there are none)."""
+    high = [f for f in cards if trumps >> f & 1]
+    plain = [f for f in cards if not trumps >> f & 1]
+    weights = [comb(len(high), t) * comb(len(plain), 3 - t) for t in range(min(most, 3) + 1)]
+    if not sum(weights):
+        return None
+    t = rng.choices(range(len(weights)), weights)[0]
+    return rng.sample(high, t) + rng.sample(plain, 3 - t)
 
 
 def _member(tests: dict[str, Predicate], allowed: frozenset[frozenset[str]]) -> Predicate:
