@@ -569,8 +569,9 @@ def test_paired_option_is_checked_and_parsed() -> None:
     assert bot.paired is True and bot.search.paired is True  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("options", [{}, {"halving": True, "rewards": "score"}])
 @pytest.mark.parametrize(("name", "moves"), [("doppelkopf", 14), ("tapp_tarock", 12), ("dappen", 12)])
-def test_paired_decision_ignores_the_hidden_cards(name: str, moves: int) -> None:
+def test_paired_decision_ignores_the_hidden_cards(name: str, moves: int, options: dict[str, Any]) -> None:
     """Two states with the same observation for the mover but different hidden cards get the same paired decision."""
     game = make_game(name)
     state = _decision_point(game, 7, moves)
@@ -580,7 +581,7 @@ def test_paired_decision_ignores_the_hidden_cards(name: str, moves: int) -> None
     assert other.observation(seat) == observation
     decisions = []
     for world in (state, other):
-        bot = make_ismcts(game, seat, 4, simulations=60, paired=True)
+        bot = make_ismcts(game, seat, 4, simulations=60, paired=True, **options)
         decisions.append(bot.choose(world.observation(seat)))
     assert decisions[0] == decisions[1]
 

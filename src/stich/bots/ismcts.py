@@ -84,6 +84,18 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   favour it, and widen to other actions only as their visits grow
   (:meth:`~stich.search.ismcts.ISMCTS._iterate`); 0 expands in random
   order; ``auto`` (default) is the per-game choice of :data:`GUIDE_DEFAULT`;
+* ``halving``: with ``paired=true``, ``true`` drops the worse half of
+  the root actions after 4 sweeps and again at 8, 16, 32, ... sweeps
+  (sequential halving, :func:`~stich.search.ismcts.halve`), so that the
+  best actions are compared over more worlds; ``false`` (default) sweeps
+  every action in every world;
+* ``rewards``: ``bounded`` (default) values each deal end by
+  ``tanh(score / scale)`` (:data:`~stich.search.ismcts.REWARD_SCALES`), a
+  risk-averse utility that flattens large scores; ``score`` values it
+  nearly linearly in the score, the quantity a match measures and the
+  ``pimc`` bot maximizes (the scale :data:`SCORE_SCALE_FACTOR` times
+  larger, the exploration constant as many times smaller, so UCB keeps its
+  balance below the root);
 * ``paired``: ``true`` compares the root actions in paired sweeps (every
   action played in every world, compared by winsorized paired differences
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
@@ -126,7 +138,17 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
 from stich.search.carry import Drawing, WorldCarry
 from stich.search.greedy_playout import GAMES as GREEDY_GAMES
-from stich.search.ismcts import ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, kernel_games, make_rollout
+from stich.search.ismcts import (
+    EXPLORATION,
+    ISMCTS,
+    PLAY_PHASE,
+    OutOfTime,
+    SearchResult,
+    kernel_games,
+    make_rollout,
+    rescale,
+    reward_scale,
+)
 from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
 from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
 
@@ -141,6 +163,16 @@ OTHERS = ("tree", "heuristic")
 
 SWITCHES = ("careful", "eager")
 """Values of the ``switch`` option: when a paired root search leaves the heuristic's choice."""
+
+REWARDS = ("bounded", "score")
+"""Values of the ``rewards`` option: how the tree values the end of a deal."""
+
+SCORE_SCALE_FACTOR = 100.0
+"""With ``rewards=score``: how many times the game's reward scale the search divides scores by before ``tanh``.
+
+At 100 times the scale, ``tanh`` is within 0.4% of linear for every score
+up to ten typical scores (``tanh(0.1) = 0.0997``); the exploration
+constant is divided by the same factor."""
 
 DEFENDS = ("tree", "heuristic", "careful")
 """Values of the ``defend`` option: who chooses a defender's cards."""
@@ -273,6 +305,8 @@ class IsmctsBot:
         call_worlds: int | None = None,
         defend: str = "tree",
         draw_share: float | None = None,
+        halving: bool = False,
+        rewards: str = "bounded",
     ) -> None:
         self.game = game
         self.defend = defend
@@ -288,9 +322,14 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self.paired = paired
         guides = [make_heuristic(game, s, derive_seed(seed, 1000 + s)) for s in range(game.num_seats)] if guide else None
+        factor = SCORE_SCALE_FACTOR if rewards == "score" else 1.0
+        scale = reward_scale(game) * factor
         self.search = ISMCTS(
             game,
-            make_rollout(rollout, game, seed),
+            rescale(make_rollout(rollout, game, seed), scale),
+            scale=scale,
+            exploration=EXPLORATION / factor,
+            halving=halving,
             paired=paired,
             draw_share=draw_share,
             guide=guides,
@@ -301,7 +340,7 @@ class IsmctsBot:
         self.call_search = self.search
         """The search of decisions outside card play (see the ``calls`` option)."""
         if calls == "heuristic":
-            self.call_search = ISMCTS(game, make_rollout("heuristic", game, seed), paired=True, flat=True)
+            self.call_search = ISMCTS(game, rescale(make_rollout("heuristic", game, seed), scale), scale=scale, paired=True, flat=True)
         self.fallbacks = Fallbacks()
         """The decisions not searched, by reason (see the module docstring); the simulator counts its own here too."""
         self._unsampled: FallbackReason = "no_world"
@@ -447,6 +486,8 @@ def make_ismcts(
     call_worlds: int | None = None,
     defend: str = "tree",
     draw_share: float | str = "auto",
+    halving: bool = False,
+    rewards: str = "bounded",
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
@@ -495,6 +536,12 @@ def make_ismcts(
         raise OptionError(f"draw_share must be auto or a number above 0 and at most 1, got {draw_share!r}")
     else:
         share = None if draw_share == 1 else float(draw_share)
+    if not isinstance(halving, bool):
+        raise OptionError(f"halving must be true or false, got {halving!r}")
+    if halving and not paired:
+        raise OptionError("halving needs paired=true (it halves the actions of paired root sweeps)")
+    if not isinstance(rewards, str) or rewards not in REWARDS:
+        raise OptionError(f"rewards must be one of {', '.join(REWARDS)}, got {rewards!r}")
     if switch == "eager" and not paired:
         raise OptionError("switch=eager needs paired=true (it is a rule for paired root sweeps)")
     kind = _auto_rollout(game) if rollout == "auto" else rollout
@@ -522,4 +569,6 @@ def make_ismcts(
         call_worlds=call_worlds,
         defend=defend,
         draw_share=share,
+        halving=halving,
+        rewards=rewards,
     )

@@ -401,6 +401,30 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic, kernel or kernel-heuristic")
 
 
+def rescale(rollout: Rollout, scale: float) -> Rollout:
+    """Set the reward ``scale`` of ``rollout`` and of the rollouts it hands over to (``play``, ``finish``, ``inner``), in place.
+
+    Every rollout squeezes the scores it reaches by ``tanh(score / scale)``
+    with the game's :func:`reward_scale`; ``ismcts:rewards=score`` values
+    outcomes nearly linearly in the score instead (a scale many times the
+    game's), so the rollouts it plays must use that scale too.  Call it
+    before the first rollout: the compiled rollouts cache their rewards.
+    """
+    seen: set[int] = set()
+    stack: list[object] = [rollout]
+    while stack:
+        part = stack.pop()
+        if id(part) in seen or not hasattr(part, "scale"):
+            continue
+        seen.add(id(part))
+        part.scale = scale
+        cache = getattr(part, "_rewards", None)
+        if isinstance(cache, dict):
+            cache.clear()  # rewards cached at the old scale
+        stack.extend(getattr(part, name) for name in ("play", "finish", "inner") if getattr(part, name, None) is not None)
+    return rollout
+
+
 # --------------------------------------------------------------------------- tree
 
 
@@ -498,6 +522,29 @@ def choose_paired(
         return codes[vote(rows, base)[0]]
     best, scores = vote(rows, base, confidence=PAIRED_CONFIDENCE, min_worlds=MIN_SWEEPS)
     return codes[best] if best != base and scores[best] >= gap else anchor
+
+
+def halve(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | None) -> tuple[list[int], list[list[float]]]:
+    """Sequential halving of a paired root: the better half of ``codes`` (at least two, the anchor always among them) and their columns.
+
+    ``rows[w][i]`` is the observer's reward for ``codes[i]`` in world ``w``.
+    The actions are ranked by their winsorized mean paired difference to the
+    anchor (to the first code without one, :func:`~stich.search.voting.vote`);
+    the anchor stays whatever its rank, as the action the search must beat
+    (without an anchor the best half is kept, whichever it is).
+    The kept codes keep their order, and so do the kept columns of ``rows``.
+    """
+    if len(codes) <= 2 or not rows:
+        return list(codes), [list(row) for row in rows]
+    base = list(codes).index(anchor) if anchor is not None else 0
+    _best, scores = vote(rows, base)
+    keep_count = max(2, (len(codes) + 1) // 2)
+    ranked = sorted(range(len(codes)), key=lambda i: (-scores[i], codes[i]))
+    if anchor is None:
+        kept = sorted(ranked[:keep_count])
+    else:
+        kept = sorted([base, *[i for i in ranked if i != base][: keep_count - 1]])
+    return [codes[i] for i in kept], [[row[i] for i in kept] for row in rows]
 
 
 class OutOfTime(SamplingError):
@@ -601,8 +648,18 @@ class ISMCTS:
         guide_depth: int = 0,
         others: Sequence[Bot] | None = None,
         eager: bool = False,
+        scale: float | None = None,
+        halving: bool = False,
     ) -> None:
         self.game = game
+        self.scale = reward_scale(game) if scale is None else scale
+        """The score that maps to a reward of tanh(1) at the deal ends the tree reaches (the rollout has its own, see :func:`rescale`)."""
+        if self.scale <= 0:
+            raise ValueError(f"scale must be positive, got {scale}")
+        self.halving = halving
+        """With ``paired``: sequential halving of the root actions (see :meth:`search`)."""
+        if halving and not paired:
+            raise ValueError("halving needs paired root sweeps")
         self.eager = eager
         """With ``paired``: any paired lead over the anchor switches (:func:`choose_paired`), as in the ``pimc`` bot."""
         self.observer = -1
@@ -662,6 +719,15 @@ class ISMCTS:
         a search too short for :data:`MIN_SWEEPS` sweeps keeps it (or, without
         one, plays the best mean).
 
+        With ``halving`` (paired only) not every root action is played in
+        every world: after :data:`MIN_SWEEPS` complete sweeps, and again
+        each time the sweeps double (8, 16, 32, ...), the worse half of the
+        actions still swept is dropped (:func:`halve`; the anchor always
+        stays), so the last actions standing are compared over many more
+        worlds than a full sweep of every action would give them in the same
+        time (sequential halving, Karnin, Koren and Somekh, ICML 2013).  The
+        choice is then made among the remaining actions, over every world.
+
         ``eager`` overrides, for this search only, the switch rule the search
         was built with (``eager`` of the constructor; ``None`` keeps it): the
         bot's ``defend=careful`` searches a defender's cards with the careful
@@ -694,6 +760,7 @@ class ISMCTS:
         if anchor is not None and anchor not in root_codes:
             raise ValueError(f"anchor {anchor} is not a legal action of the observation")
         sweep = sorted(root_codes)
+        checkpoint = MIN_SWEEPS  # with ``halving``: the number of complete sweeps at which the root actions are halved next
         rows: list[list[float]] = []
         row: list[float] = []
         seat = self.observer = observation.seat
@@ -721,6 +788,9 @@ class ISMCTS:
                 if len(row) == len(sweep):
                     rows.append(row)
                     row = []
+                    if self.halving and len(rows) == checkpoint:
+                        checkpoint *= 2
+                        sweep, rows = halve(rows, sweep, anchor)
             done += 1
         gap = SWITCH_GAPS.get(self.game.name, SWITCH_GAP)
         if self.paired:
@@ -859,7 +929,7 @@ class ISMCTS:
                 leaf.outcomes = {}
             rewards = leaf.outcomes.get(world)
             if rewards is None:
-                rewards = leaf.outcomes[world] = bounded_rewards(state.result().scores, reward_scale(self.game))
+                rewards = leaf.outcomes[world] = bounded_rewards(state.result().scores, self.scale)
         else:
             rewards = self.rollout(state, rng)
         for n in path:
