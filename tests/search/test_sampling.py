@@ -211,6 +211,23 @@ def test_reservation_query_with_several_reservers() -> None:
     check_all_seats(state, rng, worlds=3)
 
 
+def test_reservation_query_ignores_reservations_the_options_leave_out() -> None:
+    """§3.2 query order with ``throw_before_solo`` (§4.6), poverty off (§4.5 is a [VAR]): a poor-looking hand proves nothing.
+
+    Seats 0 and 1 reserve and seat 0 is asked first: seat 0 may throw in,
+    or neither may.  That joint condition is checked on each reserver's
+    reservations; it used to test poverty too, which ``armut=false`` leaves
+    out, and so excluded every deal giving seat 1 three trumps or fewer.
+    """
+    game = doppelkopf("ddv", schmeissen="five_nines", throw_before_solo=True)
+    hands = {1: "CA C10 C9 SA S10 S10 SK SQ S9 HA D9 D9", 0: "C10 CK CQ CJ SJ H10 HJ H9 DA D10 DQ DJ"}
+    state = game.new_state(hands=complete(game, hands), dealer=3)
+    for text in ("vorbehalt", "vorbehalt", "gesund", "gesund"):
+        state.apply(text)
+    assert state.current_player() == 0
+    check_all_seats(state, random.Random(15))
+
+
 # ------------------------------------------------------------------ uniform law
 
 

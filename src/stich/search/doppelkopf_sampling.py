@@ -559,8 +559,9 @@ class DoppelkopfWorldSampler(WorldSampler):
                 if len(allowed) < 2 ** len(known):
                     c.rule(_member(known, allowed))
             return
+        # Only the reservations the options allow: a hand that would hold another one is no evidence.
         joint = {
-            k: {t: fn() for t, fn in tests.items() if affordable(t)}
+            k: {t: fn() for t, fn in tests.items() if t in optional and affordable(t)}
             for k, (s, tests) in enumerate(zip(reservers, map(testers.get, reservers), strict=True))
             if tests is not None
         }
