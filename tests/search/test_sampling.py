@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
+from math import prod
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from stich.cards import Card, parse_cards
 from stich.games.doppelkopf.state import DoppelkopfState
 from stich.search import SamplingError, prepare_sampler, sample_world
-from stich.search.doppelkopf_sampling import DoppelkopfWorldSampler
+from stich.search.doppelkopf_sampling import TABLE_BUDGET, DoppelkopfWorldSampler
 from stich.search.sampling import Allocation, Constraints
 
 from ._sampling_helpers import check_world, complete, doppelkopf, positions
@@ -162,6 +163,28 @@ def test_poverty_seen_from_outside_keeps_the_reservation_query() -> None:
     assert sampler.case == "outside_after" and sampler.admits(state)
     for _ in range(3):
         check_world(sampler.sample(rng), state, 0, rng)
+
+
+def test_poverty_being_handed_over_keeps_the_table_small() -> None:
+    """§4.5 procedure with two reservers and throw-in conditions (§4.6): optional facts stay within the table budget.
+
+    Seat 1 (a wedding) and seat 2 (poor) reserve; seat 2 has laid one card
+    into the pile.  The throw-in tests of the reservers are optional; they
+    used to be admitted before the poverty's counters existed, and the
+    counting table of an outside seat grew to 54,000 counter values (5 s to
+    prepare one sampler; up to 30 s seen in play).
+    """
+    game = doppelkopf("ddv", armut=True, schmeissen="five_nines+seven_full_cards")
+    hands = {2: "SQ CA CK CK C9 SA SK SK S9 HK HK H9", 1: "CQ CQ H10 H10 DA DA D10 D10 DK DK D9 D9"}
+    state = game.new_state(hands=complete(game, hands), dealer=3)
+    for text in ("gesund", "vorbehalt", "vorbehalt", "gesund", "pass", "pass", "armut", "discard SQ"):
+        state.apply(text)
+    rng = random.Random(16)
+    for seat in (0, 3):
+        sampler = sampler_of(state, seat)
+        assert sampler.case == "outside_before"
+        assert prod(spec.cap + 1 for spec in sampler.allocation.counters) <= TABLE_BUDGET
+    check_all_seats(state, rng)
 
 
 def test_thrown_in_hand() -> None:

@@ -389,7 +389,6 @@ class DoppelkopfWorldSampler(WorldSampler):
                 spec = self._dealt(s)
                 if not reserved and spec is not None:
                     self._bound(c, spec, cq, 0, 1)
-        self._query(c)
         hochzeiter = pub.get("hochzeiter")
         if hochzeiter is not None:
             spec = self._dealt(int(hochzeiter))
@@ -417,6 +416,9 @@ class DoppelkopfWorldSampler(WorldSampler):
                 for s in self.active:
                     self._bound(c, self._hand_at(s, t0), sup, *((2, 2) if s == named_super else (0, 1)))
         self._poverty(c)
+        # The facts with optional parts come last, so that their budget sees every counter of the facts above.
+        self._query(c)
+        self._nobody_else_poor(c)
         return c.specs(), c.predicate()
 
     def _silent_wedding(self, c: Constraints) -> None:
@@ -463,7 +465,6 @@ class DoppelkopfWorldSampler(WorldSampler):
     def _poverty(self, c: Constraints) -> None:
         """Poverty facts [§4.5]."""
         pub = self.observation.public
-        opts = self.game.options
         m = self.max_poor
         if self.poor is None:
             return
@@ -476,10 +477,11 @@ class DoppelkopfWorldSampler(WorldSampler):
             else:
                 k = len(self.give)
                 items = self._items(self.trumps)
+                # The poor hand as dealt: the hand and the pile (the query's poverty test counts the same).
+                dealt = c.counter((1 << self.place[poor]) | (1 << self.pile), items, m + 1)
                 in_pile = c.counter(1 << self.pile, items, k + 1)
-                in_hand = c.counter(1 << self.place[poor], items, m + 1)
                 # All trumps are handed over first: the pile is all trumps, or the hand kept none.
-                c.rule(lambda v: v[in_pile] + v[in_hand] <= m and (v[in_pile] == k or v[in_hand] == 0))
+                c.rule(lambda v: v[dealt] <= m and (v[in_pile] == k or v[dealt] == v[in_pile]))
         elif self.case == "outside_after":
             r = int(pub["armut_trumps_returned"])
             self._bound(c, (1 << self.place[poor], self.played[poor]), self.trumps, r, r)
@@ -496,12 +498,21 @@ class DoppelkopfWorldSampler(WorldSampler):
                     counters.append((c.counter(spec[0], self._items(self.trumps), m + 1), _in(spec[1], self.trumps)))
             if counters:
                 c.rule(lambda v: any(v[i] + off <= m for i, off in counters))
-        elif opts.armut_two_poor == "redeal" and self.kind == "armut":
-            # The game went on: nobody else was poor (likely anyway: past the budget, verification checks it).
-            specs = [spec for spec in (self._dealt(s) for s in self.hidden_seats if s != poor) if spec is not None]
-            if c.size() * (m + 2) ** len(specs) <= TABLE_BUDGET:
-                for spec in specs:
-                    self._bound(c, spec, self.trumps, m + 1)
+
+    def _nobody_else_poor(self, c: Constraints) -> None:
+        """With ``armut_two_poor=redeal`` a poverty that goes on had one poor hand only [§4.5].
+
+        Likely anyway: past the table budget, verification checks it.
+        """
+        poor, m = self.poor, self.max_poor
+        if poor is None or self.game.options.armut_two_poor != "redeal" or self.kind != "armut":
+            return
+        if self.thrown is not None and self.thrown.get("reason") == "two_poor":
+            return  # the other way round: thrown in for a second poor hand
+        specs = [spec for spec in (self._dealt(s) for s in self.hidden_seats if s != poor) if spec is not None]
+        if c.size() * (m + 2) ** len(specs) <= TABLE_BUDGET:
+            for spec in specs:
+                self._bound(c, spec, self.trumps, m + 1)
 
     def _query(self, c: Constraints) -> None:
         """The reservation query must ask the same players the same questions [§3.1, §3.2].
@@ -541,30 +552,28 @@ class DoppelkopfWorldSampler(WorldSampler):
             c.rule(lambda v: False)
             return
         seen = [{combo[k] for combo in good} for k in range(len(reservers))]
-        testers = {s: self._tier_tests(c, s) for s in reservers if s != self.seat}
+        testers = {k: tests for k, s in enumerate(reservers) if s != self.seat and (tests := self._tier_tests(c, s)) is not None}
 
-        def affordable(tier: str) -> bool:
-            # A throw-in test needs several counters per seat; past the budget it is left to verification.
-            return tier != T_THROW or c.size() * self._throw_cost() <= TABLE_BUDGET
+        def made(wanted: dict[int, list[str]]) -> dict[int, dict[str, Predicate]]:
+            # The tests of every reserver's wanted reservations; the throw-in tests last, each only while the
+            # table stays within budget (it needs several counters per seat; past it, verification checks it).
+            out = {k: {t: testers[k][t]() for t in tiers if t != T_THROW} for k, tiers in wanted.items()}
+            for k, tiers in wanted.items():
+                if T_THROW in tiers and c.size() * self._throw_cost() <= TABLE_BUDGET:
+                    out[k][T_THROW] = testers[k][T_THROW]()
+            return out
 
+        hidden = list(testers)
         if len(good) == prod(len(x) for x in seen):
             # A product: one condition per reserver, on the reservations that matter for it.
-            for k, s in enumerate(reservers):
-                tests = testers.get(s)
-                if tests is None:
-                    continue
-                relevant = [t for t in optional if any((tiers ^ {t}) not in seen[k] for tiers in seen[k])]
-                known = {t: tests[t]() for t in relevant if affordable(t)}
+            relevant = {k: [t for t in optional if any((tiers ^ {t}) not in seen[k] for tiers in seen[k])] for k in hidden}
+            for k, known in made(relevant).items():
                 allowed = frozenset(tiers & frozenset(known) for tiers in seen[k])
                 if len(allowed) < 2 ** len(known):
                     c.rule(_member(known, allowed))
             return
         # Only the reservations the options allow: a hand that would hold another one is no evidence.
-        joint = {
-            k: {t: fn() for t, fn in tests.items() if t in optional and affordable(t)}
-            for k, (s, tests) in enumerate(zip(reservers, map(testers.get, reservers), strict=True))
-            if tests is not None
-        }
+        joint = made({k: list(optional) for k in hidden})
 
         def consistent(v: tuple[int, ...]) -> bool:
             held = {k: frozenset(t for t, fn in tests.items() if fn(v)) for k, tests in joint.items()}
