@@ -146,9 +146,10 @@ def test_warmup_compiles_before_any_search() -> None:
     assert dobbm_playout.warmup() is dobbm_playout.available()
 
 
-def test_the_heuristic_policy_is_dobbm_only() -> None:
-    with pytest.raises(ValueError, match="dobbm"):
-        make_rollout("kernel-heuristic", make_game("tapp_tarock"), 1)
+def test_the_heuristic_policy_needs_a_compiled_twin() -> None:
+    # Dobbm and Tapp Tarock have one (Tapp Tarock's: tests/search/test_tapp_tarock_playout.py), Droggn none
+    with pytest.raises(ValueError, match="dobbm, tapp_tarock, not droggn"):
+        make_rollout("kernel-heuristic", make_game("droggn"), 1)
     with pytest.raises(ValueError, match="policy"):
         TarockKernelRollout(make_game("dobbm"), policy="clever")
 
@@ -191,14 +192,14 @@ def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> No
     assert phases["play"] > 30 and phases["bidding"] > 3
 
 
-def test_pimc_kernel_heuristic_is_dobbm_only_and_falls_back_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pimc_kernel_heuristic_needs_a_compiled_twin_and_falls_back_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
     default = make_pimc(make_game("dobbm"), 0, 1, worlds=2)  # rollout=auto
     assert isinstance(default, PimcBot) and default.rollout == "kernel-heuristic"
     assert (default._finish is not None) is dobbm_playout.available()
     tapp = make_pimc(make_game("tapp_tarock"), 0, 1, worlds=2)
     assert isinstance(tapp, PimcBot) and tapp.rollout == "heuristic" and tapp._finish is None
-    with pytest.raises(OptionError, match="rollout 'kernel-heuristic' exists only for dobbm"):
-        make_pimc(make_game("tapp_tarock"), 0, 1, rollout="kernel-heuristic")
+    with pytest.raises(OptionError, match="rollout 'kernel-heuristic' exists only for dobbm, tapp_tarock, not droggn"):
+        make_pimc(make_game("droggn"), 0, 1, rollout="kernel-heuristic")
     monkeypatch.setattr(dobbm_playout, "available", lambda: False)
     bot = make_pimc(make_game("dobbm"), 0, 1, worlds=2, rollout="kernel-heuristic")
     assert isinstance(bot, PimcBot) and bot._finish is None  # the engine's heuristic bots play the rollouts

@@ -26,14 +26,27 @@ from collections import Counter
 import pytest
 
 from stich.bots.heuristic import make_heuristic
+from stich.bots.ismcts import make_ismcts
+from stich.bots.pimc import PimcBot, make_pimc
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.pack import FACES
 from stich.games.tapp_tarock.state import TappTarockState
 from stich.search import tapp_tarock_playout
-from stich.search.perfect_info import in_trick_play
+from stich.search.ismcts import (
+    EXACT_LEAF_TRICKS,
+    ExactEndgame,
+    HeuristicRollout,
+    MixedRollout,
+    best_line_scores,
+    bounded_rewards,
+    heuristic_step,
+    make_rollout,
+    reward_scale,
+)
+from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_kernel import KernelGame
-from stich.search.tarock_rollout import TappTarockAdapter
+from stich.search.tarock_rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
 
 needs_numba = pytest.mark.skipif(not tapp_tarock_playout.available(), reason="numba not installed")
 
@@ -228,3 +241,101 @@ def test_without_numba_the_compiled_card_play_refuses(monkeypatch: pytest.Monkey
         tapp_tarock_playout.heuristic_card(pos, know)
     with pytest.raises(RuntimeError, match="numba"):
         tapp_tarock_playout.heuristic_playouts(pos, 1, 0, know)
+
+
+def _states_of_every_phase(game: Game, deals: int) -> list[TappTarockState]:
+    """States of ``deals`` deals in every phase (bidding to the last tricks), heuristic and partly random play."""
+    found: list[TappTarockState] = []
+    for seed in range(deals):
+        rng = random.Random(1000 + seed)
+        state = game.new_state(seed=1000 + seed, dealer=seed % game.num_seats)
+        bots = [make_heuristic(game, s, s) for s in range(game.num_seats)]
+        while not state.is_terminal():
+            assert isinstance(state, TappTarockState)
+            if rng.random() < 0.3:
+                found.append(state.clone())
+            seat = state.current_player()
+            state.apply(bots[seat].choose(state.observation(seat)).code if rng.random() < 0.8 else rng.choice(state.legal_codes()))
+    return found
+
+
+@needs_numba
+def test_heuristic_finish_scores_as_the_engine_heuristic_game() -> None:
+    """§7-§8: HeuristicFinish (pimc's ``rollout=kernel-heuristic``) gives every seat's score of the engine heuristic deal."""
+    for table in ("standard", "furr"):
+        game = _game(table)
+        finish = HeuristicFinish(game)
+        states = _walk(game, 30, chance=0.7)[::3]
+        assert len(states) > 150
+        for state in states:
+            end, _cards = _heuristic_end(state, game)
+            assert finish(state) == tuple(end.result().scores)
+
+
+@needs_numba
+def test_the_kernel_heuristic_rollout_values_a_leaf_by_the_heuristic_game() -> None:
+    """ISMCTS ``rollout=kernel-heuristic``: the heuristic bots to the end of the deal, a leaf with two tricks left searched exactly.
+
+    (``rollout=heuristic`` searches the last two tricks of every rollout; the
+    compiled card play goes on to the end, as Dobbm's does.)
+    """
+    game = _game("standard")
+    rollout = make_rollout("kernel-heuristic", game, 3)
+    assert isinstance(rollout, MixedRollout) and isinstance(rollout.play, ExactEndgame)
+    assert isinstance(rollout.play.inner, TarockKernelRollout) and rollout.play.inner.policy == "heuristic"
+    bots = [make_heuristic(game, s, 3 + s) for s in range(game.num_seats)]  # MixedRollout's bidders
+    scale = reward_scale(game)
+    phases: Counter[str] = Counter()
+    for state in _states_of_every_phase(game, 12):
+        if in_trick_play(state) and tricks_left(state) <= EXACT_LEAF_TRICKS["tapp_tarock"]:
+            _value, scores = best_line_scores(state)
+            phases["searched"] += 1
+        else:
+            engine = state.clone()
+            while not engine.is_terminal():
+                heuristic_step(engine, bots)
+            scores = engine.result().scores
+            phases[state.phase_name] += 1
+        assert rollout(state.clone(), random.Random(0)) == pytest.approx(bounded_rewards(scores, scale)), state.phase_name
+    assert phases["play"] > 60 and phases["bidding"] > 5 and phases["searched"] > 5, phases
+
+
+@needs_numba
+def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> None:
+    """pimc ``rollout=kernel-heuristic`` values every world as ``rollout=heuristic`` does: the same decisions, bids to cards."""
+    game = _game("standard")
+    phases: Counter[str] = Counter()
+    for deal in range(2):
+        state = game.new_state(seed=700 + deal, dealer=deal % game.num_seats)
+        engine = [make_pimc(game, s, 40 + s, worlds=2, rollout="heuristic") for s in range(game.num_seats)]
+        compiled = [make_pimc(game, s, 40 + s, worlds=2, rollout="kernel-heuristic") for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            observation = state.observation(seat)
+            action = engine[seat].choose(observation)
+            assert compiled[seat].choose(observation) == action
+            if len(observation.legal_actions) > 1:
+                phases[observation.phase] += 1
+            state.apply(action)
+    assert phases["play"] > 20 and phases["bidding"] > 1, phases
+
+
+@needs_numba
+def test_ismcts_plays_tapp_tarock_with_the_compiled_heuristic() -> None:
+    game = _game("standard")
+    state = _walk(game, 5)[0]
+    seat = state.current_player()
+    bot = make_ismcts(game, seat, 1, simulations=30, rollout="kernel-heuristic")
+    assert bot.choose(state.observation(seat)) in state.legal_actions()
+
+
+def test_without_numba_the_rollouts_play_through_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game("standard")
+    monkeypatch.setattr(tapp_tarock_playout, "available", lambda: False)
+    assert isinstance(make_rollout("kernel-heuristic", game, 1), HeuristicRollout)
+    bot = make_pimc(game, 0, 1, worlds=2, rollout="kernel-heuristic")
+    assert isinstance(bot, PimcBot) and bot.rollout == "kernel-heuristic" and bot._finish is None
+    with pytest.raises(ValueError, match="numba"):
+        HeuristicFinish(game)
+    default = make_pimc(game, 0, 1, worlds=2)  # rollout=auto stays the engine's heuristic in Tapp Tarock
+    assert isinstance(default, PimcBot) and default.rollout == "heuristic"

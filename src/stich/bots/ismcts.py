@@ -13,7 +13,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
   :mod:`stich.search.greedy_playout`),
   ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`),
-  or ``kernel-heuristic`` (Dobbm: the heuristic's card play compiled, :mod:`stich.search.dobbm_playout`);
+  or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.search.dobbm_playout`,
+  :mod:`stich.search.tapp_tarock_playout`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);

@@ -98,12 +98,11 @@ from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
-from stich.search import dobbm_playout
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import WorldEvaluator
 from stich.search.sampling import SamplingError, prepare_sampler
-from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish
+from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
 from stich.search.voting import vote
 
 DOUBLES = ("heuristic", "search")
@@ -113,7 +112,7 @@ ROLLOUTS = ("auto", "heuristic", "random", "kernel-heuristic")
 """Values of the ``rollout`` option: who plays the worlds on.
 
 ``heuristic``: the games' heuristic bots; ``random``: uniformly random play;
-``kernel-heuristic`` (Dobbm, :data:`~stich.search.tarock_rollout.HEURISTIC_POLICY_GAMES`):
+``kernel-heuristic`` (Dobbm and Tapp Tarock, :data:`~stich.search.tarock_rollout.HEURISTIC_POLICY_GAMES`):
 the heuristic bots until card play, then their card play compiled
 (:class:`~stich.search.tarock_rollout.HeuristicFinish`): the same values as
 ``heuristic``, card play about a hundred times faster, so the same time
@@ -200,7 +199,7 @@ class PimcBot:
         self.heuristic = make_heuristic(game, seat, seed)
         self._finish: Callable[[State], Sequence[int]] | None = None
         """With ``rollout=kernel-heuristic`` (and numba): the compiled heuristic card play that ends every rollout."""
-        if rollout == "kernel-heuristic" and dobbm_playout.available():
+        if rollout == "kernel-heuristic" and heuristic_available(game.name):
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         self.last = DecisionStats()

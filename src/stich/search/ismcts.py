@@ -338,11 +338,16 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     searched exactly (:class:`ExactEndgame`).  ``greedy``
     is ``mixed`` with the rule-based card play of
     :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
-    ``kernel-heuristic`` (Dobbm) is ``heuristic`` with the card play in the
-    compiled kernel (:mod:`stich.search.dobbm_playout`: the same cards, 60 to
-    240 times faster, bench/bench_tarock_kernel.py), leaves with few tricks left solved exactly
-    (:class:`~stich.search.tarock_rollout.TarockKernelRollout`); without
-    numba it is ``heuristic``.
+    ``kernel-heuristic`` (Dobbm and Tapp Tarock) is ``heuristic`` with the
+    card play in the compiled kernel (:mod:`stich.search.dobbm_playout`,
+    :mod:`stich.search.tapp_tarock_playout`: the same cards, tens to hundreds
+    of times faster, bench/bench_tarock_kernel.py), leaves with few tricks
+    left solved exactly (Dobbm: the kernel's solver in
+    :class:`~stich.search.tarock_rollout.TarockKernelRollout`; Tapp Tarock,
+    whose score the solver does not give: :class:`ExactEndgame`) and the
+    others played to the end by the heuristic's cards (``heuristic``
+    searches the last tricks of every rollout instead); without numba it
+    is ``heuristic``.
     """
     if kind == "random":
         return RandomRollout(game)
@@ -373,17 +378,17 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
     if kind == "kernel-heuristic":
-        from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
+        from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
 
         if game.name not in HEURISTIC_POLICY_GAMES:
             raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
-        from stich.search import dobbm_playout
-
-        if not dobbm_playout.available():
+        if not heuristic_available(game.name):
             return make_rollout("heuristic", game, seed)  # the same cards through the engine
-        from stich.search.tarock_rollout import TarockKernelRollout
-
-        return MixedRollout(game, seed, TarockKernelRollout(game, policy="heuristic"))
+        compiled = TarockKernelRollout(game, policy="heuristic")
+        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
+        if not compiled.adapter.exact and exact:
+            return MixedRollout(game, seed, ExactEndgame(game, compiled, exact))  # the kernel's solver does not give this score
+        return MixedRollout(game, seed, compiled)
     if kind == "kernel":
         if game.name not in kernel_games():
             raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
@@ -540,10 +545,7 @@ def halve(rows: Sequence[Sequence[float]], codes: Sequence[int], anchor: int | N
     _best, scores = vote(rows, base)
     keep_count = max(2, (len(codes) + 1) // 2)
     ranked = sorted(range(len(codes)), key=lambda i: (-scores[i], codes[i]))
-    if anchor is None:
-        kept = sorted(ranked[:keep_count])
-    else:
-        kept = sorted([base, *[i for i in ranked if i != base][: keep_count - 1]])
+    kept = sorted(ranked[:keep_count]) if anchor is None else sorted([base, *[i for i in ranked if i != base][: keep_count - 1]])
     return [codes[i] for i in kept], [[row[i] for i in kept] for row in rows]
 
 

@@ -44,7 +44,7 @@ from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
 from stich.games.tapp_tarock.outcome import DealFacts, PlayedTrick
 from stich.games.tapp_tarock.scoring import score
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import dobbm_playout, tarock_kernel
+from stich.search import dobbm_playout, tapp_tarock_playout, tarock_kernel
 from stich.search.ismcts import PLAY_PHASE, Rewards, bounded_rewards, reward_scale
 from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
@@ -300,38 +300,62 @@ ADAPTERS: dict[str, Callable[[Game], Adapter]] = {"dobbm": DobbmAdapter, "tapp_t
 POLICIES = ("greedy", "heuristic")
 """Card play of :class:`TarockKernelRollout`'s games: random or greedy (see ``greedy``), or the game's heuristic bot's."""
 
-HEURISTIC_POLICY_GAMES = frozenset({"dobbm"})
-"""Games whose heuristic card play is compiled (:mod:`stich.search.dobbm_playout`)."""
+HEURISTIC_POLICY_GAMES = frozenset({"dobbm", "tapp_tarock"})
+"""Games whose heuristic card play is compiled (:data:`HEURISTIC_PLAYOUTS`)."""
+
+
+class HeuristicPlayout(Protocol):
+    """What a compiled heuristic card play module offers (:mod:`~stich.search.dobbm_playout`, :mod:`~stich.search.tapp_tarock_playout`)."""
+
+    def available(self) -> bool: ...
+
+    def warmup(self) -> bool: ...
+
+
+HEURISTIC_PLAYOUTS: dict[str, HeuristicPlayout] = {"dobbm": dobbm_playout, "tapp_tarock": tapp_tarock_playout}
+"""Per game of :data:`HEURISTIC_POLICY_GAMES` its compiled heuristic card play."""
+
+
+def heuristic_available(name: str) -> bool:
+    """Whether game ``name`` has a compiled heuristic card play and it is in use (numba present and not switched off)."""
+    module = HEURISTIC_PLAYOUTS.get(name)
+    return module is not None and module.available()
 
 
 class HeuristicFinish:
-    """Every seat's final score when the heuristic bots play a deal's card play out, in compiled code (Dobbm).
+    """Every seat's final score when the heuristic bots play a deal's card play out, in compiled code (Dobbm, Tapp Tarock).
 
     ``finish(state)`` for a ``state`` in card play returns what the engine
     would score after the game's heuristic bot played every remaining card
-    of every seat (:func:`~stich.search.dobbm_playout.heuristic_playouts`,
-    each seat knowing what its observation shows): the same scores as
-    stepping the heuristic bots through the engine, which costs 2-3 ms a deal
-    where this costs tens of microseconds.  The ``pimc`` bot's
-    ``rollout=kernel-heuristic`` values its worlds with it
+    of every seat (``heuristic_playouts`` of :mod:`~stich.search.dobbm_playout`
+    or :mod:`~stich.search.tapp_tarock_playout`, each seat knowing what its
+    observation shows): the same scores as stepping the heuristic bots
+    through the engine, which costs milliseconds a deal where this costs
+    tens of microseconds (bench/bench_tarock_kernel.py).  The ``pimc``
+    bot's ``rollout=kernel-heuristic`` values its worlds with it
     (:class:`~stich.search.perfect_info.WorldEvaluator`).
     """
 
     def __init__(self, game: Game) -> None:
-        if game.name not in HEURISTIC_POLICY_GAMES or not dobbm_playout.available():
+        if not heuristic_available(game.name):
             raise ValueError(f"the compiled heuristic card play exists for {', '.join(sorted(HEURISTIC_POLICY_GAMES))} with numba only")
         self.adapter = ADAPTERS[game.name](game)
-        dobbm_playout.warmup()
+        self.tapp = game.name == "tapp_tarock"
+        HEURISTIC_PLAYOUTS[game.name].warmup()
 
     def __call__(self, state: State, pos: TrickPosition | None = None) -> tuple[int, ...]:
         """Every seat's score after the heuristic card play from ``state`` (in card play, not terminal) to the end.
 
         ``pos`` is ``state``'s kernel position when the caller has it already.
         """
-        assert isinstance(state, DobbmState)
         if pos is None:
             pos = self.adapter.position(state)
-        games = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
+        if self.tapp:
+            assert isinstance(state, TappTarockState)
+            games = tapp_tarock_playout.heuristic_playouts(pos, 1, 0, tapp_tarock_playout.knowledge(state, pos))
+        else:
+            assert isinstance(state, DobbmState)
+            games = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
         return self.adapter.played_out(state, games)[0]
 
 
@@ -346,13 +370,12 @@ class TarockKernelRollout:
     declarer's side in a defender's search).  Not told whose search it is,
     ``declarer`` and ``opposed`` play at random.
 
-    ``policy="heuristic"`` (Dobbm, :data:`HEURISTIC_POLICY_GAMES`) plays
-    every card of every seat as the game's heuristic bot would
-    (:func:`~stich.search.dobbm_playout.heuristic_playouts`, ``greedy`` is
-    not read): the card play of the ``pimc`` bot's simulations, at about
-    14 µs a deal instead of 2-3 ms (bench/bench_tarock_kernel.py).  Its
-    games are all the same, so one is played per leaf whatever
-    ``playouts`` says.
+    ``policy="heuristic"`` (Dobbm and Tapp Tarock, :data:`HEURISTIC_POLICY_GAMES`)
+    plays every card of every seat as the game's heuristic bot would
+    (:class:`HeuristicFinish`, ``greedy`` is not read): the card play of the
+    ``pimc`` bot's simulations, at tens of µs a deal instead of milliseconds
+    (bench/bench_tarock_kernel.py).  Its games are all the same, so one is
+    played per leaf whatever ``playouts`` says.
     """
 
     name = "kernel"
