@@ -24,6 +24,12 @@ other, on positions reached by the heuristic bots (Dobbm at four players):
 2. Tapp Tarock ISMCTS leaves from the first card (16 tricks, 48 cards): the
    kernel rollout's leaf (8 kernel games scored by ``TappTarockAdapter``)
    beside one random game through the engine, the leaf before the kernel;
+   the compiled heuristic card play (``stich.search.tapp_tarock_playout``:
+   batches of 200 with 10% random cards; one deterministic game per call,
+   knowledge read from the state included; and ``HeuristicFinish``, that
+   game scored, what ``pimc:rollout=kernel-heuristic`` asks per world and
+   candidate) beside the heuristic bots playing the deal out through the
+   engine (and scoring it);
 3. the exact solver (``tarock_kernel.solve``) on positions with 3, 4 and 5
    tricks left: median and slowest time per position (conversion from the
    state included), cards tried, millions of cards tried per second; the
@@ -55,11 +61,11 @@ from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
-from stich.search import dobbm_playout, tarock_kernel
+from stich.search import dobbm_playout, tapp_tarock_playout, tarock_kernel
 from stich.search.greedy_playout import GreedyRollout
 from stich.search.ismcts import RandomRollout, best_line_scores, heuristic_step
 from stich.search.perfect_info import in_trick_play, tricks_left
-from stich.search.tarock_rollout import DobbmAdapter, TarockKernelRollout
+from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
 
 def positions(count: int, tricks: int, name: str = "dobbm") -> list[State]:
@@ -156,7 +162,7 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
 
 
 def bench_tapp_leaves(seconds: float, repeats: int, count: int) -> dict[str, Any]:
-    """Tapp Tarock ISMCTS leaves per second from the first card: the kernel rollout against random engine actions.
+    """Tapp Tarock ISMCTS leaves and heuristic games per second from the first card: compiled against the engine.
 
     A kernel leaf is :data:`~stich.search.tarock_rollout.PLAYOUTS` kernel
     games scored by the engine's evaluation (``TappTarockAdapter``); the
@@ -182,13 +188,46 @@ def bench_tapp_leaves(seconds: float, repeats: int, count: int) -> dict[str, Any
         out["kernel_2000"] = summary(rate(compiled, seconds, repeats))
         out["kernel_leaf"] = summary(rate(leaf, seconds, repeats))
         out["kernel_leaf_games"] = kernel_leaf.playouts
+    if tapp_tarock_playout.available():
+        tapp_tarock_playout.warmup()
+        finish = HeuristicFinish(game)
+        knowledge = [tapp_tarock_playout.knowledge(s, p) for s, p in zip(states, prepared, strict=True)]  # type: ignore[arg-type]
+
+        def heuristic(i: int) -> int:
+            k = i % len(prepared)
+            tapp_tarock_playout.heuristic_playouts(prepared[k], 200, SEED + i, knowledge[k], epsilon=0.1)
+            return 200
+
+        def heuristic_leaf(i: int) -> int:
+            state = states[i % len(states)]
+            pos = kernel_leaf.adapter.position(state)
+            tapp_tarock_playout.heuristic_playouts(pos, 1, 0, tapp_tarock_playout.knowledge(state, pos))  # type: ignore[arg-type]
+            return 1
+
+        def heuristic_finish(i: int) -> int:
+            finish(states[i % len(states)])
+            return 1
+
+        out["kernel_heuristic_200"] = summary(rate(heuristic, seconds, repeats))
+        out["kernel_heuristic_leaf"] = summary(rate(heuristic_leaf, seconds, repeats))
+        out["heuristic_finish"] = summary(rate(heuristic_finish, seconds, repeats))
     engine = RandomRollout(game)
 
     def through_engine(i: int) -> int:
         engine(states[i % len(states)].clone(), rng)
         return 1
 
+    bots = [make_heuristic(game, seat, SEED) for seat in range(game.num_seats)]
+
+    def heuristic_engine(i: int) -> int:
+        state = states[i % len(states)].clone()
+        while not state.is_terminal():
+            heuristic_step(state, bots)
+        state.result()
+        return 1
+
     out["engine_leaf"] = summary(rate(through_engine, seconds, repeats))
+    out["engine_heuristic"] = summary(rate(heuristic_engine, seconds, repeats))
     return out
 
 
@@ -281,6 +320,10 @@ def render(report: dict[str, Any]) -> str:
         ("kernel_2000", "kernel random games, batches of 2,000"),
         ("kernel_leaf", f"kernel rollout leaves ({tapp.get('kernel_leaf_games', '?')} games, scored)"),
         ("engine_leaf", "engine leaves (one random game, scored)"),
+        ("kernel_heuristic_200", "kernel heuristic card play (every seat, 10% random), batches of 200"),
+        ("kernel_heuristic_leaf", "kernel heuristic card play, one game per call from a state"),
+        ("heuristic_finish", "`HeuristicFinish` (one heuristic game from a state, scored)"),
+        ("engine_heuristic", "engine with the heuristic bots (`TappTarockHeuristic`, scored)"),
     ):
         if key in tapp:
             lines.append(f"| {label} | {tapp[key]['best']:,.0f} | {tapp[key]['spread']:.1%} |")
