@@ -349,7 +349,8 @@ class IsmctsBot:
         self.simulator: Bot | None = None
         """With ``calls=simulation``: the ``pimc`` bot that makes the decisions outside card play."""
         if calls == "simulation":
-            simulator = _simulator(game, seat, seed, budget, simulations, call_worlds)
+            calls_rollout = "kernel-heuristic" if rollout == "kernel-heuristic" else "auto"
+            simulator = _simulator(game, seat, seed, budget, simulations, call_worlds, calls_rollout)
             simulator.fallbacks = self.fallbacks
             self.simulator = simulator
         self.fallback: Bot = make_heuristic(game, seat, seed)
@@ -454,18 +455,29 @@ class IsmctsBot:
         return plain
 
 
-def _simulator(game: Game, seat: int, seed: int, budget: float | None, simulations: int | None, worlds: int | None = None) -> PimcBot:
+def _simulator(
+    game: Game,
+    seat: int,
+    seed: int,
+    budget: float | None,
+    simulations: int | None,
+    worlds: int | None = None,
+    rollout: str = "auto",
+) -> PimcBot:
     """The ``pimc`` bot of ``calls=simulation``: ``worlds`` worlds, or the same budget, or a fixed number from ``simulations``.
 
     A fixed ``simulations`` count becomes ``simulations / MAX_OTHER_CANDIDATES``
     worlds (at least one): about as many rollouts as the flat sweeps of
-    ``calls=heuristic`` would play, and just as reproducible.
+    ``calls=heuristic`` would play, and just as reproducible.  ``rollout``
+    is the simulation's (``pimc:rollout=...``): the bot passes
+    ``kernel-heuristic`` when its own leaves are compiled, so that its calls
+    weigh as many worlds as a ``pimc:rollout=kernel-heuristic`` opponent's.
     """
     if worlds is not None:
-        return make_pimc(game, seat, seed, worlds=worlds)
+        return make_pimc(game, seat, seed, worlds=worlds, rollout=rollout)
     if simulations is not None:
-        return make_pimc(game, seat, seed, worlds=max(1, simulations // MAX_OTHER_CANDIDATES))
-    return make_pimc(game, seat, seed, time=budget)
+        return make_pimc(game, seat, seed, worlds=max(1, simulations // MAX_OTHER_CANDIDATES), rollout=rollout)
+    return make_pimc(game, seat, seed, time=budget, rollout=rollout)
 
 
 def make_ismcts(

@@ -1,4 +1,4 @@
-"""Sequential halving of paired root sweeps and score-linear rewards (``ismcts:halving=true``, ``ismcts:rewards=score``).
+"""ISMCTS variants: sequential halving of paired root sweeps, score-linear rewards, the call simulation's rollout.
 
 Every test fixes ``simulations`` or ``iterations`` so that results do not
 depend on the machine's speed.
@@ -165,3 +165,15 @@ def test_bad_halving_and_rewards_are_named() -> None:
         make_ismcts(game, 0, 1, simulations=5, paired=True, halving="yes")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="rewards must be one of bounded, score"):
         make_ismcts(game, 0, 1, simulations=5, rewards="linear")
+
+
+@pytest.mark.parametrize(("rollout", "expected"), [("kernel-heuristic", "kernel-heuristic"), ("mixed", "heuristic")])
+def test_the_call_simulation_plays_out_as_the_leaves_do(rollout: str, expected: str) -> None:
+    """With compiled leaves the calls' ``pimc`` simulation is compiled too, so it weighs as many worlds as such an opponent."""
+    from stich.search.tarock_rollout import heuristic_available
+
+    if rollout == "kernel-heuristic" and not heuristic_available("tapp_tarock"):
+        pytest.skip("numba is not available")
+    bot = make_ismcts(make_game("tapp_tarock"), 0, 1, level=1, rollout=rollout, calls="simulation")
+    assert bot.simulator is not None
+    assert bot.simulator.rollout == expected  # type: ignore[attr-defined]
