@@ -38,7 +38,8 @@ Checked on each proposal (a redraw, never a failed replay)
       five-pointers [§4];
     * with many distinct hidden places (seven or eight hands and piles) the
       card bans of the hands that a random draw breaks least often are
-      lifted from the count and checked here instead (:func:`relax_places`).
+      lifted from the count and checked here instead, as long as enough
+      proposals can be expected to keep them (:func:`relax_places`).
 
     A uniform draw kept only when it fits is uniform on what fits, so these
     cost draws, not uniformity: about half of the proposals are kept in a
@@ -105,6 +106,8 @@ def _mask(cards: Any) -> int:
 
 MAX_GROUPS = 4
 """Most groups of places the exact count works with; beyond, some hands' facts are checked on each proposal instead."""
+MIN_KEEP = 0.02
+"""Least share of proposals the lifted bans may be expected to keep; rather than go below, the exact count takes more groups."""
 
 
 def interchangeable_places(n: int, items: list[int], allowed: dict[int, int], counters: list[CountSpec]) -> list[list[int]]:
@@ -127,10 +130,16 @@ def relax_places(
     and a proposal that puts a banned card there is drawn again: a uniform
     draw from the larger set kept only when it lies in the smaller one is
     uniform on it.  The places lifted first are those whose bans a random
-    draw breaks least often; places a counter looks at stay exact.
+    draw breaks least often; places a counter looks at stay exact.  Lifting
+    stops before the share of proposals kept, estimated as if the draw were
+    blind to every lifted ban, would fall below :data:`MIN_KEEP`: a hand
+    that the play has shown to hold few kinds of cards (Buchenbach's first
+    three tricks) would otherwise reject nearly every proposal, and the
+    exact count of one more group costs less than thousands of redraws.
     """
     relaxed: dict[int, int] = {}
     counted = 0
+    kept = 1.0
     for spec in counters:
         counted |= spec.places
     while len(interchangeable_places(len(capacities), items, allowed, counters)) > MAX_GROUPS:
@@ -143,9 +152,10 @@ def relax_places(
                 keep = comb(len(items) - len(banned), capacities[k]) / comb(len(items), capacities[k])
                 if best is None or keep > best[0]:
                     best = (keep, k, banned)
-        if best is None:
+        if best is None or kept * best[0] < MIN_KEEP:
             break
-        _keep, k, banned = best
+        keep, k, banned = best
+        kept *= keep
         relaxed[k] = sum(1 << i for i in banned)
         for i in banned:
             allowed[i] |= 1 << k
