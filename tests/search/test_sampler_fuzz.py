@@ -36,10 +36,10 @@ DEALS: dict[str, int] = {
     # Doppelkopf: the presets, five at the table, poverty, weddings, Schweine, throw-in conditions, Überstechen.
     "doppelkopf": 80,
     "doppelkopf(preset=ddv_no_nines)": 20,
-    "doppelkopf(preset=house_classic)": 30,
+    "doppelkopf(preset=house_classic)": 25,
     "doppelkopf(players=5)": 20,
     "doppelkopf(preset=house_classic,players=5)": 20,
-    "doppelkopf(armut=true,stille_hochzeit=false,schweine=both,superschweine=true,must_overtrump=true)": 30,
+    "doppelkopf(armut=true,stille_hochzeit=false,schweine=both,superschweine=true,must_overtrump=true)": 25,
     "doppelkopf(armut=true,armut_max_trumps=1,armut_two_poor=play,hochzeit_before_armut=true,nines=false)": 20,
     f"doppelkopf(schmeissen={ALL_THROW_INS},throw_before_solo=true,second_dulle_beats_first=true,hochzeit_rule=first_trump)": 25,
     f"doppelkopf(solos={ALL_SOLOS},dullen=false,schweine=both)": 15,
@@ -51,25 +51,25 @@ DEALS: dict[str, int] = {
     "tapp_tarock(preset=four_players)": 25,
     # Dobbm: the presets, five players, the Mußrunde's forced declarer (see _context), the other Sow rule.
     "dobbm": 80,
-    "dobbm(preset=pagat_5)": 20,
-    "dobbm(preset=mussrunde)": 20,
+    "dobbm(preset=pagat_5)": 15,
+    "dobbm(preset=mussrunde)": 16,
     "dobbm(preset=high_stake)": 10,
     "dobbm(preset=seed,sow_discard_rule=any_heart_incl_sow)": 20,
     # Droggn: the presets (shown talon, Gstieß rule, the 78-card pack), four at the table, the other king rule.
     "droggn": 80,
-    "droggn(preset=kroesbacher)": 20,
-    "droggn(preset=pack78)": 20,
+    "droggn(preset=kroesbacher)": 15,
+    "droggn(preset=pack78)": 15,
     "droggn(players=4,king_discard_rule=one_trump_any_kings,defender_may_lay_out_pagat=false)": 20,
     # Dappen: the presets with their seat counts, seven and eight at the table, the Geiß-only Ulti, the penalty Marsch.
     "dappen": 120,
     "dappen(players=8)": 15,
     "dappen(preset=breitnau)": 15,
-    "dappen(preset=buchenbach,players=7)": 25,
+    "dappen(preset=buchenbach,players=7)": 20,
     "dappen(preset=schollach)": 15,
-    "dappen(preset=waldau)": 20,
+    "dappen(preset=waldau)": 15,
     "dappen(preset=jeu_du_tarot)": 15,
     "dappen(preset=jeu_du_tarot,players=3,discard_rule=honneurs_fives)": 15,
-    "dappen(ulti=1_only,compulsory_enforcement=penalty_marsch,players=7)": 20,
+    "dappen(ulti=1_only,compulsory_enforcement=penalty_marsch,players=7)": 15,
 }
 """Deals per configured game: the default presets as many as before (Dappen's inferences are the most numerous), the rest a few dozen."""
 
