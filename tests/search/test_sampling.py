@@ -183,7 +183,7 @@ def test_poverty_being_handed_over_keeps_the_table_small() -> None:
     for seat in (0, 3):
         sampler = sampler_of(state, seat)
         assert sampler.case == "outside_before"
-        assert prod(spec.cap + 1 for spec in sampler.allocation.counters) <= TABLE_BUDGET
+        assert prod(spec.cap + 1 for spec in sampler.allocation.inner.counters) <= TABLE_BUDGET
     check_all_seats(state, rng)
 
 

@@ -82,7 +82,16 @@ from stich.games.dappen.pack import (
     has_trump_stop,
 )
 from stich.games.dappen.state import DappenState
-from stich.search.sampling import Allocation, Constraints, CountSpec, Predicate, SamplingError, World, WorldSampler, trick_plays
+from stich.search.sampling import (
+    Constraints,
+    CountSpec,
+    GroupedAllocation,
+    SamplingError,
+    World,
+    WorldSampler,
+    interchangeable_places,
+    trick_plays,
+)
 
 if TYPE_CHECKING:
     from stich.games.dappen.game import Dappen
@@ -108,16 +117,6 @@ MAX_GROUPS = 4
 """Most groups of places the exact count works with; beyond, some hands' facts are checked on each proposal instead."""
 MIN_KEEP = 0.02
 """Least share of proposals the lifted bans may be expected to keep; rather than go below, the exact count takes more groups."""
-
-
-def interchangeable_places(n: int, items: list[int], allowed: dict[int, int], counters: list[CountSpec]) -> list[list[int]]:
-    """Places grouped by what may go there: the same unseen cards allowed, the same counters."""
-    signature: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[int]] = {}
-    for p in range(n):
-        column = tuple(i for i in items if allowed.get(i, (1 << n) - 1) >> p & 1)
-        counted = tuple(bool(spec.places >> p & 1) for spec in counters)
-        signature.setdefault((column, counted), []).append(p)
-    return list(signature.values())
 
 
 def relax_places(
@@ -160,65 +159,6 @@ def relax_places(
         for i in banned:
             allowed[i] |= 1 << k
     return relaxed
-
-
-class GroupedAllocation:
-    """An :class:`~stich.search.sampling.Allocation` with interchangeable places merged, split again after the draw.
-
-    Dappen has up to eight hidden places (six other hands, the Dapp, the
-    discards); the exact counting table grows fast with their number.  Two
-    places are interchangeable when every unseen card may go to both or to
-    neither and every counter counts both or neither: early in the play most
-    hands and the Dapp are.  Such places are counted as one place of their
-    joint size; after the draw its cards are shared out among them as a
-    uniformly random split.  Each assignment of the merged problem stands for
-    the same number of assignments of the original one (a multinomial of the
-    sizes), so the draw stays uniform.
-    """
-
-    def __init__(
-        self, capacities: list[int], items: list[int], allowed: dict[int, int], counters: list[CountSpec], accept: Predicate | None
-    ) -> None:
-        self.capacities = list(capacities)
-        n = len(capacities)
-        self.groups = interchangeable_places(n, items, allowed, counters)
-        group_of = {p: g for g, members in enumerate(self.groups) for p in members}
-
-        def remap(mask: int) -> int:
-            out = 0
-            for p in range(n):
-                if mask >> p & 1:
-                    out |= 1 << group_of[p]
-            return out
-
-        self.inner = Allocation(
-            [sum(capacities[p] for p in members) for members in self.groups],
-            items,
-            {i: remap(mask) for i, mask in allowed.items()},
-            [CountSpec(remap(spec.places), spec.items, spec.cap) for spec in counters],
-            accept,
-        )
-
-    def count(self) -> int:
-        """Number of valid assignments of the merged problem (0: none; each stands for the same number of original ones)."""
-        return self.inner.count()
-
-    def sample(self, rng: random.Random) -> list[list[int]]:
-        """One valid assignment, uniformly at random: the items of each original place."""
-        out: list[list[int]] = [[] for _ in self.capacities]
-        for members, items in zip(self.groups, self.inner.sample(rng), strict=True):
-            rng.shuffle(items)
-            start = 0
-            for p in members:
-                out[p] = items[start : start + self.capacities[p]]
-                start += self.capacities[p]
-        return out
-
-    def admits(self, assignment: list[list[int]]) -> bool:
-        """Whether ``assignment`` (items per original place) is one of the valid assignments (a test hook)."""
-        if any(len(a) != c for a, c in zip(assignment, self.capacities, strict=True)):
-            return False
-        return self.inner.admits([[i for p in members for i in assignment[p]] for members in self.groups])
 
 
 # --------------------------------------------------------------------------- bidding

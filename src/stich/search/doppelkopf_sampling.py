@@ -74,7 +74,7 @@ from stich.core.game import Observation, State
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CONTRACTS, CQ, DA, DK, FACES, H10, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.state import T_ARMUT, T_HOCHZEIT, T_LUST, T_PFLICHT, T_THROW, DoppelkopfState
-from stich.search.sampling import Allocation, Constraints, Predicate, SamplingError, World, WorldSampler
+from stich.search.sampling import Constraints, GroupedAllocation, Predicate, SamplingError, World, WorldSampler
 
 if TYPE_CHECKING:
     from stich.games.doppelkopf.game import Doppelkopf
@@ -133,7 +133,7 @@ class DoppelkopfWorldSampler(WorldSampler):
         super().__init__(game, observation, **kwargs)
         self._read_observation()
         self._build_places()
-        self.allocation = Allocation(self.capacities, self.items, self._allowed(), *self._counts())
+        self.allocation = GroupedAllocation(self.capacities, self.items, self._allowed(), *self._counts())
         if not self.allocation.count():
             raise SamplingError("no deal is consistent with this observation")
 

@@ -382,6 +382,75 @@ class Constraints:
         return lambda values: all(rule(values) for rule in rules)
 
 
+def interchangeable_places(n: int, items: list[int], allowed: dict[int, int], counters: list[CountSpec]) -> list[list[int]]:
+    """Places grouped by what may go there: the same unseen cards allowed, the same counters."""
+    signature: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[int]] = {}
+    for p in range(n):
+        column = tuple(i for i in items if allowed.get(i, (1 << n) - 1) >> p & 1)
+        counted = tuple(bool(spec.places >> p & 1) for spec in counters)
+        signature.setdefault((column, counted), []).append(p)
+    return list(signature.values())
+
+
+class GroupedAllocation:
+    """An :class:`Allocation` with interchangeable places merged, split again after the draw.
+
+    The exact counting table grows fast with the number of places (Dappen
+    has up to eight: six other hands, the Dapp, the discards).  Two
+    places are interchangeable when every unseen card may go to both or to
+    neither and every counter counts both or neither: early in the play most
+    hands are (and Dappen's Dapp).  Such places are counted as one place of their
+    joint size; after the draw its cards are shared out among them as a
+    uniformly random split.  Each assignment of the merged problem stands for
+    the same number of assignments of the original one (a multinomial of the
+    sizes), so the draw stays uniform.
+    """
+
+    def __init__(
+        self, capacities: list[int], items: list[int], allowed: dict[int, int], counters: list[CountSpec], accept: Predicate | None
+    ) -> None:
+        self.capacities = list(capacities)
+        n = len(capacities)
+        self.groups = interchangeable_places(n, items, allowed, counters)
+        group_of = {p: g for g, members in enumerate(self.groups) for p in members}
+
+        def remap(mask: int) -> int:
+            out = 0
+            for p in range(n):
+                if mask >> p & 1:
+                    out |= 1 << group_of[p]
+            return out
+
+        self.inner = Allocation(
+            [sum(capacities[p] for p in members) for members in self.groups],
+            items,
+            {i: remap(mask) for i, mask in allowed.items()},
+            [CountSpec(remap(spec.places), spec.items, spec.cap) for spec in counters],
+            accept,
+        )
+
+    def count(self) -> int:
+        """Number of valid assignments of the merged problem (0: none; each stands for the same number of original ones)."""
+        return self.inner.count()
+
+    def sample(self, rng: random.Random) -> list[list[int]]:
+        """One valid assignment, uniformly at random: the items of each original place."""
+        out: list[list[int]] = [[] for _ in self.capacities]
+        for members, items in zip(self.groups, self.inner.sample(rng), strict=True):
+            rng.shuffle(items)
+            start = 0
+            for p in members:
+                out[p] = items[start : start + self.capacities[p]]
+                start += self.capacities[p]
+        return out
+
+    def admits(self, assignment: list[list[int]]) -> bool:
+        """Whether ``assignment`` (items per original place) is one of the valid assignments (a test hook)."""
+        if any(len(a) != c for a, c in zip(assignment, self.capacities, strict=True)):
+            return False
+        return self.inner.admits([[i for p in members for i in assignment[p]] for members in self.groups])
+
+
 # --------------------------------------------------------------------------- trick play
 
 
