@@ -196,8 +196,8 @@ def test_pimc_kernel_heuristic_needs_a_compiled_twin_and_falls_back_without_numb
     default = make_pimc(make_game("dobbm"), 0, 1, worlds=2)  # rollout=auto
     assert isinstance(default, PimcBot) and default.rollout == "kernel-heuristic"
     assert (default._finish is not None) is dobbm_playout.available()
-    tapp = make_pimc(make_game("tapp_tarock"), 0, 1, worlds=2)
-    assert isinstance(tapp, PimcBot) and tapp.rollout == "heuristic" and tapp._finish is None
+    droggn = make_pimc(make_game("droggn"), 0, 1, worlds=2)  # no compiled twin: the engine's heuristic
+    assert isinstance(droggn, PimcBot) and droggn.rollout == "heuristic" and droggn._finish is None
     with pytest.raises(OptionError, match="rollout 'kernel-heuristic' exists only for dobbm, tapp_tarock, not droggn"):
         make_pimc(make_game("droggn"), 0, 1, rollout="kernel-heuristic")
     monkeypatch.setattr(dobbm_playout, "available", lambda: False)

@@ -337,5 +337,5 @@ def test_without_numba_the_rollouts_play_through_the_engine(monkeypatch: pytest.
     assert isinstance(bot, PimcBot) and bot.rollout == "kernel-heuristic" and bot._finish is None
     with pytest.raises(ValueError, match="numba"):
         HeuristicFinish(game)
-    default = make_pimc(game, 0, 1, worlds=2)  # rollout=auto stays the engine's heuristic in Tapp Tarock
-    assert isinstance(default, PimcBot) and default.rollout == "heuristic"
+    default = make_pimc(game, 0, 1, worlds=2)  # rollout=auto is the compiled heuristic in Tapp Tarock (run 5-compiled-heuristic)
+    assert isinstance(default, PimcBot) and default.rollout == "kernel-heuristic"
