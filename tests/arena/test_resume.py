@@ -272,7 +272,27 @@ def test_a_stopped_pool_ends_its_workers_at_once() -> None:
         duplicate._stop_now(executor)
     for process in processes:
         process.join(timeout=20)
-        assert not process.is_alive()
+        assert _ended(process.pid)
+
+
+def _ended(pid: int | None, timeout: float = 20.0) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie) within ``timeout`` seconds.
+
+    ``Process.is_alive()`` cannot say: the pool's own management thread may
+    reap the killed worker first, and a ``waitpid`` that then finds no child
+    leaves ``is_alive()`` true for ever.
+    """
+    assert pid is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_an_orphaned_worker_exits(monkeypatch: pytest.MonkeyPatch) -> None:
