@@ -20,6 +20,7 @@ from stich.search.ismcts import (
     EXPLORATION,
     ISMCTS,
     MIN_SWEEPS,
+    Node,
     bounded_rewards,
     halve,
     make_rollout,
@@ -139,8 +140,9 @@ def test_the_search_values_deal_ends_by_its_scale() -> None:
         state.apply(codes[rng.randrange(len(codes))])
     scores = state.result().scores
     search = ISMCTS(game, make_rollout("random", game, 1), scale=500.0)
-    assert search.scale == 500.0
-    assert bounded_rewards(scores, 500.0) == [math.tanh(score_value(s) / 500.0) for s in scores]
+    rewards = search._finish([Node(-1), Node(0)], state, 0, random.Random(1))  # a deal end the tree reached
+    assert rewards == [math.tanh(score_value(s) / 500.0) for s in scores]
+    assert rewards != bounded_rewards(scores, reward_scale(game)) or all(s == 0 for s in scores)
     with pytest.raises(ValueError, match="scale"):
         ISMCTS(game, make_rollout("random", game, 1), scale=0.0)
 
