@@ -111,15 +111,22 @@ def test_call_worlds_needs_the_simulation_calls() -> None:
         make_ismcts(make_game("doppelkopf"), 0, 1, simulations=10, call_worlds=4)
 
 
-@pytest.mark.parametrize("name", ["dappen", "tapp_tarock"])
-def test_call_worlds_make_the_calls_of_pimc_with_as_many_worlds(name: str) -> None:
-    """With ``call_worlds=N`` every decision outside card play is ``pimc:worlds=N``'s with the same seed (the arena's duplicate pairing)."""
+@pytest.mark.parametrize(
+    ("name", "reference"),
+    [("dappen", "pimc:worlds=3"), ("tapp_tarock", "pimc:worlds=3"), ("tapp_tarock", "pimc:time=0.01,call_worlds=3")],
+)
+def test_call_worlds_make_the_calls_of_pimc_with_as_many_worlds(name: str, reference: str) -> None:
+    """With ``call_worlds=N`` every decision outside card play is ``pimc:worlds=N``'s with the same seed (the arena's duplicate pairing).
+
+    So is that of a ``pimc`` bot whose cards are timed but whose calls weigh
+    ``call_worlds=N``: the ladder's reference when a match is to measure the
+    card play alone."""
     game = make_game(name)
     calls = 0
     for deal in range(3):
         state = game.new_state(seed=deal, dealer=deal % game.num_seats)
         searchers = [build_bot(parse_bot_spec("ismcts:simulations=20,call_worlds=3"), game, s, 50 + s) for s in range(game.num_seats)]
-        references = [build_bot(parse_bot_spec("pimc:worlds=3"), game, s, 50 + s) for s in range(game.num_seats)]
+        references = [build_bot(parse_bot_spec(reference), game, s, 50 + s) for s in range(game.num_seats)]
         while not state.is_terminal():
             seat = state.current_player()
             obs = state.observation(seat)

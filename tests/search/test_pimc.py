@@ -9,7 +9,7 @@ import pytest
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
-from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.pimc import MIN_WORLDS, PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
@@ -72,11 +72,36 @@ def test_unknown_option_is_named() -> None:
         ({"worlds": 0}, "worlds"),
         ({"worlds": 2.5}, "worlds"),
         ({"rollout": "perfect"}, "rollout"),
+        ({"call_worlds": 0}, "call_worlds"),
+        ({"call_worlds": True}, "call_worlds"),
+        ({"call_worlds": 100_001}, "call_worlds"),
     ],
 )
 def test_bad_option_values_are_named(options: dict[str, object], named: str) -> None:
     with pytest.raises(OptionError, match=named):
         make_pimc(make_game("tapp_tarock"), 0, 1, **options)  # type: ignore[arg-type]
+
+
+def test_call_worlds_fix_the_calls_and_leave_the_cards_timed() -> None:
+    """``call_worlds=1``: every searched decision outside card play weighs one world, every searched card at least ``MIN_WORLDS``."""
+    game = make_game("tapp_tarock")
+    spec = parse_bot_spec("pimc:time=0.02,call_worlds=1")
+    seen: dict[str, set[int]] = {"calls": set(), "cards": set()}
+    for deal in range(12):  # with one world a bid often looks hopeless: several deals are thrown in
+        if len(seen["cards"]) >= 2:
+            break
+        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
+        bots = [build_bot(spec, game, s, 9 + s) for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            bot = bots[seat]
+            assert isinstance(bot, PimcBot)
+            obs = state.observation(seat)
+            state.apply(bot.choose(obs))
+            if bot.last.worlds:
+                seen["calls" if obs.phase != "play" else "cards"].add(bot.last.worlds)
+    assert seen["calls"] == {1}
+    assert seen["cards"] and min(seen["cards"]) >= MIN_WORLDS
 
 
 # ------------------------------------------------------------------ voting

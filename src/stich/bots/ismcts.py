@@ -40,9 +40,10 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   the decisions outside card play weighs exactly this many worlds per
   decision (``pimc:worlds=N``) instead of sharing the time budget.  Its
   choices are then a function of the seed and the observation, so in a
-  duplicate match against ``pimc:worlds=N`` (the arena gives a seat's
-  bots the same seed) both make the same calls wherever they see the same
-  deal, and the match measures the card play alone: in Dappen the bidding
+  duplicate match against ``pimc:worlds=N``, or ``pimc:call_worlds=N``
+  whose cards stay timed (the arena gives a seat's bots the same seed),
+  both make the same calls wherever they see the same deal, and the match
+  measures the card play alone: in Dappen the bidding
   of two time-budgeted ``pimc`` simulations swung thousands of points
   either way over 150 deals and buried the cards' difference;
 * ``defend``: ``tree`` (default) searches a defender's cards like the

@@ -57,7 +57,14 @@ budget is spent (at least :data:`MIN_WORLDS` unless one world alone would
 overrun the limit below), never starting a world it expects to end past
 :data:`OVERRUN` times the budget.  ``worlds`` fixes the number of worlds
 instead (reproducible matches and tests); ``time`` then only caps the
-thinking when given explicitly.  Each decision draws from its own
+thinking when given explicitly.  ``call_worlds`` fixes it for the decisions
+outside card play only (bids, talon, discards, announcements before play),
+while the cards keep the time budget: the calls are then a function of the
+seed and the observation, exactly as those of an ``ismcts`` bot with the
+same ``call_worlds`` (its ``calls=simulation`` is this bot with
+``worlds``), so that in a duplicate match of the two both bots make the
+same calls wherever they see the same deal and the match measures their
+card play alone.  Each decision draws from its own
 ``random.Random`` seeded by the bot's seed and the observation, so the same
 seed and the same observation give the same decision.
 
@@ -100,6 +107,7 @@ from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
+from stich.search.ismcts import PLAY_PHASE
 from stich.search.perfect_info import WorldEvaluator
 from stich.search.sampling import SamplingError, prepare_sampler
 from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
@@ -131,6 +139,9 @@ against ``pimc:time=0.025`` (``heuristic`` then) over 1,000 duplicate deals
 at level 1 instead of 5): ``pimc:level=1,rollout=kernel-heuristic`` against
 ``pimc:level=1`` (``heuristic`` then) over 1,000 duplicate deals +0.56 per
 deal (+0.38 .. +0.73) (docs/strength.md, run ``5-compiled-heuristic``)."""
+
+MAX_WORLDS = 100_000
+"""Largest accepted ``worlds`` or ``call_worlds`` (a typo is likelier than intent beyond it)."""
 
 MIN_WORLDS = 2
 """Worlds sampled at least per decision (time permitting, see the module docstring)."""
@@ -191,6 +202,7 @@ class PimcBot:
         cap: bool,
         rollout: str,
         doubles: str = "heuristic",
+        call_worlds: int | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -198,6 +210,12 @@ class PimcBot:
         self.budget = budget
         self.worlds = worlds
         self.cap = cap
+        self.call_worlds = call_worlds
+        """Worlds of every decision outside card play (``None``: as ``worlds`` or the budget say)."""
+        self._target: int | None = worlds
+        """Worlds of the current decision (``None``: as many as the budget allows)."""
+        self._capped = cap
+        """Whether the budget caps the current decision's fixed number of worlds."""
         self.rollout = rollout
         self.doubles = doubles
         self.heuristic = make_heuristic(game, seat, seed)
@@ -235,6 +253,10 @@ class PimcBot:
         if self.game.name in INFER_GAMES:
             sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
         started = self._decision_start = _time.monotonic()
+        if self.call_worlds is not None and observation.phase != PLAY_PHASE:
+            self._target, self._capped = self.call_worlds, False
+        else:
+            self._target, self._capped = self.worlds, self.cap
         seed = self._decision_seed(observation)
         rng_seed = derive_seed(seed, 0)
         rng = random.Random(rng_seed)
@@ -359,8 +381,8 @@ class PimcBot:
         started = _time.monotonic()
         while True:
             done = len(rows)
-            if self.worlds is not None:
-                if done >= self.worlds or (self.cap and done >= 1 and deadline.expired()):
+            if self._target is not None:
+                if done >= self._target or (self._capped and done >= 1 and deadline.expired()):
                     break
             elif done >= 1:
                 now = _time.monotonic()
@@ -423,19 +445,22 @@ def make_pimc(
     worlds: int | None = None,
     rollout: str = "auto",
     doubles: str = "heuristic",
+    call_worlds: int | None = None,
 ) -> PimcBot:
     """A ``pimc`` bot for ``seat`` of ``game``.
 
     ``level`` (1-5, default 3) or ``time`` (seconds per decision) set the
     thinking time; ``worlds`` fixes the number of sampled worlds per decision
-    (``time`` then only caps it when given); ``rollout`` is ``auto``
+    (``time`` then only caps it when given); ``call_worlds`` fixes it for the
+    decisions outside card play only (see the module docstring); ``rollout`` is ``auto``
     (:data:`AUTO_ROLLOUT`), ``heuristic``, ``random`` or ``kernel-heuristic``
     (:data:`ROLLOUTS`); ``doubles`` is ``heuristic`` (a defender's double is the
     heuristic's) or ``search``.  Bad values raise :class:`OptionError` naming the option.
     """
     budget = resolve_budget(level, time)
-    if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 100_000):
-        raise OptionError(f"worlds must be a whole number from 1 to 100000, got {worlds!r}")
+    for name, value in (("worlds", worlds), ("call_worlds", call_worlds)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WORLDS):
+            raise OptionError(f"{name} must be a whole number from 1 to {MAX_WORLDS}, got {value!r}")
     if rollout not in ROLLOUTS:
         raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     if rollout == "auto":
@@ -446,4 +471,6 @@ def make_pimc(
         raise OptionError(f"doubles must be one of {', '.join(DOUBLES)}, got {doubles!r}")
     if game.name == "doppelkopf":
         _warm_kernel()
-    return PimcBot(game, seat, seed, budget=budget, worlds=worlds, cap=time is not None, rollout=rollout, doubles=doubles)
+    return PimcBot(
+        game, seat, seed, budget=budget, worlds=worlds, cap=time is not None, rollout=rollout, doubles=doubles, call_worlds=call_worlds
+    )
