@@ -12,7 +12,8 @@ import pytest
 
 from stich.cli.main import main as stich
 
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "match_status.py"
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
+TOOL = TOOLS / "match_status.py"
 
 
 def _tool() -> ModuleType:
@@ -24,8 +25,16 @@ def _tool() -> ModuleType:
     return module
 
 
-def _match(folder: Path, candidate: str, seed: int = 2, deals: int = 6) -> dict[str, object]:
-    argv = ["arena", "tapp_tarock", "--bots", f"{candidate},random", "--deals", str(deals), "--seed", str(seed), "--workers", "1"]
+def _ladder() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_ladder", TOOLS / "strength_ladder.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _match(folder: Path, candidate: str, seed: int = 2, deals: int = 6, references: str = "random") -> dict[str, object]:
+    argv = ["arena", "tapp_tarock", "--bots", f"{candidate},{references}", "--deals", str(deals), "--seed", str(seed), "--workers", "1"]
     assert stich([*argv, "--out", str(folder)]) == 0
     data: dict[str, object] = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     return data
@@ -79,4 +88,87 @@ def test_a_folder_without_a_match_is_an_error(tmp_path: Path, capsys: pytest.Cap
     assert "holds no readable journal.jsonl or results.json" in capsys.readouterr().err
     (tmp_path / "results.json").write_text(json.dumps({"game": "x", "seed": 1, "candidate": "a", "references": ["b"]}))
     assert tool.main([str(tmp_path)]) == 2
-    assert "has no deal_outcomes" in capsys.readouterr().err
+    assert "has no per-deal outcomes (neither deal_outcomes nor deal_differences)" in capsys.readouterr().err
+    assert tool.main([str(tmp_path / "nothing.json")]) == 2
+    assert f"{tmp_path / 'nothing.json'} is no readable match folder or results file" in capsys.readouterr().err
+
+
+def _kept(tmp_path: Path) -> tuple[Path, Path]:
+    """Two matches of two references each, kept by tools/strength_ladder.py: their folders and the folder of the copies."""
+    runs = tmp_path / "runs"
+    _match(runs / "a", "heuristic", references="random,pimc:worlds=1")
+    _match(runs / "b", "pimc:worlds=1", references="random,pimc:worlds=1")
+    assert _ladder().main(["keep", str(runs), "--into", str(tmp_path / "kept")]) == 0
+    return runs, tmp_path / "kept"
+
+
+def test_a_kept_copy_pairs_as_its_results_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _tool()
+    runs, kept = _kept(tmp_path)
+    assert "deal_outcomes" not in json.loads((kept / "a.json").read_text(encoding="utf-8"))
+    full = tool.compare(tool.load(runs / "a" / "results.json"), tool.load(runs / "b" / "results.json"))
+    assert full["deals"] == 6 and full["pairings"]["random"]["paired"]["mean"] != 0
+    assert tool.compare(tool.load(kept / "a.json"), tool.load(kept / "b.json")) == full
+    differences = [deal.differences[0] for deal in tool.load(kept / "a.json").deals]
+    assert any(d != round(d, 3) for d in differences)  # thirds: a copy rounded to a few decimals would not pair equal
+    for source in ("a.json", "b.json"):
+        status = tool.status(tool.load(kept / source))
+        assert status.pop("folder") == str(kept / source)
+        expected = tool.status(tool.load(runs / source.removesuffix(".json") / "results.json"))
+        expected.pop("folder")
+        assert status == expected
+    # A folder on one side, a kept copy on the other, through the command line.
+    capsys.readouterr()
+    assert tool.main([str(runs / "a"), "--against", str(kept / "b.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["comparison"] == json.loads(json.dumps(full))
+    assert tool.main([str(kept / "b.json"), "--against", str(runs / "a")]) == 0
+    assert "on 6 common deals" in capsys.readouterr().out
+    # A stopped match (four deals of six in its journal) against a kept copy: the common deals only.
+    journal = runs / "a" / "journal.jsonl"
+    journal.write_bytes(b"".join(journal.read_bytes().splitlines(keepends=True)[:4]))
+    partial = tool.compare(tool.load(runs / "a"), tool.load(kept / "b.json"))
+    a, b = (_differences(json.loads((runs / m / "results.json").read_text(encoding="utf-8"))) for m in ("a", "b"))
+    assert partial["deals"] == 4
+    assert partial["pairings"]["random"]["paired"]["mean"] == pytest.approx(sum(x - y for x, y in zip(a[:4], b[:4], strict=True)) / 4)
+
+
+def test_an_old_or_damaged_kept_copy_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _tool()
+    _, kept = _kept(tmp_path)
+    good = json.loads((kept / "a.json").read_text(encoding="utf-8"))
+    copy = tmp_path / "copy.json"
+
+    def error(data: dict[str, object]) -> str:
+        copy.write_text(json.dumps(data), encoding="utf-8")
+        capsys.readouterr()
+        assert tool.main([str(kept / "b.json"), "--against", str(copy)]) == 2
+        return capsys.readouterr().err
+
+    old = {key: value for key, value in good.items() if key != "deal_differences"}
+    assert f"{copy} has no per-deal outcomes (neither deal_outcomes nor deal_differences)" in error(old)
+    compact = good["deal_differences"]
+    damaged = {
+        "'deal_differences' must be an object": [],
+        "'deal_differences.version' is 2": {**compact, "version": 2},
+        "'deal_differences.indices[1]': its first deal": {**compact, "indices": [[0, 3], [2, 6]]},
+        "'deal_differences.indices[0]' must be a [first, stop) range": {**compact, "indices": [[0]]},
+        "'deal_differences.rotations' must be a whole number, at least 1, not 0": {**compact, "rotations": 0},
+        "'deal_differences.rotations' has 2 numbers for 6 deals": {**compact, "rotations": [3, 3]},
+        "'deal_differences.difference_sums' must be a list with one list per reference (2)": {
+            **compact,
+            "difference_sums": compact["difference_sums"][:1],
+        },
+        "'deal_differences.difference_sums[1]' must be a list of 6 numbers": {
+            **compact,
+            "difference_sums": [compact["difference_sums"][0], compact["difference_sums"][1][:5]],
+        },
+        "'deal_differences.difference_sums[0][2]' must be a number, not 'x'": {
+            **compact,
+            "difference_sums": [
+                [*compact["difference_sums"][0][:2], "x", *compact["difference_sums"][0][3:]],
+                compact["difference_sums"][1],
+            ],
+        },
+    }
+    for message, value in damaged.items():
+        assert f"{copy}: field {message}" in error({**good, "deal_differences": value}), message

@@ -6,6 +6,12 @@ import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
+
+from stich.arena.duplicate import DealOutcome, PairingDeal
+from stich.cli.main import main as stich
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "strength_ladder.py"
 
@@ -16,6 +22,11 @@ def _tool() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _outcomes(deals: int, reference: str) -> list[dict[str, Any]]:
+    """Deal outcomes in the arena's own JSON form: three rotations, the candidate 1 point ahead on every odd deal."""
+    return [DealOutcome(i, 1000 + i, i % 3, (PairingDeal(reference, (0, 1, 2), (i % 2, 0, 0), (0, 0, 0)),)).to_json() for i in range(deals)]
 
 
 def _result(game: str, candidate: str, reference: str, mean: float, low: float, high: float, deals: int) -> dict[str, object]:
@@ -37,11 +48,11 @@ def _result(game: str, candidate: str, reference: str, mean: float, low: float, 
             }
         ],
         "timing": {candidate: {"mean_ms": 40.0, "max_ms": 90.0}},
-        "deal_outcomes": [{"deal": i} for i in range(deals)],
+        "deal_outcomes": _outcomes(deals, reference),
     }
 
 
-def test_keep_drops_the_deals_and_render_reads_the_copies(tmp_path: Path) -> None:
+def test_keep_compacts_the_deals_and_render_reads_the_copies(tmp_path: Path) -> None:
     tool = _tool()
     runs = tmp_path / "runs"
     for name, data in {
@@ -56,6 +67,12 @@ def test_keep_drops_the_deals_and_render_reads_the_copies(tmp_path: Path) -> Non
     copies = sorted(kept.glob("*.json"))
     assert [p.stem for p in copies] == ["dobbm__ismcts__vs__pimc", "doppelkopf__pimc__vs__heuristic", "tapp_tarock__ismcts__vs__pimc"]
     assert all("deal_outcomes" not in json.loads(p.read_text(encoding="utf-8")) for p in copies)
+    compact = json.loads(copies[0].read_text(encoding="utf-8"))["deal_differences"]
+    assert compact == {"version": 1, "indices": [[0, 200]], "rotations": 3, "difference_sums": [[i % 2 for i in range(200)]]}
+    # A copy kept before the compact form existed renders as before, beside the new ones.
+    old = json.loads(copies[0].read_text(encoding="utf-8"))
+    del old["deal_differences"]
+    copies[0].write_text(json.dumps(old), encoding="utf-8")
 
     doc = tmp_path / "strength.md"
     doc.write_text("intro\n<!-- ladder-table:start -->\nold\n<!-- ladder-table:end -->\nafter\n", encoding="utf-8")
@@ -110,3 +127,46 @@ def test_run_resume_keeps_finished_matches_and_goes_on_with_stopped_ones(tmp_pat
     assert " s with 1 workers in 2 runs (--resume)" in (tmp_path / "s.md").read_text()
     assert tool.main(["run", *match, "--deals", "5"]) == 0  # without --resume a finished match is played again from the start
     assert [p["first_deal"] for p in json.loads((folder / "results.json").read_text(encoding="utf-8"))["parts"]] == [0]
+
+
+def test_keep_stores_each_deal_difference_exactly(tmp_path: Path) -> None:
+    """A real match with two references: every deal's difference is its kept sum over its rotations, to the last bit."""
+    tool = _tool()
+    folder = tmp_path / "runs" / "tapp_tarock__m"
+    argv = ["arena", "tapp_tarock", "--bots", "heuristic,random,pimc:worlds=1", "--deals", "5", "--seed", "2", "--workers", "1"]
+    assert stich([*argv, "--out", str(folder)]) == 0
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    assert tool.main(["keep", str(tmp_path / "runs"), "--into", str(tmp_path / "kept")]) == 0
+    text = (tmp_path / "kept" / "tapp_tarock__m.json").read_text(encoding="utf-8")
+    copy = json.loads(text)
+    compact = copy.pop("deal_differences")
+    assert copy == {key: value for key, value in results.items() if key != "deal_outcomes"}
+    assert compact["indices"] == [[0, 5]] and compact["rotations"] == 3
+    kept = [[total / 3 for total in sums] for sums in compact["difference_sums"]]
+    full = [[deal["pairings"][j]["difference"] for deal in results["deal_outcomes"]] for j in range(2)]
+    assert kept == full  # exact: the sums are whole numbers
+    assert any(d != round(d) for d in full[0])  # thirds: differences rounded to a few decimals would not be equal
+    assert '"indices": [[0,5]],' in text and len(text.splitlines()) < 200  # each list on one line
+    assert tool.main(["render", str(tmp_path / "kept"), "--output", str(tmp_path / "s.md")]) == 0
+
+
+def test_keep_varied_rotations_and_gaps(tmp_path: Path) -> None:
+    tool = _tool()
+    deals = [
+        DealOutcome(0, 1, 0, (PairingDeal("r", (0, 1, 2), (3, 1, 0), (0, 0, 0)),)),
+        DealOutcome(1, 2, 1, (PairingDeal("r", (0, 2), (1, -1), (2, 0)),)),
+        DealOutcome(4, 3, 0, (PairingDeal("r", (0, 1, 2), (0, 0, 0), (1, 1, 1)),)),
+    ]
+    compact = tool.deal_differences([d.to_json() for d in deals], 1, "x")
+    assert compact == {"version": 1, "indices": [[0, 2], [4, 5]], "rotations": [3, 2, 3], "difference_sums": [[4, -2, -3]]}
+
+
+def test_keep_names_the_deal_it_cannot_read(tmp_path: Path) -> None:
+    tool = _tool()
+    run = tmp_path / "runs" / "m"
+    run.mkdir(parents=True)
+    data = _result("dobbm", "pimc:level=1", "heuristic", 1.0, 0.5, 1.5, 3)
+    data["deal_outcomes"][1]["pairings"][0]["candidate_scores"] = [1, "x", 0]  # type: ignore[index]
+    (run / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"results\.json deal_outcomes\[1\]\.pairings\[0\]"):
+        tool.main(["keep", str(tmp_path / "runs"), "--into", str(tmp_path / "kept")])

@@ -12,24 +12,50 @@ the exact command of every match, so anyone can reproduce a line::
 
 ``run`` writes one arena output folder per match under ``--out``
 (``<game>__<candidate>__vs__<reference>``, with ``results.json``, the deal
-records and plots); ``keep`` copies each ``results.json`` without its
-per-deal outcomes (a few KB) into ``docs/ladder``, which git keeps, so the
-table can be rendered again later; ``render`` reads every ``results.json``
-below the folders it is given and every such copy in them.  ``--games`` and
-``--rungs`` select a part of the ladder; ``run --reuse-baseline`` passes
-``--reuse-baseline`` to every match (time-budgeted references, docs/arena.md);
-``run --resume`` goes on with a ladder that was stopped: a match whose folder
-holds it finished is kept, a stopped one goes on (``stich arena --resume``),
-the others are played::
+records and plots); ``keep`` copies each ``results.json`` into
+``docs/ladder``, which git keeps, so the table can be rendered again later
+and a new match compared deal by deal with a kept one
+(``tools/match_status.py NEW --against docs/ladder/OLD.json``); ``render``
+reads every ``results.json`` below the folders it is given and every such
+copy in them.
+
+``--games`` and ``--rungs`` select a part of the ladder; ``run
+--reuse-baseline`` passes ``--reuse-baseline`` to every match (time-budgeted
+references, docs/arena.md); ``run --resume`` goes on with a ladder that was
+stopped: a match whose folder holds it finished is kept, a stopped one goes
+on (``stich arena --resume``), the others are played::
 
     python tools/strength_ladder.py keep ladder --into docs/ladder
     python tools/strength_ladder.py render docs/ladder --output docs/strength.md
+
+A kept copy is the match's ``results.json`` with its per-deal outcomes
+(``deal_outcomes``, about 500 KB per 1,000 deals) replaced by their compact
+form, ``deal_differences`` (2 to 3 KB per 1,000 deals and reference; each
+list on one line)::
+
+    "deal_differences": {
+     "difference_sums": [[0, -6, 2, ...]],  # per reference, in the order of "references", per deal: the
+                                            # candidate's scores minus the reference's, summed over its rotations
+     "indices": [[0, 1000]],                # the deals' indices, as [first, stop) ranges in deal order
+     "rotations": 3,                        # per deal the candidate's rotations (seats it played in); one number
+                                            # when all deals have the same, else a list with one per deal
+     "version": 1
+    }
+
+A deal's duplicate difference against a reference is its sum divided by its
+rotations, the same number as in ``deal_outcomes`` (scores are whole numbers,
+so the sums are too; a sum that is not would be rounded to 6 decimals).  That
+is all a paired comparison uses: deals are paired by index, and a deal's cards
+follow from the match's seed and its index.  Copies kept before this form have
+no ``deal_differences``: ``render`` reads them as before, ``match_status``
+says that they cannot be paired.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import subprocess
 import sys
@@ -173,17 +199,87 @@ def _results(folders: list[str]) -> list[dict[str, Any]]:
     return found
 
 
+DEAL_DIFFERENCES = "deal_differences"
+"""The key of a kept copy's compact per-deal outcomes (the module docstring gives its form)."""
+
+DEAL_DIFFERENCES_VERSION = 1
+
+
+def deal_differences(outcomes: Any, references: int, where: str) -> dict[str, Any]:
+    """The compact form of ``results.json``'s ``deal_outcomes`` (``references``: how many the match has).
+
+    Raises :class:`SystemExit` naming ``where`` and the deal of what cannot be read.
+    """
+    from stich.arena.journal import JournalError, deal_outcome_from_json
+
+    if not isinstance(outcomes, list):
+        raise SystemExit(f"strength_ladder: {where}: field 'deal_outcomes' must be a list")
+    try:
+        deals = [deal_outcome_from_json(d, f"{where} deal_outcomes[{i}]") for i, d in enumerate(outcomes)]
+    except JournalError as exc:
+        raise SystemExit(f"strength_ladder: {exc}") from None
+    indices: list[list[int]] = []
+    rotations: list[int] = []
+    sums: list[list[int | float]] = [[] for _ in range(references)]
+    for i, deal in enumerate(deals):
+        at = f"{where} deal_outcomes[{i}]"
+        if len(deal.pairings) != references:
+            raise SystemExit(f"strength_ladder: {at}: {len(deal.pairings)} pairings for {references} references")
+        if {len(p.seats) for p in deal.pairings} != {len(deal.pairings[0].seats)}:
+            raise SystemExit(f"strength_ladder: {at}: its pairings have different numbers of rotations")
+        if indices and deal.index == indices[-1][1]:
+            indices[-1][1] += 1
+        elif indices and deal.index < indices[-1][1]:
+            raise SystemExit(f"strength_ladder: {at}: deal {deal.index} out of order (after deal {indices[-1][1] - 1})")
+        else:
+            indices.append([deal.index, deal.index + 1])
+        rotations.append(len(deal.pairings[0].seats))
+        for j, pairing in enumerate(deal.pairings):
+            total = math.fsum(pairing.candidate_scores) - math.fsum(pairing.reference_scores)
+            sums[j].append(int(total) if total.is_integer() else round(total, 6))
+    return {
+        "version": DEAL_DIFFERENCES_VERSION,
+        "indices": indices,
+        "rotations": rotations[0] if rotations and len(set(rotations)) == 1 else rotations,
+        "difference_sums": sums,
+    }
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    """``data`` as indented JSON, each list of ``deal_differences`` on one line (a line per deal would triple its size)."""
+    compact = data.get(DEAL_DIFFERENCES)
+    if not isinstance(compact, dict):
+        return json.dumps(data, indent=1, sort_keys=True) + "\n"
+    inline: dict[str, str] = {}
+
+    def one_line(value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        token = f"@deal_differences:{len(inline)}@"
+        inline[json.dumps(token)] = json.dumps(value, separators=(",", ":"))
+        return token
+
+    shown = {key: one_line(value) for key, value in compact.items()}
+    shown["difference_sums"] = [one_line(sums) for sums in compact["difference_sums"]]
+    text = json.dumps({**data, DEAL_DIFFERENCES: shown}, indent=1, sort_keys=True)
+    for token, value in inline.items():
+        text = text.replace(token, value, 1)
+    return text + "\n"
+
+
 def keep(args: argparse.Namespace) -> int:
-    """Copy each match's ``results.json`` without its per-deal outcomes into ``--into`` (a few KB each, kept in git)."""
+    """Copy each match's ``results.json`` into ``--into`` (kept in git), its per-deal outcomes in their compact form."""
     into = Path(args.into)
     into.mkdir(parents=True, exist_ok=True)
     kept = 0
     for folder in args.folders:
         for path in sorted(Path(folder).rglob("results.json")):
             data = json.loads(path.read_text(encoding="utf-8"))
-            data.pop("deal_outcomes", None)
+            outcomes = data.pop("deal_outcomes", None)
+            if outcomes is not None:
+                data[DEAL_DIFFERENCES] = deal_differences(outcomes, len(data.get("references") or []), str(path))
             target = into / f"{path.parent.name}{args.suffix}.json"
-            target.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            target.write_text(_dumps(data), encoding="utf-8")
             kept += 1
     print(f"strength_ladder: kept {kept} result(s) in {into}")
     return 0
@@ -279,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("folders", nargs="+")
     ren.add_argument("--output", default="docs/strength.md", help="the Markdown file, or - for standard output")
     ren.set_defaults(func=render)
-    kp = sub.add_parser("keep", help="copy match results without per-deal outcomes into a folder kept in git (docs/ladder)")
+    kp = sub.add_parser("keep", help="copy match results, their per-deal outcomes compact, into a folder kept in git (docs/ladder)")
     kp.add_argument("folders", nargs="+")
     kp.add_argument("--into", default="docs/ladder")
     kp.add_argument("--suffix", default="", help="appended to each file name (two runs of the same match)")
