@@ -11,10 +11,13 @@ equals).  The differential tests (tests/search/test_tapp_tarock_playout.py)
 hold it to the bot's choices.
 
 ``ctx`` is the Tarock kernel's table with two tables appended: ``above``
-(:data:`C_ABOVE`, so that counting unseen cards stronger than a card is a
-mask and a popcount) and the cards' face values (:data:`C_POINTS`: the
-kernel's own ``C_PTS`` holds Tapp Tarock's thirds, ``3 f - 2``, while the
-bot's rules read the face values, e.g. a partner's trick worth 4 or more).
+(:data:`stich.search._policy_core.C_ABOVE`, so that counting unseen cards
+stronger than a card is a mask and a popcount) and the cards' face values
+(:data:`C_POINTS`: the kernel's own ``C_PTS`` holds Tapp Tarock's thirds,
+``3 f - 2``, while the bot's rules read the face values, e.g. a partner's
+trick worth 4 or more).  The play-out loop around :func:`heuristic_card`
+is the one all compiled heuristics share
+(:func:`stich.search._policy_core.make_playouts`).
 
 What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
 face-down cards (talon halves, discards) it has not seen; ``dead[s]``, how
@@ -30,23 +33,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from stich.search._kernel_core import jit, next_random, nth_face, pick_below
-from stich.search._tarock_core import (
-    C_EFF,
-    C_FOLLOW,
-    C_SEATS,
-    C_SIDE,
-    C_STR,
-    CTX_SIZE,
-    NO_SUIT,
-    TRUMP,
-    card_key,
-    legal_cards,
-    popcount64,
-    trick_state,
-)
+from stich.search._kernel_core import jit, nth_face
+from stich.search._policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
+from stich.search._tarock_core import C_EFF, C_FOLLOW, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
 SAFE = 0.6
 """Chance a winning card must have of holding the trick (the bot's ``SAFE``)."""
@@ -55,42 +44,10 @@ MOND = 20
 SKUES = 21
 """Faces of the Trull (the bot's ``PAGAT_F``, ``MOND_F``, ``SKUES_F``)."""
 
-STRIDE = 32
-"""Strengths per effective suit in the ``above`` table (every strength must lie below it; tarocks reach 22)."""
-
-C_ABOVE = CTX_SIZE
-"""Offset of the ``above`` table: at ``suit * STRIDE + s`` the mask of the cards of effective suit ``suit`` (0..4)
-stronger than strength ``s``."""
-C_POINTS = C_ABOVE + 5 * STRIDE
-"""Offset of the face values (the bot's ``POINTS``), per card."""
+C_POINTS = ABOVE_END
+"""Offset of the face values (the bot's ``POINTS``), per card, after the ``above`` table."""
 POLICY_CTX_SIZE = C_POINTS + 64
-
-
-@jit
-def comb(n: int, k: int) -> int:
-    """The binomial coefficient, exactly (as ``math.comb`` for the small numbers of a hand)."""
-    if k < 0 or k > n:
-        return 0
-    result = 1
-    for i in range(k):
-        result = result * (n - i) // (i + 1)
-    return result
-
-
-@jit
-def comb_ratio(total: int, hand: int, k: int) -> float:
-    """Chance that ``hand`` cards out of ``total`` unseen hold none of ``k`` given cards (the bot's ``_comb_ratio``)."""
-    if k <= 0:
-        return 1.0
-    if total <= 0 or k > total - hand:
-        return 0.0
-    return comb(total - hand, k) / comb(total, k)
-
-
-@jit
-def unseen_in(ctx: Any, unseen: int, suit: int, strength: int) -> int:
-    """Unseen cards of effective suit ``suit`` stronger than ``strength`` (0: all of them; the bot's ``unseen_in``)."""
-    return popcount64(unseen & ctx[C_ABOVE + suit * STRIDE + strength])
+"""Size of the policy's ``ctx``: the kernel's, the ``above`` table and the face values."""
 
 
 @jit
@@ -326,7 +283,11 @@ def heuristic_card(
     tricks_left: int,
     ultimo: int,
 ) -> int:
-    """The card the Tapp Tarock heuristic plays for kernel seat ``(leader + n) % m`` (its legal cards: two or more)."""
+    """The card the Tapp Tarock heuristic plays for kernel seat ``(leader + n) % m`` (its legal cards: two or more).
+
+    The card choice of :func:`stich.search._policy_core.make_playouts`,
+    whose ``flags`` are ``ultimo``: whether Pagat ultimo was announced.
+    """
     m = ctx[C_SEATS]
     me = (leader + n) % m
     unseen = down[me]
@@ -344,97 +305,6 @@ def heuristic_card(
     return _follow(ctx, hands, m, me, pool, voids, unseen, declarer, leader, trick, n, options, tricks_left)
 
 
-@jit
-def heuristic_playouts(
-    hands0: Any,
-    trick0: Any,
-    n0: int,
-    leader0: int,
-    tricks_left0: int,
-    ctx: Any,
-    count: int,
-    seed: Any,
-    epsilon: int,
-    down: Any,
-    dead: Any,
-    voids0: Any,
-    ultimo: int,
-    out: Any,
-) -> None:
-    """Play ``count`` games to the end by the heuristic's card play; ``out[g]`` as in :func:`~stich.search._tarock_core.playouts`.
-
-    A card with a choice is the heuristic's, except when a draw of the
-    splitmix64 stream (seeded by ``seed``) has its top 32 bits below
-    ``epsilon`` (a fraction of 2**32): then a uniformly random legal card
-    (one more draw).  With ``epsilon`` 0 no draw is made and every game is
-    the same.  ``voids0`` grows as seats fail to follow, as the bot reads
-    the tricks.
-    """
-    m = ctx[C_SEATS]
-    side = ctx[C_SIDE]
-    declarer = 0
-    while not (side >> declarer) & 1:
-        declarer += 1
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = seed
-    hands = np.empty(m, dtype=np.int64)
-    voids = np.empty(m, dtype=np.int64)
-    trick = np.empty(m, dtype=np.int64)
-    done = np.empty(4, dtype=np.int64)
-    for g in range(count):
-        for s in range(m):
-            hands[s] = hands0[s]
-            voids[s] = voids0[s]
-        leader = leader0
-        n = n0
-        cards = 0
-        led = NO_SUIT
-        for i in range(n0):
-            trick[i] = trick0[i]
-            cards |= 1 << trick0[i]
-        if n0:
-            led = ctx[C_EFF + trick0[0]]
-        tricks_left = tricks_left0
-        won = 0
-        tricks = 0
-        last = -1
-        while True:
-            p = (leader + n) % m
-            legal = legal_cards(ctx, hands[p], led)
-            size = popcount64(legal)
-            if size == 1:
-                c = nth_face(legal, 0)
-            elif epsilon > 0 and (next_random(state) >> np.uint64(32)) < epsilon:
-                c = nth_face(legal, pick_below(next_random(state), size))
-            else:
-                c = heuristic_card(ctx, hands, trick, n, leader, down, dead, voids, declarer, tricks_left, ultimo)
-            bit = 1 << c
-            hands[p] ^= bit
-            cards |= bit
-            e = ctx[C_EFF + c]
-            if n == 0:
-                led = e
-            elif e != led:
-                voids[p] |= 1 << led
-                if e != TRUMP:
-                    voids[p] |= 1 << TRUMP
-            trick[n] = c
-            n += 1
-            if n == m:
-                trick_state(ctx, trick, m, done)
-                winner = (leader + done[1]) % m
-                if (side >> winner) & 1:
-                    won |= cards
-                    tricks += 1
-                tricks_left -= 1
-                if tricks_left == 0:
-                    last = winner
-                    break
-                leader = winner
-                n = 0
-                led = NO_SUIT
-                cards = 0
-        out[g, 0] = won
-        out[g, 1] = tricks
-        out[g, 2] = last
-        out[g, 3] = cards
+heuristic_playouts = make_playouts(heuristic_card, __name__)
+"""``heuristic_playouts(hands0, trick0, n0, leader0, tricks_left0, ctx, count, seed, epsilon, down, dead, voids0, ultimo, out)``:
+games played out by :func:`heuristic_card` (:func:`stich.search._policy_core._playouts`; ``flags``: ``ultimo``)."""

@@ -38,12 +38,13 @@ __all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts",
 
 _core: Any = None
 _np: Any = None
+_shared: Any = None
 if tarock_kernel.available():
     import numpy as _numpy
 
-    from stich.search import _dobbm_policy
+    from stich.search import _dobbm_policy, _policy_core
 
-    _np, _core = _numpy, _dobbm_policy
+    _np, _core, _shared = _numpy, _dobbm_policy, _policy_core
 
 ALL_CARDS = (1 << N_FACES) - 1
 
@@ -107,19 +108,19 @@ def _ctx(pos: TrickPosition, base: Any) -> Any:
     key = (pos.rules, len(pos.seats), pos.side)
     found = _CTX.get(key)
     if found is None:
-        core, np = _core, _np
+        core, np, shared = _core, _np, _shared
         rules = pos.rules
-        if max(rules.strength, default=0) >= core.STRIDE:
-            raise ValueError(f"card strengths must lie below {core.STRIDE}")
+        if max(rules.strength, default=0) >= shared.STRIDE:
+            raise ValueError(f"card strengths must lie below {shared.STRIDE}")
         found = np.zeros(core.POLICY_CTX_SIZE, dtype=np.int64)
         found[: len(base)] = base
         for suit in range(TRUMP + 1):
-            for strength in range(core.STRIDE):
+            for strength in range(shared.STRIDE):
                 mask = 0
                 for card, (eff, s) in enumerate(zip(rules.eff, rules.strength, strict=True)):
                     if eff == suit and s > strength:
                         mask |= 1 << card
-                found[core.C_ABOVE + suit * core.STRIDE + strength] = mask
+                found[shared.C_ABOVE + suit * shared.STRIDE + strength] = mask
         _CTX[key] = found
     return found
 
@@ -145,7 +146,11 @@ def heuristic_card(pos: TrickPosition, know: SeatKnowledge) -> int:
     arrays = tarock_kernel.kernel_arrays(pos)
     down, dead, voids = _arrays(know)
     ctx = _ctx(pos, arrays.ctx)
-    return int(_core.heuristic_card(ctx, arrays.hands, arrays.trick, len(pos.trick), pos.leader, down, dead, voids, _declarer(pos)))
+    return int(
+        _core.heuristic_card(
+            ctx, arrays.hands, arrays.trick, len(pos.trick), pos.leader, down, dead, voids, _declarer(pos), pos.tricks_left, 0
+        )
+    )
 
 
 def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledge, *, epsilon: float = 0.0) -> list[KernelGame]:
@@ -180,6 +185,7 @@ def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledg
         down,
         dead,
         voids,
+        0,
         out,
     )
     return [KernelGame(int(row[0]), int(row[1]), int(row[2]), int(row[3])) for row in out]

@@ -50,12 +50,13 @@ __all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts",
 
 _core: Any = None
 _np: Any = None
+_shared: Any = None
 if tarock_kernel.available():
     import numpy as _numpy
 
-    from stich.search import _tapp_tarock_policy
+    from stich.search import _policy_core, _tapp_tarock_policy
 
-    _np, _core = _numpy, _tapp_tarock_policy
+    _np, _core, _shared = _numpy, _tapp_tarock_policy, _policy_core
 
 ALL_CARDS = (1 << N_FACES) - 1
 DISCARDS = 3
@@ -127,21 +128,21 @@ def _ctx(pos: TrickPosition, base: Any) -> Any:
     key = (pos.rules, len(pos.seats), pos.side)
     found = _CTX.get(key)
     if found is None:
-        core, np = _core, _np
+        core, np, shared = _core, _np, _shared
         rules = pos.rules
-        if max(rules.strength, default=0) >= core.STRIDE:
-            raise ValueError(f"card strengths must lie below {core.STRIDE}")
+        if max(rules.strength, default=0) >= shared.STRIDE:
+            raise ValueError(f"card strengths must lie below {shared.STRIDE}")
         if len(rules.eff) != len(POINTS):
             raise ValueError(f"the Tapp Tarock policy needs the {len(POINTS)} cards of its pack, not {len(rules.eff)}")
         found = np.zeros(core.POLICY_CTX_SIZE, dtype=np.int64)
         found[: len(base)] = base
         for suit in range(TRUMP + 1):
-            for strength in range(core.STRIDE):
+            for strength in range(shared.STRIDE):
                 mask = 0
                 for card, (eff, s) in enumerate(zip(rules.eff, rules.strength, strict=True)):
                     if eff == suit and s > strength:
                         mask |= 1 << card
-                found[core.C_ABOVE + suit * core.STRIDE + strength] = mask
+                found[shared.C_ABOVE + suit * shared.STRIDE + strength] = mask
         for card, points in enumerate(POINTS):
             found[core.C_POINTS + card] = points
         _CTX[key] = found
