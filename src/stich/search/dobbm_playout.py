@@ -17,6 +17,9 @@ What each seat may know is read from the state once per position
 Dobbm declarer's discards to everybody but him) and the suits each seat is
 known to lack from the tricks so far; a seat's unseen cards are then the
 other hands plus its face-down ones, exactly the bot's ``_View``.
+What every compiled heuristic does alike (the voids and face-down cards
+of the knowledge, the policy's ``ctx``, the checked calls) is in
+:mod:`stich.search.policy_playout`.
 
 numba is optional: without it :func:`available` is false, and the
 ``kernel-heuristic`` rollout (:func:`stich.search.ismcts.make_rollout`)
@@ -25,26 +28,22 @@ plays through the engine with the heuristic bots instead (the same cards).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from stich.core.tricks import TRUMP
 from stich.games.dobbm.pack import CONTRACTS, N_FACES, ORDER
 from stich.games.dobbm.state import DobbmState
-from stich.search import tarock_kernel
+from stich.search import policy_playout, tarock_kernel
+from stich.search.policy_playout import SeatKnowledge
 from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
 __all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts", "knowledge", "warmup"]
 
 _core: Any = None
-_np: Any = None
-_shared: Any = None
 if tarock_kernel.available():
-    import numpy as _numpy
+    from stich.search import _dobbm_policy
 
-    from stich.search import _dobbm_policy, _policy_core
-
-    _np, _core, _shared = _numpy, _dobbm_policy, _policy_core
+    _core = _dobbm_policy
 
 ALL_CARDS = (1 << N_FACES) - 1
 
@@ -54,80 +53,25 @@ def available() -> bool:
     return _core is not None
 
 
-@dataclass(frozen=True)
-class SeatKnowledge:
-    """Per kernel seat what the heuristic's estimates read besides the hands: see :mod:`stich.search._dobbm_policy`."""
-
-    down: tuple[int, ...]
-    """Face-down cards the seat has not seen."""
-    dead: tuple[int, ...]
-    """Face-down cards its estimates reckon with (0 or 4, the bot's ``_View.dead``)."""
-    voids: tuple[int, ...]
-    """Effective suits (bits 0..3 and :data:`~stich.core.tricks.TRUMP`) the seat is known to lack."""
-
-
 def knowledge(state: DobbmState, pos: TrickPosition) -> SeatKnowledge:
     """What each kernel seat of ``pos`` (the card play of ``state``) knows, as the bot's ``build_view`` reads its observation."""
-    in_hands = 0
-    for hand in state.hands:
-        in_hands |= hand
-    played = 0
-    for _seats, cards, _winner in state.tricks:
-        for card in cards:
-            played |= 1 << card
-    for card in state.trick_cards:
-        played |= 1 << card
-    face_down = ALL_CARDS & ~in_hands & ~played
+    down_all = policy_playout.face_down(state, ALL_CARDS)
     contract = state.contract
     exchanged = contract is not None and CONTRACTS[contract].exchanges
-    voids = {seat: 0 for seat in pos.seats}
-    tricks = [(seats, cards) for seats, cards, _winner in state.tricks]
-    if state.trick_cards:
-        tricks.append((tuple(state.trick_seats), tuple(state.trick_cards)))
-    for seats, cards in tricks:
-        led = ORDER.eff[cards[0]]
-        for seat, card in zip(seats[1:], cards[1:], strict=False):
-            eff = ORDER.eff[card]
-            if eff != led:
-                voids[seat] |= 1 << led
-                if eff != TRUMP:
-                    voids[seat] |= 1 << TRUMP
     down, dead = [], []
     for seat in pos.seats:
         known = state.discards if exchanged and seat == state.declarer else 0
-        down.append(face_down & ~known)
+        down.append(down_all & ~known)
         dead.append(4 if state.talon or (state.discards and not known) else 0)
-    return SeatKnowledge(tuple(down), tuple(dead), tuple(voids[seat] for seat in pos.seats))
+    return SeatKnowledge(tuple(down), tuple(dead), policy_playout.known_voids(state, pos.seats, ORDER.eff))
 
 
-_CTX: dict[tuple[object, ...], Any] = {}
+_CTX: policy_playout.CtxCache = {}
 
 
 def _ctx(pos: TrickPosition, base: Any) -> Any:
     """The kernel's ``ctx`` of ``pos`` with the policy's ``above`` table appended (cached per rules, seats and side)."""
-    key = (pos.rules, len(pos.seats), pos.side)
-    found = _CTX.get(key)
-    if found is None:
-        core, np, shared = _core, _np, _shared
-        rules = pos.rules
-        if max(rules.strength, default=0) >= shared.STRIDE:
-            raise ValueError(f"card strengths must lie below {shared.STRIDE}")
-        found = np.zeros(core.POLICY_CTX_SIZE, dtype=np.int64)
-        found[: len(base)] = base
-        for suit in range(TRUMP + 1):
-            for strength in range(shared.STRIDE):
-                mask = 0
-                for card, (eff, s) in enumerate(zip(rules.eff, rules.strength, strict=True)):
-                    if eff == suit and s > strength:
-                        mask |= 1 << card
-                found[shared.C_ABOVE + suit * shared.STRIDE + strength] = mask
-        _CTX[key] = found
-    return found
-
-
-def _arrays(know: SeatKnowledge) -> tuple[Any, Any, Any]:
-    np = _np
-    return np.array(know.down, dtype=np.int64), np.array(know.dead, dtype=np.int64), np.array(know.voids, dtype=np.int64)
+    return policy_playout.policy_ctx(_CTX, pos, base, _core.POLICY_CTX_SIZE)
 
 
 def _declarer(pos: TrickPosition) -> int:
@@ -141,16 +85,8 @@ def heuristic_card(pos: TrickPosition, know: SeatKnowledge) -> int:
 
     Raises :class:`RuntimeError` without the compiled kernel (:func:`available`).
     """
-    if _core is None:
-        raise RuntimeError("the compiled Dobbm heuristic needs numba (pip install stich[fast]) and STICH_NO_NUMBA unset")
-    arrays = tarock_kernel.kernel_arrays(pos)
-    down, dead, voids = _arrays(know)
-    ctx = _ctx(pos, arrays.ctx)
-    return int(
-        _core.heuristic_card(
-            ctx, arrays.hands, arrays.trick, len(pos.trick), pos.leader, down, dead, voids, _declarer(pos), pos.tricks_left, 0
-        )
-    )
+    policy = policy_playout.require(_core, "Dobbm")
+    return policy_playout.compiled_card(policy, _ctx, pos, know, _declarer(pos), 0)
 
 
 def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledge, *, epsilon: float = 0.0) -> list[KernelGame]:
@@ -161,34 +97,9 @@ def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledg
     draws); with 0 every game is the same.  Raises :class:`RuntimeError`
     without the compiled kernel.
     """
-    if _core is None:
-        raise RuntimeError("the compiled Dobbm heuristic needs numba (pip install stich[fast]) and STICH_NO_NUMBA unset")
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    if not 0.0 <= epsilon <= 1.0:
-        raise ValueError(f"epsilon must lie in [0, 1], got {epsilon}")
+    policy = policy_playout.require(_core, "Dobbm")
     _declarer(pos)
-    arrays = tarock_kernel.kernel_arrays(pos)
-    down, dead, voids = _arrays(know)
-    out = _np.zeros((n, 4), dtype=_np.int64)
-    threshold = min(int(epsilon * (1 << 32)), 1 << 32)
-    _core.heuristic_playouts(
-        arrays.hands,
-        arrays.trick,
-        len(pos.trick),
-        pos.leader,
-        pos.tricks_left,
-        _ctx(pos, arrays.ctx),
-        n,
-        _np.uint64(seed % (1 << 64)),
-        threshold,
-        down,
-        dead,
-        voids,
-        0,
-        out,
-    )
-    return [KernelGame(int(row[0]), int(row[1]), int(row[2]), int(row[3])) for row in out]
+    return policy_playout.compiled_playouts(policy, _ctx, pos, n, seed, know, epsilon, 0)
 
 
 def warmup() -> bool:
