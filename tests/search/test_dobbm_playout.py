@@ -32,6 +32,8 @@ from stich.search.ismcts import MixedRollout, make_rollout
 from stich.search.perfect_info import in_trick_play
 from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
+from ._playout_helpers import check_epsilon_and_seed, heuristic_end
+
 needs_numba = pytest.mark.skipif(not dobbm_playout.available(), reason="numba not installed")
 
 
@@ -80,11 +82,7 @@ def test_a_heuristic_kernel_game_ends_as_the_engine_game() -> None:
     for state in states:
         pos = adapter.position(state)
         (played,) = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
-        engine = state.clone()
-        while not engine.is_terminal():
-            seat = engine.current_player()
-            codes = engine.legal_codes()
-            engine.apply(codes[0] if len(codes) == 1 else bots[seat].choose(engine.observation(seat)).code)
+        engine, _cards = heuristic_end(state, bots)
         assert adapter.played_out(state, [played])[0] == tuple(engine.result().scores)
 
 
@@ -113,15 +111,7 @@ def test_epsilon_varies_the_games_and_the_seed_fixes_them() -> None:
     state = next(s for s in _walk(game, 5, chance=1.0) if len(s.tricks) == 1)
     pos = adapter.position(state)
     know = dobbm_playout.knowledge(state, pos)
-    same = dobbm_playout.heuristic_playouts(pos, 20, 1, know)
-    assert len(set(same)) == 1
-    varied = dobbm_playout.heuristic_playouts(pos, 200, 1, know, epsilon=0.5)
-    assert len(set(varied)) > 5
-    assert varied == dobbm_playout.heuristic_playouts(pos, 200, 1, know, epsilon=0.5)
-    with pytest.raises(ValueError, match="epsilon"):
-        dobbm_playout.heuristic_playouts(pos, 1, 1, know, epsilon=1.5)
-    with pytest.raises(ValueError, match="n must"):
-        dobbm_playout.heuristic_playouts(pos, 0, 1, know)
+    check_epsilon_and_seed(dobbm_playout.heuristic_playouts, pos, know)
 
 
 @needs_numba
@@ -133,11 +123,7 @@ def test_the_kernel_heuristic_rollout_values_a_leaf_by_the_heuristic_game() -> N
     bots = [make_heuristic(game, s, s) for s in range(game.num_seats)]
     # Five tricks or more left: above the solver's horizon, the leaf is played out by the heuristic's rules.
     for state in [s for s in _walk(game, 20, chance=1.0) if len(s.tricks) < 4][:20]:
-        engine = state.clone()
-        while not engine.is_terminal():
-            seat = engine.current_player()
-            codes = engine.legal_codes()
-            engine.apply(codes[0] if len(codes) == 1 else bots[seat].choose(engine.observation(seat)).code)
+        engine, _cards = heuristic_end(state, bots)
         expected = rollout.play._bounded(tuple(engine.result().scores))
         assert rollout(state.clone(), random.Random(0)) == pytest.approx(expected)
 
@@ -164,11 +150,7 @@ def test_heuristic_finish_scores_as_the_engine_heuristic_game(players: int) -> N
     states = _walk(game, 40, chance=0.7)[::4]
     assert len(states) > 60
     for state in states:
-        engine = state.clone()
-        while not engine.is_terminal():
-            seat = engine.current_player()
-            codes = engine.legal_codes()
-            engine.apply(codes[0] if len(codes) == 1 else bots[seat].choose(engine.observation(seat)).code)
+        engine, _cards = heuristic_end(state, bots)
         assert finish(state) == tuple(engine.result().scores)
 
 

@@ -48,6 +48,8 @@ from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_kernel import KernelGame
 from stich.search.tarock_rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
 
+from ._playout_helpers import check_epsilon_and_seed, heuristic_end
+
 needs_numba = pytest.mark.skipif(not tapp_tarock_playout.available(), reason="numba not installed")
 
 TABLES = {
@@ -97,15 +99,7 @@ def _walk(game: Game, deals: int, chance: float = 0.85, ultimo: float = 0.5, fir
 
 def _heuristic_end(state: TappTarockState, game: Game) -> tuple[TappTarockState, list[int]]:
     """The engine deal from ``state`` with the heuristic bots in every seat: its end and the cards played on the way."""
-    bots = [make_heuristic(game, s, s) for s in range(game.num_seats)]
-    engine = state.clone()
-    cards: list[int] = []
-    while not engine.is_terminal():
-        seat = engine.current_player()
-        codes = engine.legal_codes()
-        code = codes[0] if len(codes) == 1 else bots[seat].choose(engine.observation(seat)).code
-        cards.append(code)  # a card's play code is its face index
-        engine.apply(code)
+    engine, cards = heuristic_end(state, [make_heuristic(game, s, s) for s in range(game.num_seats)])
     assert isinstance(engine, TappTarockState)
     return engine, cards
 
@@ -215,15 +209,7 @@ def test_epsilon_varies_the_games_and_the_seed_fixes_them() -> None:
     state = next(s for s in _walk(game, 5, chance=1.0) if len(s.tricks) == 1)
     pos = adapter.position(state)
     know = tapp_tarock_playout.knowledge(state, pos)
-    same = tapp_tarock_playout.heuristic_playouts(pos, 20, 1, know)
-    assert len(set(same)) == 1
-    varied = tapp_tarock_playout.heuristic_playouts(pos, 200, 1, know, epsilon=0.5)
-    assert len(set(varied)) > 5
-    assert varied == tapp_tarock_playout.heuristic_playouts(pos, 200, 1, know, epsilon=0.5)
-    with pytest.raises(ValueError, match="epsilon"):
-        tapp_tarock_playout.heuristic_playouts(pos, 1, 1, know, epsilon=1.5)
-    with pytest.raises(ValueError, match="n must"):
-        tapp_tarock_playout.heuristic_playouts(pos, 0, 1, know)
+    check_epsilon_and_seed(tapp_tarock_playout.heuristic_playouts, pos, know)
 
 
 def test_warmup_compiles_before_any_search() -> None:
