@@ -170,3 +170,65 @@ def test_keep_names_the_deal_it_cannot_read(tmp_path: Path) -> None:
     (run / "results.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(SystemExit, match=r"results\.json deal_outcomes\[1\]\.pairings\[0\]"):
         tool.main(["keep", str(tmp_path / "runs"), "--into", str(tmp_path / "kept")])
+
+
+def _kept_pair(tmp_path: Path) -> tuple[ModuleType, Path]:
+    """Two kept Tapp Tarock runs of the pimc rung (labels 1-old and 2-new) and one of the heuristic rung, in ``kept``."""
+    tool = _tool()
+    for label, mean, low, high in (("-1-old", 0.2, -0.1, 0.5), ("-2-new", 1.5, 1.3, 1.7)):
+        run = tmp_path / "runs" / label / "tapp_tarock__pimc-level1__vs__heuristic"
+        run.mkdir(parents=True)
+        data = _result("tapp_tarock", "pimc:level=1", "heuristic", mean, low, high, 1000)
+        data["out"] = str(run)
+        (run / "results.json").write_text(json.dumps(data), encoding="utf-8")
+        assert tool.main(["keep", str(run.parent), "--into", str(tmp_path / "kept"), f"--suffix={label}"]) == 0
+    run = tmp_path / "runs" / "h" / "tapp_tarock__heuristic__vs__random"
+    run.mkdir(parents=True)
+    data = _result("tapp_tarock", "heuristic", "random", 46.0, 43.0, 49.0, 1000)
+    data["out"] = str(run)
+    (run / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    assert tool.main(["keep", str(run.parent), "--into", str(tmp_path / "kept")]) == 0
+    return tool, tmp_path / "kept"
+
+
+def test_standings_show_the_run_each_rung_stands_on(tmp_path: Path) -> None:
+    tool, kept = _kept_pair(tmp_path)
+    standings = {
+        "tapp_tarock": {"heuristic": "tapp_tarock__heuristic__vs__random", "pimc": "tapp_tarock__pimc-level1__vs__heuristic-2-new"}
+    }
+    (kept / "standings.json").write_text(json.dumps(standings), encoding="utf-8")
+    doc = tmp_path / "strength.md"
+    doc.write_text("intro\n<!-- standings:start -->\nstale\n<!-- standings:end -->\nmiddle\n", encoding="utf-8")
+    assert tool.main(["render", str(kept), "--output", str(doc)]) == 0
+    text = doc.read_text(encoding="utf-8")
+    block = text[text.index("<!-- standings:start -->") : text.index("<!-- standings:end -->")]
+    assert "stale" not in block and text.index("<!-- standings:end -->") < text.index("middle")
+    row = next(line for line in block.splitlines() if line.startswith("| tapp_tarock"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[1] == "+46.00 (+43.00 .. +49.00), **reached**<br>1,000 deals"
+    assert cells[2] == "+1.50 (+1.30 .. +1.70), **reached**<br>run `2-new`, 1,000 deals"  # the named run, not the older one
+    assert cells[3] == "–"
+    assert "<!-- ladder-table:start -->" in text and text.count("| tapp_tarock(preset=p) |") == 3  # the full table lists every run
+
+
+def test_standings_naming_what_is_not_there_are_refused(tmp_path: Path) -> None:
+    tool, kept = _kept_pair(tmp_path)
+    output = ["--output", str(tmp_path / "s.md")]
+    (kept / "standings.json").write_text(json.dumps({"tapp_tarock": {"pimc": "tapp_tarock__pimc-level1__vs__heuristic-3-gone"}}))
+    with pytest.raises(SystemExit, match=r"field tapp_tarock\.pimc names 'tapp_tarock__pimc-level1__vs__heuristic-3-gone'"):
+        tool.main(["render", str(kept), *output])
+    (kept / "standings.json").write_text(json.dumps({"tapp_tarock": {"uct": "x"}}))
+    with pytest.raises(SystemExit, match=r"field tapp_tarock\.uct: unknown rung"):
+        tool.main(["render", str(kept), *output])
+    (kept / "standings.json").write_text(json.dumps({"skat": {}}))
+    with pytest.raises(SystemExit, match="unknown game 'skat'"):
+        tool.main(["render", str(kept), *output])
+    (kept / "standings.json").write_text("{")
+    with pytest.raises(SystemExit, match="is not JSON"):
+        tool.main(["render", str(kept), *output])
+
+
+def test_a_bound_near_zero_keeps_its_sign_visible() -> None:
+    tool = _tool()
+    assert tool._signed(0.004) == "+0.004" and tool._signed(-0.004) == "-0.004"
+    assert tool._signed(0.0) == "+0.00" and tool._signed(0.126) == "+0.13"

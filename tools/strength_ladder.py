@@ -17,7 +17,14 @@ records and plots); ``keep`` copies each ``results.json`` into
 and a new match compared deal by deal with a kept one
 (``tools/match_status.py NEW --against docs/ladder/OLD.json``); ``render``
 reads every ``results.json`` below the folders it is given and every such
-copy in them.
+copy in them.  Where one of those folders holds a ``standings.json``
+(``{"tapp_tarock": {"heuristic": RUN, "pimc": RUN, "ismcts": RUN}, ...}``,
+a run being a kept copy's file name without ``.json``), ``render`` also
+writes the standings: per game and rung the one run the ladder stands on,
+between the markers ``<!-- standings:start -->`` and
+``<!-- standings:end -->``.  Which run that is stays a person's choice
+(the latest with the current bots, or the best of several variants), made
+in that file and explained in the text; the numbers come from the run.
 
 ``--games`` and ``--rungs`` select a part of the ladder; ``run
 --reuse-baseline`` passes ``--reuse-baseline`` to every match (time-budgeted
@@ -183,20 +190,108 @@ def _selected_rungs(text: str | None) -> dict[str, tuple[str, str]]:
     return rungs
 
 
+STANDINGS_FILE = "standings.json"
+"""The file, in a folder given to ``render``, that names each game's current run per rung (see :func:`standings_table`)."""
+
+
 def _results(folders: list[str]) -> list[dict[str, Any]]:
     """Every match result below ``folders``: arena ``results.json`` files and the compact copies ``keep`` writes."""
     found: list[dict[str, Any]] = []
     for folder in folders:
         paths = set(Path(folder).rglob("results.json")) | set(Path(folder).glob("*.json"))
         for path in sorted(paths):
+            if path.name == STANDINGS_FILE:
+                continue  # read by _standings, with its own errors
             data = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and "pairings" in data:
                 folder = Path(str(data.get("out", ""))).name
                 if path.name != "results.json" and folder and path.stem.startswith(folder):
                     # a compact copy: what its name adds to the match folder's is the run's label
                     data["label"] = path.stem[len(folder) :].strip("-_") or "–"
+                data["_name"] = path.parent.name if path.name == "results.json" else path.stem
                 found.append(data)
     return found
+
+
+RUNGS = {"heuristic": "heuristic > random", "pimc": "pimc > heuristic", "ismcts": "ismcts > pimc"}
+"""The ladder's rungs, each against the rung below, in the standings' column order."""
+
+
+def _standings(folders: list[str]) -> dict[str, Any] | None:
+    """The :data:`STANDINGS_FILE` of the first folder that has one, checked; ``None`` where none has."""
+    for folder in folders:
+        path = Path(folder) / STANDINGS_FILE
+        if not path.exists():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise SystemExit(f"strength_ladder: {path} is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise SystemExit(f"strength_ladder: {path} must hold an object of games")
+        for game, rungs in data.items():
+            if game not in GAMES:
+                raise SystemExit(f"strength_ladder: {path}: unknown game {game!r} (games: {', '.join(GAMES)})")
+            if not isinstance(rungs, dict):
+                raise SystemExit(f"strength_ladder: {path}: field {game!r} must map rungs to runs")
+            for rung, run in rungs.items():
+                if rung not in RUNGS:
+                    raise SystemExit(f"strength_ladder: {path}: field {game}.{rung}: unknown rung (rungs: {', '.join(RUNGS)})")
+                if not isinstance(run, str):
+                    raise SystemExit(f"strength_ladder: {path}: field {game}.{rung} must name a run (a kept copy's name without .json)")
+        return data
+    return None
+
+
+def standings_table(standings: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    """One row per game, one cell per rung: the named run's mean per deal, its interval, whether the rung is reached, and the run.
+
+    ``standings`` maps game -> rung -> run, a run being a kept copy's file
+    name without ``.json`` (or an arena output folder's name); the table
+    above it lists every run, this one only those the ladder stands on.
+    """
+    by_name = {data["_name"]: data for data in results}
+    lines = ["| game | " + " | ".join(RUNGS.values()) + " |", "|---|" + "---|" * len(RUNGS)]
+    for game in GAMES:
+        rungs = standings.get(game)
+        if not rungs:
+            continue
+        cells = []
+        for rung in RUNGS:
+            name = rungs.get(rung)
+            if name is None:
+                cells.append("–")
+                continue
+            data = by_name.get(name)
+            if data is None:
+                raise SystemExit(f"strength_ladder: {STANDINGS_FILE}: field {game}.{rung} names {name!r}, which no folder given holds")
+            pair = data["pairings"][0]
+            low, high = pair["difference"]["ci_t"]
+            verdict = "**reached**" if low > 0 and pair["deals"] >= 1000 else "not reached"
+            label = data.get("label", "–")
+            run = f"run `{label}`, " if label != "–" else ""
+            mean = pair["difference"]["mean"]
+            cells.append(f"{_signed(mean)} ({_signed(low)} .. {_signed(high)}), {verdict}<br>{run}{pair['deals']:,} deals")
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _signed(value: float) -> str:
+    """``value`` with its sign and two decimals, three where two would show a non-zero bound as 0.00."""
+    return f"{value:+.3f}" if value and abs(value) < 0.005 else f"{value:+.2f}"
+
+
+def _replace_block(body: str, start: str, end: str, block: str, before: str | None = None) -> str:
+    """``body`` with the text between the markers ``start`` and ``end`` replaced by ``block`` (markers included).
+
+    Without the markers the block goes in front of ``before`` where that is
+    in ``body``, else at the end.
+    """
+    if start in body and end in body:
+        return body[: body.index(start)] + block + body[body.index(end) + len(end) :]
+    if before is not None and before in body:
+        return body[: body.index(before)] + block + "\n\n" + body[body.index(before) :]
+    return body + ("\n" if body and not body.endswith("\n") else "") + block + "\n"
 
 
 DEAL_DIFFERENCES = "deal_differences"
@@ -307,6 +402,7 @@ def render(args: argparse.Namespace) -> int:
     results = _results(args.folders)
     if not results:
         raise SystemExit(f"strength_ladder: no match results below {', '.join(args.folders)}")
+    standings = _standings(args.folders)
     order = {g: i for i, g in enumerate(GAMES)}
     rank = {"random": 0, "heuristic": 1, "pimc": 2, "ismcts": 3}
 
@@ -338,16 +434,17 @@ def render(args: argparse.Namespace) -> int:
         commands.append(f"{command}   # {data['seconds']:.0f} s with {data['workers']} workers{resumed}")
     text = "\n".join(lines) + "\n"
     if args.output == "-":
-        sys.stdout.write(text + "\n" + "\n".join(commands) + "\n")
+        head = standings_table(standings, results) + "\n" if standings is not None else ""
+        sys.stdout.write(head + text + "\n" + "\n".join(commands) + "\n")
         return 0
     path = Path(args.output)
     body = path.read_text(encoding="utf-8") if path.exists() else ""
     start, end = "<!-- ladder-table:start -->", "<!-- ladder-table:end -->"
     block = f"{start}\n{text}\n```\n" + "\n".join(commands) + f"\n```\n{end}"
-    if start in body and end in body:
-        body = body[: body.index(start)] + block + body[body.index(end) + len(end) :]
-    else:
-        body = body + ("\n" if body and not body.endswith("\n") else "") + block + "\n"
+    body = _replace_block(body, start, end, block)
+    if standings is not None:
+        first, last = "<!-- standings:start -->", "<!-- standings:end -->"
+        body = _replace_block(body, first, last, f"{first}\n{standings_table(standings, results)}{last}", before=start)
     path.write_text(body, encoding="utf-8")
     print(f"strength_ladder: wrote {len(results)} match(es) to {path}")
     return 0
