@@ -30,7 +30,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from math import tanh
-from typing import Protocol
+from typing import Any, Protocol
 
 from stich.core.game import Game, State
 from stich.games.dobbm import pack as dobbm_pack
@@ -311,6 +311,12 @@ class HeuristicPlayout(Protocol):
 
     def warmup(self) -> bool: ...
 
+    def knowledge(self, state: Any, pos: TrickPosition) -> Any:
+        """What each kernel seat of ``pos`` may know in ``state`` (the game's own state class and knowledge)."""
+        ...
+
+    def heuristic_playouts(self, pos: TrickPosition, n: int, seed: int, know: Any, *, epsilon: float = 0.0) -> list[KernelGame]: ...
+
 
 HEURISTIC_PLAYOUTS: dict[str, HeuristicPlayout] = {"dobbm": dobbm_playout, "tapp_tarock": tapp_tarock_playout}
 """Per game of :data:`HEURISTIC_POLICY_GAMES` its compiled heuristic card play."""
@@ -340,8 +346,8 @@ class HeuristicFinish:
         if not heuristic_available(game.name):
             raise ValueError(f"the compiled heuristic card play exists for {', '.join(sorted(HEURISTIC_POLICY_GAMES))} with numba only")
         self.adapter = ADAPTERS[game.name](game)
-        self.tapp = game.name == "tapp_tarock"
-        HEURISTIC_PLAYOUTS[game.name].warmup()
+        self.playout = HEURISTIC_PLAYOUTS[game.name]
+        self.playout.warmup()
 
     def __call__(self, state: State, pos: TrickPosition | None = None) -> tuple[int, ...]:
         """Every seat's score after the heuristic card play from ``state`` (in card play, not terminal) to the end.
@@ -350,12 +356,7 @@ class HeuristicFinish:
         """
         if pos is None:
             pos = self.adapter.position(state)
-        if self.tapp:
-            assert isinstance(state, TappTarockState)
-            games = tapp_tarock_playout.heuristic_playouts(pos, 1, 0, tapp_tarock_playout.knowledge(state, pos))
-        else:
-            assert isinstance(state, DobbmState)
-            games = dobbm_playout.heuristic_playouts(pos, 1, 0, dobbm_playout.knowledge(state, pos))
+        games = self.playout.heuristic_playouts(pos, 1, 0, self.playout.knowledge(state, pos))
         return self.adapter.played_out(state, games)[0]
 
 
