@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
 from stich.bots.base import Bot
-from stich.core.game import State
+from stich.bots.pimc import make_pimc
+from stich.core.game import Game, State
 from stich.search.tarock_kernel import KernelGame, TrickPosition
 
 
@@ -39,3 +41,25 @@ def check_epsilon_and_seed(playouts: Callable[..., list[KernelGame]], pos: Trick
         playouts(pos, 1, 1, know, epsilon=1.5)
     with pytest.raises(ValueError, match="n must"):
         playouts(pos, 0, 1, know)
+
+
+def compiled_pimc_decides_as_engine_pimc(game: Game, seeds: Sequence[int], worlds: int) -> Counter[str]:
+    """Deals from ``seeds`` played by ``pimc`` with ``rollout=heuristic``; ``rollout=kernel-heuristic`` must choose every action alike.
+
+    Returns the decisions with a choice per phase, for the caller to check
+    that the deals reached the phases it means to compare.
+    """
+    phases: Counter[str] = Counter()
+    for deal, seed in enumerate(seeds):
+        state = game.new_state(seed=seed, dealer=deal % game.num_seats)
+        engine = [make_pimc(game, s, 40 + s, worlds=worlds, rollout="heuristic") for s in range(game.num_seats)]
+        compiled = [make_pimc(game, s, 40 + s, worlds=worlds, rollout="kernel-heuristic") for s in range(game.num_seats)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            observation = state.observation(seat)
+            action = engine[seat].choose(observation)
+            assert compiled[seat].choose(observation) == action
+            if len(observation.legal_actions) > 1:
+                phases[observation.phase] += 1
+            state.apply(action)
+    return phases

@@ -32,7 +32,7 @@ from stich.search.ismcts import MixedRollout, make_rollout
 from stich.search.perfect_info import in_trick_play
 from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
-from ._playout_helpers import check_epsilon_and_seed, heuristic_end
+from ._playout_helpers import check_epsilon_and_seed, compiled_pimc_decides_as_engine_pimc, heuristic_end
 
 needs_numba = pytest.mark.skipif(not dobbm_playout.available(), reason="numba not installed")
 
@@ -157,21 +157,8 @@ def test_heuristic_finish_scores_as_the_engine_heuristic_game(players: int) -> N
 @needs_numba
 def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> None:
     """pimc ``rollout=kernel-heuristic`` values every world as ``rollout=heuristic`` does: the same decisions, bids to cards."""
-    game = make_game("dobbm", options={"retour_limit": 2})
-    phases: Counter[str] = Counter()
-    for deal in range(3):
-        state = game.new_state(seed=900 + deal, dealer=deal % game.num_seats)
-        engine = [make_pimc(game, s, 40 + s, worlds=3, rollout="heuristic") for s in range(game.num_seats)]
-        compiled = [make_pimc(game, s, 40 + s, worlds=3, rollout="kernel-heuristic") for s in range(game.num_seats)]
-        while not state.is_terminal():
-            seat = state.current_player()
-            observation = state.observation(seat)
-            action = engine[seat].choose(observation)
-            assert compiled[seat].choose(observation) == action
-            if len(observation.legal_actions) > 1:
-                phases[observation.phase] += 1
-            state.apply(action)
-    assert phases["play"] > 30 and phases["bidding"] > 3
+    phases = compiled_pimc_decides_as_engine_pimc(make_game("dobbm", options={"retour_limit": 2}), [900, 901, 902], worlds=3)
+    assert phases["play"] > 30 and phases["bidding"] > 3, phases
 
 
 def test_pimc_kernel_heuristic_needs_a_compiled_twin_and_falls_back_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ from stich.search.perfect_info import in_trick_play, tricks_left
 from stich.search.tarock_kernel import KernelGame
 from stich.search.tarock_rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
 
-from ._playout_helpers import check_epsilon_and_seed, heuristic_end
+from ._playout_helpers import check_epsilon_and_seed, compiled_pimc_decides_as_engine_pimc, heuristic_end
 
 needs_numba = pytest.mark.skipif(not tapp_tarock_playout.available(), reason="numba not installed")
 
@@ -289,20 +289,7 @@ def test_the_kernel_heuristic_rollout_values_a_leaf_by_the_heuristic_game() -> N
 @needs_numba
 def test_pimc_with_the_compiled_heuristic_decides_as_with_the_engine_one() -> None:
     """pimc ``rollout=kernel-heuristic`` values every world as ``rollout=heuristic`` does: the same decisions, bids to cards."""
-    game = _game("standard")
-    phases: Counter[str] = Counter()
-    for deal in range(2):
-        state = game.new_state(seed=700 + deal, dealer=deal % game.num_seats)
-        engine = [make_pimc(game, s, 40 + s, worlds=2, rollout="heuristic") for s in range(game.num_seats)]
-        compiled = [make_pimc(game, s, 40 + s, worlds=2, rollout="kernel-heuristic") for s in range(game.num_seats)]
-        while not state.is_terminal():
-            seat = state.current_player()
-            observation = state.observation(seat)
-            action = engine[seat].choose(observation)
-            assert compiled[seat].choose(observation) == action
-            if len(observation.legal_actions) > 1:
-                phases[observation.phase] += 1
-            state.apply(action)
+    phases = compiled_pimc_decides_as_engine_pimc(_game("standard"), [700, 701], worlds=2)
     assert phases["play"] > 20 and phases["bidding"] > 1, phases
 
 
