@@ -841,7 +841,8 @@ def test_draw_share_sets_the_card_play_search_limit() -> None:
     from stich.bots.ismcts import DRAW_SHARES
 
     dobbm, tapp = make_game("dobbm"), make_game("tapp_tarock")
-    assert make_ismcts(dobbm, 0, 1, time=0.05).search.draw_share == DRAW_SHARES["dobbm"]
+    assert make_ismcts(dobbm, 0, 1, time=0.05, draw_share="auto").search.draw_share == DRAW_SHARES["dobbm"]
+    assert make_ismcts(dobbm, 0, 1, time=0.05, tuned=False).search.draw_share == DRAW_SHARES["dobbm"]
     assert make_ismcts(tapp, 0, 1, time=0.05).search.draw_share is None
     assert make_ismcts(dobbm, 0, 1, time=0.05, draw_share=1).search.draw_share is None
     assert make_ismcts(tapp, 0, 1, time=0.05, draw_share=0.5).search.draw_share == 0.5

@@ -80,13 +80,13 @@ def test_the_options_are_checked_by_name() -> None:
     game = make_game("dobbm")
     bot = make_ismcts(game, 0, 1, simulations=50, paired=True, others="heuristic", switch="eager", rollout="kernel-heuristic")
     assert bot.search.others is not None and bot.search.eager
-    assert make_ismcts(game, 0, 1, simulations=50).search.others is None
+    assert make_ismcts(game, 0, 1, simulations=50, tuned=False).search.others is None
     with pytest.raises(OptionError, match="others"):
         make_ismcts(game, 0, 1, others="everyone")
     with pytest.raises(OptionError, match="switch"):
         make_ismcts(game, 0, 1, paired=True, switch="bold")
     with pytest.raises(OptionError, match="paired"):
-        make_ismcts(game, 0, 1, switch="eager")
+        make_ismcts(game, 0, 1, switch="eager", tuned=False)
     with pytest.raises(OptionError, match="kernel-heuristic"):
         make_ismcts(make_game("droggn"), 0, 1, rollout="kernel-heuristic")
 

@@ -162,7 +162,7 @@ def test_rewards_score_scales_the_rewards_and_the_exploration() -> None:
 def test_bad_halving_and_rewards_are_named() -> None:
     game = make_game("dobbm")
     with pytest.raises(OptionError, match="halving needs paired"):
-        make_ismcts(game, 0, 1, simulations=5, halving=True)
+        make_ismcts(game, 0, 1, simulations=5, halving=True, tuned=False)
     with pytest.raises(OptionError, match="halving must be"):
         make_ismcts(game, 0, 1, simulations=5, paired=True, halving="yes")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="rewards must be one of bounded, score"):

@@ -103,6 +103,14 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   like the ``pimc`` bot, see :meth:`~stich.search.ismcts.ISMCTS.search`),
   ``false`` selects them by UCB like every other node.  The default is
   :data:`PAIRED_DEFAULT`.
+* ``tuned``: ``true`` (default) gives ``rollout``, ``paired``, ``others``,
+  ``switch``, ``defend``, ``draw_share`` and ``rewards``, where the spec
+  leaves them out, the values of the game's best variant measured against
+  ``pimc`` (:data:`TUNED`: Dobbm and Droggn); ``false`` gives plain
+  ISMCTS's defaults (:data:`PLAIN`, the defaults named above), those of
+  every ``ismcts`` row of docs/strength.md measured before
+  docs/decisions/0021-tuned-ismcts-defaults.md.  Tapp Tarock, Dappen and
+  Doppelkopf play plain ISMCTS either way.
 
 In Dobbm (:data:`~stich.search.call_reading.INFER_GAMES`) the worlds must
 explain the other seats' bids and doubles as the heuristic would have made
@@ -126,6 +134,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from stich.bots.base import Bot
@@ -260,6 +269,51 @@ deals (paired interval -0.19 .. +0.33), within the noise (docs/strength.md);
 ``guide=8`` -0.26 (-0.51 .. -0.01) when stopped after 674 deals.
 Tapp Tarock at level 1, stopped after 399 deals: -0.18 (-0.47 .. +0.11),
 -0.26 against the unguided bot on the same deals (paired -0.57 .. +0.06).
+"""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Defaults of the options that pick an ISMCTS variant; :data:`PLAIN` is plain ISMCTS, :data:`TUNED` a game's best measured one.
+
+    An option given in the bot's spec always wins.  ``switch`` applies only
+    where ``paired`` comes out true (``switch=eager`` is a rule of paired
+    root sweeps), so ``paired=false`` alone turns a tuned variant's eager
+    switch off instead of being refused.
+    """
+
+    rollout: str = "auto"
+    paired: bool = PAIRED_DEFAULT
+    others: str = "tree"
+    switch: str = "careful"
+    defend: str = "tree"
+    draw_share: float | str = "auto"
+    rewards: str = "bounded"
+    run: str = ""
+    """The ladder run (docs/strength.md) that measured this variant against ``pimc``; empty for :data:`PLAIN`."""
+
+
+PLAIN = Tuning()
+"""The options of plain ISMCTS (``tuned=false``, and every game missing from :data:`TUNED`)."""
+
+TUNED: dict[str, Tuning] = {
+    "dobbm": Tuning(rollout="kernel-heuristic", paired=True, others="heuristic", switch="eager", draw_share=1, run="19-level1"),
+    "droggn": Tuning(rollout="heuristic", paired=True, others="heuristic", switch="eager", defend="careful", run="4-careful-defence"),
+}
+"""Per game, the defaults of ``ismcts`` (``tuned=true``, the default): the variant that did best against ``pimc``.
+
+Both were measured over 1,000 duplicate deals of seed 1 against ``pimc``
+and beat plain ISMCTS there (docs/strength.md, decision 0021):
+
+* Dobbm, run ``19-level1``: +0.02 per deal (−0.24 .. +0.27) at level 1,
+  plain ISMCTS −0.33 (−0.55 .. −0.10, run ``10-level1``);
+* Droggn, run ``4-careful-defence``: −1.15 (−2.46 .. +0.16) at 0.025 s,
+  +1.38 per deal against plain ISMCTS on the same deals (run ``3-faster-rollouts``,
+  −2.53).
+
+Doppelkopf reached its rung with plain ISMCTS, and in Dappen the
+``pimc``-like variant did worse than plain ISMCTS (−1.68 against −1.43,
+runs ``3-pimc-like`` and ``2-reuse-baseline``), so both keep :data:`PLAIN`.
 """
 
 MAX_GUIDE = 12
@@ -489,25 +543,39 @@ def make_ismcts(
     level: int | None = None,
     time: float | None = None,
     simulations: int | None = None,
-    rollout: str = "auto",
+    rollout: str | None = None,
     prior: bool = True,
-    paired: bool = PAIRED_DEFAULT,
+    paired: bool | None = None,
     calls: str = "auto",
     carry: bool | str = "auto",
     guide: int | str = "auto",
-    others: str = "tree",
-    switch: str = "careful",
+    others: str | None = None,
+    switch: str | None = None,
     call_worlds: int | None = None,
-    defend: str = "tree",
-    draw_share: float | str = "auto",
+    defend: str | None = None,
+    draw_share: float | str | None = None,
     halving: bool = False,
-    rewards: str = "bounded",
+    rewards: str | None = None,
+    tuned: bool = True,
 ) -> IsmctsBot:
     """An ``ismcts`` bot for ``seat`` of ``game``; see the module docstring for the options.
 
+    The options left ``None`` take the game's :data:`TUNED` value with
+    ``tuned`` (the default), else :data:`PLAIN`'s (see :class:`Tuning`).
     Raises :class:`OptionError` naming the option for a bad value, or for
     ``simulations`` given together with ``level`` or ``time``.
     """
+    if not isinstance(tuned, bool):
+        raise OptionError(f"tuned must be true or false, got {tuned!r}")
+    base = TUNED.get(game.name, PLAIN) if tuned else PLAIN
+    rollout = base.rollout if rollout is None else rollout
+    paired = base.paired if paired is None else paired
+    others = base.others if others is None else others
+    defend = base.defend if defend is None else defend
+    draw_share = base.draw_share if draw_share is None else draw_share
+    rewards = base.rewards if rewards is None else rewards
+    if switch is None:
+        switch = base.switch if paired is True else PLAIN.switch
     if simulations is not None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
             raise OptionError(f"simulations must be a whole number from 1 to {MAX_SIMULATIONS:,}, got {simulations!r}")
