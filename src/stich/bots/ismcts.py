@@ -314,6 +314,9 @@ and beat plain ISMCTS there (docs/strength.md, decision 0021):
 Doppelkopf reached its rung with plain ISMCTS, and in Dappen the
 ``pimc``-like variant did worse than plain ISMCTS (−1.68 against −1.43,
 runs ``3-pimc-like`` and ``2-reuse-baseline``), so both keep :data:`PLAIN`.
+So does Tapp Tarock: against today's compiled ``pimc`` plain ISMCTS scored
+−0.12 (−0.33 .. +0.09, run ``12-plain-tree``), the variants with compiled
+leaves −0.30 and −0.23 (runs ``9-compiled-leaves``, ``10-identical-calls``).
 """
 
 MAX_GUIDE = 12
