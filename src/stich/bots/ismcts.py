@@ -303,10 +303,13 @@ TUNED: dict[str, Tuning] = {
 """Per game, the defaults of ``ismcts`` (``tuned=true``, the default): the variant that did best against ``pimc``.
 
 Both were measured over 1,000 duplicate deals of seed 1 against ``pimc``
-and beat plain ISMCTS there (docs/strength.md, decision 0021):
+and did better than plain ISMCTS (docs/strength.md, decision 0021):
 
-* Dobbm, run ``19-level1``: +0.02 per deal (−0.24 .. +0.27) at level 1,
-  plain ISMCTS −0.33 (−0.55 .. −0.10, run ``10-level1``);
+* Dobbm, run ``19-level1``: +0.02 per deal (−0.24 .. +0.27) at level 1
+  against the ``pimc`` with compiled rollouts, plain ISMCTS −0.33 (−0.55 ..
+  −0.10, run ``10-level1``) against the weaker ``pimc`` of before them; a
+  bare spec, so tuned, against today's ``pimc``: +0.07 (−0.19 .. +0.34),
+  run ``20-tuned-default``;
 * Droggn, run ``4-careful-defence``: −1.15 (−2.46 .. +0.16) at 0.025 s,
   +1.38 per deal against plain ISMCTS on the same deals (run ``3-faster-rollouts``,
   −2.53).
