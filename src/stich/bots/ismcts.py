@@ -71,9 +71,10 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   over 351; Dobbm, run ``18-reuse-baseline``).  Measured in Droggn with
   ``rollout=heuristic,paired=true,others=heuristic,switch=eager`` against
   ``pimc`` at 0.025 s over 1,000 deals: -1.15 (-2.46 .. +0.16), +1.38
-  against the default bot on the same deals, from the declarer's cards;
-  the defenders' rotations still cost -1.42 per deal, so it stays off by
-  default (docs/strength.md, run ``4-careful-defence``);
+  against plain ISMCTS on the same deals, from the declarer's cards;
+  the defenders' rotations still cost -1.42 per deal (docs/strength.md,
+  run ``4-careful-defence``).  That variant is Droggn's tuned default
+  (:data:`TUNED`); ``tree`` stays the plain default;
 * ``draw_share``: ``auto`` (:data:`DRAW_SHARES`: 0.3 in Dobbm, no limit
   elsewhere) or a share in (0, 1]: the most of a timed card-play search
   that drawing worlds may take; 1 draws a world whenever one is due.
@@ -312,7 +313,7 @@ and did better than plain ISMCTS (docs/strength.md, decision 0021):
   run ``20-tuned-default``;
 * Droggn, run ``4-careful-defence``: −1.15 (−2.46 .. +0.16) at 0.025 s,
   +1.38 per deal against plain ISMCTS on the same deals (run ``3-faster-rollouts``,
-  −2.53).
+  −2.53); as the default, −1.01 (−2.21 .. +0.20), run ``6-tuned-default``.
 
 Doppelkopf reached its rung with plain ISMCTS, and in Dappen the
 ``pimc``-like variant did worse than plain ISMCTS (−1.68 against −1.43,
