@@ -105,6 +105,16 @@ def test_bad_call_worlds_are_named(value: Any) -> None:
         make_ismcts(make_game("dappen"), 0, 1, simulations=10, call_worlds=value)
 
 
+def test_call_worlds_take_the_pimc_bots_bound() -> None:
+    """``call_worlds`` sizes a ``pimc`` bot, so it accepts exactly what that bot's ``worlds`` accepts (``MAX_WORLDS``)."""
+    from stich.bots.pimc import MAX_WORLDS, PimcBot
+
+    bot = make_ismcts(make_game("dappen"), 0, 1, simulations=10, call_worlds=MAX_WORLDS)
+    assert bot.simulator is not None and isinstance(bot.simulator, PimcBot) and bot.simulator.worlds == MAX_WORLDS
+    with pytest.raises(OptionError, match=f"call_worlds must be a whole number from 1 to {MAX_WORLDS:,}"):
+        make_ismcts(make_game("dappen"), 0, 1, simulations=10, call_worlds=MAX_WORLDS + 1)
+
+
 def test_call_worlds_needs_the_simulation_calls() -> None:
     """Doppelkopf searches its calls by flat sweeps (``calls=auto`` is ``heuristic`` there): no pimc to size."""
     with pytest.raises(OptionError, match="calls=simulation"):

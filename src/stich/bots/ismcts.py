@@ -142,7 +142,7 @@ from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
-from stich.bots.pimc import MAX_OTHER_CANDIDATES, PimcBot, make_pimc
+from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
@@ -325,9 +325,6 @@ leaves −0.30 and −0.23 (runs ``9-compiled-leaves``, ``10-identical-calls``).
 
 MAX_GUIDE = 12
 """Largest accepted ``guide`` depth."""
-
-MAX_CALL_WORLDS = 100_000
-"""Largest accepted ``call_worlds`` (as the ``pimc`` bot's ``worlds``)."""
 
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
@@ -637,8 +634,8 @@ def make_ismcts(
     if calls == "auto":
         calls = AUTO_CALLS.get(game.name, "simulation")
     if call_worlds is not None:
-        if isinstance(call_worlds, bool) or not isinstance(call_worlds, int) or not 1 <= call_worlds <= MAX_CALL_WORLDS:
-            raise OptionError(f"call_worlds must be a whole number from 1 to {MAX_CALL_WORLDS:,}, got {call_worlds!r}")
+        if isinstance(call_worlds, bool) or not isinstance(call_worlds, int) or not 1 <= call_worlds <= MAX_WORLDS:
+            raise OptionError(f"call_worlds must be a whole number from 1 to {MAX_WORLDS:,}, got {call_worlds!r}")
         if calls != "simulation":
             raise OptionError(f"call_worlds needs calls=simulation (the pimc simulation it sizes), not calls={calls}")
     return IsmctsBot(
