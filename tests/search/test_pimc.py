@@ -6,10 +6,12 @@ import random
 
 import pytest
 
+import stich.bots.pimc as pimc_module
+import stich.search.budget as budget_module
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
-from stich.bots.pimc import MIN_WORLDS, PimcBot, make_pimc
+from stich.bots.pimc import MIN_WORLDS, OVERRUN, PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
@@ -82,16 +84,31 @@ def test_bad_option_values_are_named(options: dict[str, object], named: str) -> 
         make_pimc(make_game("tapp_tarock"), 0, 1, **options)  # type: ignore[arg-type]
 
 
-def test_call_worlds_fix_the_calls_and_leave_the_cards_timed() -> None:
-    """``call_worlds=1``: every searched decision outside card play weighs one world, every searched card at least ``MIN_WORLDS``."""
+class _StepClock:
+    """A stand-in for the ``time`` module whose clock moves ``step`` seconds at every reading.
+
+    The bot's world count under a time budget then depends on its own logic
+    only, not on how loaded the machine running the tests is.
+    """
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _searched_worlds(spec: str, deals: int, clock: _StepClock, monkeypatch: pytest.MonkeyPatch) -> dict[str, set[int]]:
+    """The world counts of every searched Tapp Tarock decision, calls and cards apart, under ``clock``."""
+    monkeypatch.setattr(pimc_module, "_time", clock)
+    monkeypatch.setattr(budget_module, "_time", clock)
     game = make_game("tapp_tarock")
-    spec = parse_bot_spec("pimc:time=0.02,call_worlds=1")
     seen: dict[str, set[int]] = {"calls": set(), "cards": set()}
-    for deal in range(12):  # with one world a bid often looks hopeless: several deals are thrown in
-        if len(seen["cards"]) >= 2:
-            break
+    for deal in range(deals):
         state = game.new_state(seed=deal, dealer=deal % game.num_seats)
-        bots = [build_bot(spec, game, s, 9 + s) for s in range(game.num_seats)]
+        bots = [build_bot(parse_bot_spec(spec), game, s, 9 + s) for s in range(game.num_seats)]
         while not state.is_terminal():
             seat = state.current_player()
             bot = bots[seat]
@@ -100,8 +117,30 @@ def test_call_worlds_fix_the_calls_and_leave_the_cards_timed() -> None:
             state.apply(bot.choose(obs))
             if bot.last.worlds:
                 seen["calls" if obs.phase != "play" else "cards"].add(bot.last.worlds)
+    return seen
+
+
+def test_call_worlds_fix_the_calls_and_leave_the_cards_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``call_worlds=1``: every searched decision outside card play weighs one world, every searched card at least ``MIN_WORLDS``.
+
+    Each clock reading costs a millisecond of a 20 ms budget, so a card gets
+    several worlds whatever the machine (on a real clock a loaded machine
+    may legitimately stop after one world, see the next test).
+    """
+    seen = _searched_worlds("pimc:time=0.02,call_worlds=1", 4, _StepClock(0.001), monkeypatch)
     assert seen["calls"] == {1}
-    assert seen["cards"] and min(seen["cards"]) >= MIN_WORLDS
+    assert seen["cards"] and min(seen["cards"]) >= MIN_WORLDS and max(seen["cards"]) > MIN_WORLDS
+
+
+def test_a_world_that_would_overrun_the_budget_is_the_only_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time budget stops after one world when a second would end past ``OVERRUN`` times the budget.
+
+    Each clock reading costs 8 ms of a 20 ms budget: the first world is
+    measured at 8 ms or more, a second would end past 25 ms (1.25 x 20 ms).
+    """
+    assert OVERRUN * 0.02 < 0.02 + 0.008
+    seen = _searched_worlds("pimc:time=0.02", 6, _StepClock(0.008), monkeypatch)  # one world often passes every bid
+    assert seen["cards"] == {1} and seen["calls"] == {1}
 
 
 # ------------------------------------------------------------------ voting
