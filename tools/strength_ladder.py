@@ -213,8 +213,16 @@ def _results(folders: list[str]) -> list[dict[str, Any]]:
     return found
 
 
-RUNGS = {"heuristic": "heuristic > random", "pimc": "pimc > heuristic", "ismcts": "ismcts > pimc"}
-"""The ladder's rungs, each against the rung below, in the standings' column order."""
+RUNGS = {rung: f"{rung} > {reference.split(':', 1)[0]}" for rung, (_candidate, reference) in DEFAULT_RUNGS.items()}
+"""The ladder's rungs (:data:`DEFAULT_RUNGS`) with their standings column heads, each against the rung below."""
+
+MIN_DEALS = 1000
+"""The fewest duplicate deals a match needs before its interval can reach a rung (issue 4's rule)."""
+
+
+def _reached(pair: dict[str, Any]) -> bool:
+    """Whether a pairing reaches its rung: at least :data:`MIN_DEALS` deals and the interval's lower end above zero."""
+    return bool(pair["difference"]["ci_t"][0] > 0 and pair["deals"] >= MIN_DEALS)
 
 
 def _standings(folders: list[str]) -> dict[str, Any] | None:
@@ -267,7 +275,7 @@ def standings_table(standings: dict[str, Any], results: list[dict[str, Any]]) ->
                 raise SystemExit(f"strength_ladder: {STANDINGS_FILE}: field {game}.{rung} names {name!r}, which no folder given holds")
             pair = data["pairings"][0]
             low, high = pair["difference"]["ci_t"]
-            verdict = "**reached**" if low > 0 and pair["deals"] >= 1000 else "not reached"
+            verdict = "**reached**" if _reached(pair) else "not reached"
             label = data.get("label", "–")
             run = f"run `{label}`, " if label != "–" else ""
             mean = pair["difference"]["mean"]
@@ -421,7 +429,7 @@ def render(args: argparse.Namespace) -> int:
         for pair in data["pairings"]:
             diff = pair["difference"]
             low, high = diff["ci_t"]
-            reached = "yes" if low > 0 and pair["deals"] >= 1000 else ("no" if pair["deals"] >= 1000 else f"(only {pair['deals']} deals)")
+            reached = "yes" if _reached(pair) else ("no" if pair["deals"] >= MIN_DEALS else f"(only {pair['deals']} deals)")
             lines.append(
                 f"| {data['game']} | `{pair['candidate']}` | `{pair['reference']}` | {pair['deals']} | {diff['mean']:+.2f} "
                 f"| {low:+.2f} .. {high:+.2f} | {100 * pair['outcomes']['win_rate']:.1f}% | {pair['elo_difference']:+.0f} "
@@ -455,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play the ladder's duplicate matches")
-    run.add_argument("--deals", type=int, default=1000)
+    run.add_argument("--deals", type=int, default=MIN_DEALS)
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--workers", type=int, default=2)
     run.add_argument("--out", default="ladder")
