@@ -207,6 +207,45 @@ class DealResult:
         return {"scores": list(self.scores), **self.breakdown}
 
 
+def _pile_cards(pile: object, where: str) -> list[Card]:
+    """One pile of ``new_state(hands=...)`` as cards: Card values, card texts, or one text of the whole pile."""
+    if isinstance(pile, str):
+        return [_card_at(text, f"{where}[{index}]") for index, text in enumerate(pile.replace(",", " ").split())]
+    if not isinstance(pile, Sequence):
+        raise NotationError(f"{where}: a pile must be a list of cards or a text such as 'H10 CQ', got {type(pile).__name__}")
+    cards = [card for card in pile if isinstance(card, Card)]
+    if len(cards) == len(pile):
+        return cards
+    return [_card_at(card, f"{where}[{index}]") for index, card in enumerate(pile)]
+
+
+def _card_at(card: object, where: str) -> Card:
+    """A card given as a :class:`Card` or as text; :class:`NotationError` naming ``where`` otherwise."""
+    if isinstance(card, Card):
+        return card
+    if not isinstance(card, str):
+        raise NotationError(f"{where}: not a card: {type(card).__name__} {card!r} (give a Card or text such as H10)")
+    try:
+        return parse_card(card)
+    except NotationError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+
+
+def _unplaceable(deck: Deck, piles: Sequence[Sequence[Card]], message: str) -> str:
+    """Why ``deck.masks_of(piles)`` failed, at the position (``hands[2][5]``) of the first card it cannot place."""
+    taken = 0
+    for index, pile in enumerate(piles):
+        for position, card in enumerate(pile):
+            face = deck.face_index.get(card)
+            if face is None or not any(1 << (copy * deck.n_faces + face) & deck.full_mask for copy in range(deck.copies)):
+                return f"hands[{index}][{position}]: {card.text} is not in this pack"
+            try:
+                taken |= deck.mask_of([card], taken)
+            except NotationError as exc:
+                return f"hands[{index}][{position}]: {exc}"
+    return message
+
+
 class Game(ABC):
     """An immutable, validated rules configuration of one game."""
 
@@ -276,6 +315,10 @@ class Game(ABC):
     ) -> State:
         """A fresh deal from a seed or from explicit piles (one list of cards per :attr:`deal_parts` entry).
 
+        A pile's cards may also be given in text notation (``["H10", "CQ"]`` or
+        ``"H10 CQ"``); see :meth:`hands_from_cards`, which every game reads
+        its piles with.
+
         ``context`` carries what the session knows (who still owes a compulsory
         solo, a forced solo, bock multipliers...); games document their keys.
         """
@@ -313,11 +356,27 @@ class Game(ABC):
         return lines
 
     def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
-        """Validate explicit piles (every card of the pack exactly once) as masks."""
+        """Validate explicit piles (every card of the pack exactly once) as masks.
+
+        This is how every game's ``new_state(hands=...)`` reads its piles, so
+        each pile may be given as :class:`Card` values, as card texts in the
+        notation of :mod:`stich.cards` (``"H10"``, ``"cq"``, ``"T21"``), or
+        as one text listing the pile (``"H10 CQ DA"``).  A pile or card that
+        is none of these, or a card not in the pack, raises
+        :class:`NotationError` naming its position (``hands[1][3]``).  (The
+        annotation names the form games pass; text is read at run time, so
+        games that override this method keep their signature.)
+        """
         parts = self.deal_parts
+        if isinstance(hands, str) or not isinstance(hands, Sequence):
+            raise NotationError(f"hands must be a list of {len(parts)} piles ({', '.join(parts)}), got {type(hands).__name__}")
         if len(hands) != len(parts):
             raise NotationError(f"a deal needs {len(parts)} piles ({', '.join(parts)}), got {len(hands)}")
-        masks = self.deck.masks_of([list(h) for h in hands])
+        piles = [_pile_cards(pile, f"hands[{index}]") for index, pile in enumerate(hands)]
+        try:
+            masks = self.deck.masks_of(piles)
+        except NotationError as exc:
+            raise NotationError(_unplaceable(self.deck, piles, str(exc))) from None
         # masks_of refused any card not in the pack or held more often than the pack has it, so the piles are
         # disjoint; together they are the pack exactly when they cover it (checked on masks: this runs once per
         # world a search bot draws).
