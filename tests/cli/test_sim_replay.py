@@ -117,7 +117,7 @@ def test_replay_of_a_tampered_file_names_the_line(capsys: pytest.CaptureFixture[
     assert status == 1
     report = text.splitlines()
     assert report[0].startswith("line 3: result.scores: recorded ")
-    assert report[1].startswith("line 4: json: not valid JSON (")
+    assert report[1].startswith("line 4: json: not valid JSON: Expecting property name")
     assert "5 records (4 deals, 0 lists), 3 valid, 2 invalid" in report[-1]
     status, text, _ = run_cli(capsys, "replay", str(out), "--json")
     data = json.loads(text)

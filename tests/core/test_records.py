@@ -415,7 +415,7 @@ def test_players_must_match_the_seats() -> None:
 def test_bad_context_is_reported() -> None:
     record = good()
     record["context"] = {"multiplier": "lots"}
-    assert where_of(record) == "context"
+    assert where_of(record) == "context.multiplier"
 
 
 def test_replay_functions_check_the_record_type() -> None:

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from stich.core.errors import RecordError, StichError
-from stich.core.records import replay_any
+from stich.core.errors import RecordError, StichError, one_line
+from stich.core.records import parse_record, replay_any
 
 
 @dataclass
@@ -44,24 +44,14 @@ class ReplayReport:
         }
 
 
-def _reason(exc: RecordError) -> str:
-    """The message of a record error without its ``where:`` prefix."""
-    text = str(exc)
-    prefix = f"{exc.where}: "
-    return text[len(prefix) :] if exc.where and text.startswith(prefix) else text
-
-
-def _parse_line(raw: bytes) -> Any:
-    """One JSON Lines line as a JSON object; raises :class:`RecordError` (where ``line``) if it is not one."""
+def _parse_line(raw: bytes) -> dict[str, Any]:
+    """One JSON Lines line as a record; raises :class:`RecordError` (where ``json``, or the bad number's path) if it is not one."""
     try:
-        obj = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start + 1})", "json") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({exc.msg}, column {exc.colno})", "json") from None
-    if not isinstance(obj, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(obj).__name__}", "json")
-    return obj
+        return parse_record(raw)
+    except RecordError as exc:
+        if exc.where:
+            raise
+        raise RecordError(exc.reason, "json") from None
 
 
 def check_file(path: str) -> ReplayReport:
@@ -85,12 +75,9 @@ def check_line(report: ReplayReport, number: int, raw: bytes) -> None:
             report.deals += 1
         replay_any(record)
     except RecordError as exc:
-        report.bad.append({"line": number, "where": exc.where or "record", "reason": _reason(exc)})
+        report.bad.append({"line": number, "where": exc.where or "record", "reason": exc.reason})
     except StichError as exc:
-        report.bad.append({"line": number, "where": "record", "reason": str(exc)})
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        # A record odd enough to trip the replay itself still gets a line, never a traceback.
-        report.bad.append({"line": number, "where": "record", "reason": f"cannot be replayed: {type(exc).__name__}: {exc}"})
+        report.bad.append({"line": number, "where": "record", "reason": one_line(str(exc))})
 
 
 def run_replay(path: str, as_json: bool) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 
 from stich.cli.common import UsageError
 from stich.core.errors import RecordError
+from stich.core.records import parse_record
 
 
 def add_verify_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argparse.Namespace], int] | None = None) -> None:
@@ -37,23 +38,30 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def read_record(path: str) -> dict[str, Any]:
-    """The one record in ``path``: a JSON object, or a JSON Lines file with one line."""
+    """The one record in ``path``: a JSON object, or a JSON Lines file with one line.
+
+    A file that is not one record raises :class:`RecordError`; its ``where``
+    is the path, followed by the field when one number is bad
+    (``game.json: context.multiplier``).
+    """
     with open(path, "rb") as handle:
         raw = handle.read()
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start + 1})", path) from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if len(lines) > 1:
+        return parse_record(raw)
+    except RecordError as exc:
+        lines = [line for line in raw.splitlines() if line.strip()]
+        if len(lines) > 1 and _is_record(lines[0]):
             raise RecordError(f"holds {len(lines)} lines; give a file with one deal record", path) from None
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", path) from None
-    if not isinstance(obj, dict):
-        raise RecordError("a record must be a JSON object", path)
-    return obj
+        raise RecordError(exc.reason, f"{path}: {exc.where}" if exc.where else path) from None
+
+
+def _is_record(line: bytes) -> bool:
+    """Whether ``line`` alone is a record (the first of a JSON Lines file with several)."""
+    try:
+        parse_record(line)
+    except RecordError:
+        return False
+    return True
 
 
 def run_verify(path: str, salt: str | None, commitment: str | None, as_json: bool) -> int:

@@ -25,6 +25,8 @@ Records read the attributes every :class:`~stich.core.game.State` keeps:
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -39,13 +41,17 @@ from stich.core.registry import game_from_string
 from stich.core.session import Session
 
 __all__ = [
+    "CONTEXT_SHAPES",
     "FORMAT_VERSION",
+    "MAX_DEPTH",
+    "MAX_INTEGER",
     "MAX_SEED",
     "SessionFactory",
     "deal_record",
     "dumps_record",
     "list_record",
     "load_schema",
+    "parse_record",
     "play_session",
     "read_jsonl",
     "replay_any",
@@ -70,6 +76,12 @@ OPTIONAL_KEYS = ("players", "meta")
 """Keys either kind of record may have."""
 SHEET_ROW_KEYS = ("number", "dealer", "label", "scores", "totals", "notes")
 """Keys every score-sheet row has (see :class:`stich.core.session.SheetRow`)."""
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a record may have; the records stich writes nest 6 levels at most (a list's deal results)."""
+MAX_INTEGER = MAX_SEED
+"""Largest magnitude of a number anywhere in a record: a seed is the largest number a record needs."""
+MAX_INTEGER_DIGITS = len(str(MAX_INTEGER))
+"""Digits of :data:`MAX_INTEGER`: a longer integer is refused before Python converts it (and before its 4,300-digit limit)."""
 
 SessionFactory = Callable[[Game, int, int | None], Session]
 """Builds a fresh session: ``factory(game, seed, deals_requested)``."""
@@ -191,10 +203,13 @@ def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, record)`` for each non-blank line of a JSON Lines file.
 
-    Lines are numbered from 1.  A line that is not UTF-8 JSON, or not a JSON
-    object, raises :class:`RecordError` with ``where="line N"``; an unreadable
-    file raises it with ``where`` set to the path.  Records are parsed, not
-    validated: pass them to :func:`validate_record` or a replay function.
+    Lines are numbered from 1.  Each line is read by :func:`parse_record`: a
+    line that is not UTF-8 JSON, not a JSON object or nested too deep raises
+    :class:`RecordError` with ``where="line N"``, a number no record can hold
+    with ``where="line N: FIELD"`` (``line 3: context.multiplier``); an
+    unreadable file raises it with ``where`` set to the path.  Records are
+    parsed, not validated: pass them to :func:`validate_record` or a replay
+    function.
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below; opening errors become RecordError
@@ -202,19 +217,114 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         raise RecordError(f"cannot read the file: {exc.strerror or exc}", str(path)) from None
     with handle:
         for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise RecordError(f"not UTF-8 text (byte {exc.start + 1})", f"line {number}") from None
-            if not text.strip():
+            if not raw.strip():
                 continue
             try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"not valid JSON: {exc.msg} at column {exc.colno}", f"line {number}") from None
-            if not isinstance(obj, dict):
-                raise RecordError(f"a record must be a JSON object, got {_type_name(obj)}", f"line {number}")
-            yield number, obj
+                record = parse_record(raw)
+            except RecordError as exc:
+                raise RecordError(exc.reason, f"line {number}: {exc.where}" if exc.where else f"line {number}") from None
+            yield number, record
+
+
+def parse_record(data: bytes | str) -> dict[str, Any]:
+    """Parse one record's JSON text (UTF-8 bytes or text), refusing what no record holds, before it can do harm.
+
+    Refused with a :class:`RecordError`: bytes that are not UTF-8, nesting
+    deeper than :data:`MAX_DEPTH` (found before parsing, so deep input
+    cannot exhaust the stack), text that is not JSON or not a JSON object,
+    and a number that is not finite (``NaN``, ``Infinity``, ``1e400``) or an
+    integer beyond ±:data:`MAX_INTEGER` (a thousands-digit integer is never
+    converted).  Problems in the text have an empty ``where`` (the caller
+    names the line or file); a bad number's ``where`` is its JSON path
+    (``deals[3].context.multiplier``).  Nothing else is validated: pass the
+    record to :func:`validate_record` or a replay function.
+    """
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start + 1})") from None
+    else:
+        text = data
+    _check_nesting(text)
+    try:
+        obj = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_BadNumber)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise RecordError(f"a record must be a JSON object, got {_type_name(obj)}")
+    _check_values(obj)
+    return obj
+
+
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+"""A JSON string (skipped whole, so brackets in text do not count) or one bracket."""
+_JSON_PLACES = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{},:]')
+"""As :data:`_JSON_NESTING`, with the commas and colons that say where in its parent a value sits."""
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse JSON text nested deeper than :data:`MAX_DEPTH` without parsing it, naming the path where it gets too deep."""
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        char = match.group()[0]
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RecordError(f"nested deeper than {MAX_DEPTH} levels; records nest a few levels", _too_deep_path(text))
+        elif char in "]}":
+            depth -= 1
+
+
+def _too_deep_path(text: str) -> str:
+    """The JSON path of the first array or object in ``text`` that sits deeper than :data:`MAX_DEPTH`."""
+    frames: list[list[Any]] = []  # per open bracket: its kind, then the index or key of the current value
+    last_string = ""
+    for match in _JSON_PLACES.finditer(text):
+        token = match.group()
+        char = token[0]
+        if char in "[{":
+            if len(frames) == MAX_DEPTH:
+                break
+            frames.append([char, 0 if char == "[" else ""])
+        elif char in "]}":
+            if frames:
+                frames.pop()
+        elif char == "," and frames and frames[-1][0] == "[":
+            frames[-1][1] += 1
+        elif char == ":" and frames:
+            frames[-1][1] = last_string
+        elif char == '"':
+            try:
+                last_string = str(json.loads(token))
+            except ValueError:
+                last_string = token.strip('"')
+    where = ""
+    for kind, place in frames:
+        where = f"{where}[{place}]" if kind == "[" else _key_path(where, place)
+    return where
+
+
+class _BadNumber:
+    """A number in JSON text that no record can hold, kept as written until its path is known."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        digits = sum(ch.isdigit() for ch in self.text)
+        return f"{self.text[:12]}... ({digits} digits)" if len(self.text) > 24 else self.text
+
+
+def _parse_int(text: str) -> int | _BadNumber:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        return _BadNumber(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float | _BadNumber:
+    value = float(text)
+    return value if math.isfinite(value) else _BadNumber(text)
 
 
 def load_schema() -> dict[str, Any]:
@@ -229,10 +339,57 @@ def validate_record(obj: Any) -> None:
     """Check the structure of a deal or list record; raise :class:`RecordError` naming the first bad field.
 
     Structure means keys, JSON types, value ranges and card notation: what the
-    JSON Schema states too (the two are tested to agree).  Whether the deal
-    fits the game and the actions are legal is the replay's job.
+    JSON Schema states too (the two are tested to agree), and the bounds every
+    record keeps: nesting at most :data:`MAX_DEPTH` deep, numbers finite,
+    integers within ±:data:`MAX_INTEGER`, object keys strings, nothing but
+    JSON values.  Whether the deal fits the game and the actions are legal is
+    the replay's job.
     """
+    _check_values(obj)
     _check_record(obj, "")
+
+
+def _check_values(obj: Any) -> None:
+    """Refuse anything in ``obj`` that is not bounded JSON data, naming its path (iterative: ``obj`` may be deep)."""
+    stack: list[tuple[Any, str, int]] = [(obj, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise RecordError(f"nested deeper than {MAX_DEPTH} levels; records nest a few levels", where)
+            if isinstance(value, list):
+                stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
+                continue
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise RecordError(f"object keys must be strings, got {_type_name(key)} {key!r}", where)
+                stack.append((item, _key_path(where, key), depth + 1))
+        elif isinstance(value, _BadNumber):
+            raise RecordError(f"{value!r} is not a number a record can hold: {_NUMBER_RULE}", where)
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_INTEGER):
+            raise RecordError(f"{value} is not a number a record can hold: {_NUMBER_RULE}", where)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+            raise RecordError(f"{_integer_text(value)} is not a number a record can hold: {_NUMBER_RULE}", where)
+        elif value is not None and not isinstance(value, (str, int, float)):
+            raise RecordError(f"{type(value).__name__} is not JSON data", where)
+
+
+def _integer_text(value: int) -> str:
+    """A huge integer, short: in full up to 80 bits, else its first digits and length (never converting thousands of digits)."""
+    if value.bit_length() <= 80:
+        return str(value)
+    digits = int(value.bit_length() * math.log10(2)) + 1
+    return f"an integer of about {digits} digits" if digits > 4000 else f"{str(value)[:12]}... ({digits} digits)"
+
+
+_NUMBER_RULE = f"numbers must be finite and at most {MAX_INTEGER} in magnitude"
+
+
+def _key_path(prefix: str, key: str) -> str:
+    """The JSON path of ``key`` under ``prefix`` (``deals[3].context``), an odd or long key quoted and cut short."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,39}", key):
+        key = json.dumps(key if len(key) <= 40 else key[:37] + "...")
+    return f"{prefix}.{key}" if prefix else key
 
 
 def _check_record(obj: Any, prefix: str, *, only_deal: bool = False) -> None:
@@ -266,7 +423,9 @@ def _check_keys(obj: Mapping[str, Any], required: Sequence[str], prefix: str) ->
     allowed = set(required) | set(OPTIONAL_KEYS)
     for key in obj:
         if key not in allowed:
-            raise RecordError(f"unknown key; a {obj['type']} record has {', '.join([*required, *OPTIONAL_KEYS])}", prefix + str(key))
+            raise RecordError(
+                f"unknown key; a {obj['type']} record has {', '.join([*required, *OPTIONAL_KEYS])}", _key_path(prefix.rstrip("."), str(key))
+            )
 
 
 def _check_header(obj: Mapping[str, Any], prefix: str) -> None:
@@ -387,6 +546,65 @@ def _check_card(text: Any, where: str) -> None:
         raise RecordError(f"write the card as {card.text}, not {text!r} (records use the canonical notation)", where)
 
 
+# ------------------------------------------------------------------- contexts
+ContextCheck = Callable[[Any, Game], str | None]
+"""Checks one context value for a game: ``None`` when it is good, else what is wrong with it."""
+
+
+def _seat_flags(value: Any, game: Game) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(flag, bool) for flag in value):
+        return f"must be an array of booleans, one per seat, got {_describe(value)}"
+    if len(value) != game.num_seats:
+        return f"{game} has {game.num_seats} seats, so this needs {game.num_seats} booleans, got {len(value)}"
+    return None
+
+
+def _seat_or_null(value: Any, game: Game) -> str | None:
+    if value is None or (_is_int(value) and 0 <= value < game.num_seats):
+        return None
+    return f"must be a seat 0..{game.num_seats - 1} or null, got {_describe(value)}"
+
+
+def _factor(value: Any, game: Game) -> str | None:
+    return None if _is_int(value) and value >= 1 else f"must be an integer of at least 1, got {_describe(value)}"
+
+
+def _flag(value: Any, game: Game) -> str | None:
+    return None if isinstance(value, bool) else f"must be true or false, got {_describe(value)}"
+
+
+CONTEXT_SHAPES: dict[str, dict[str, ContextCheck]] = {
+    "doppelkopf": {"owes_solo": _seat_flags, "multiplier": _factor, "forced_soloist": _seat_or_null},
+    "dobbm": {"forced_declarer": _seat_or_null, "mussrunde": _flag},
+    "tapp_tarock": {},
+    "droggn": {},
+    "dappen": {},
+}
+"""The context keys each game's ``new_state`` reads (its docstring documents them), and the shape of each.
+
+A game that starts reading a new context key adds it here; a record with a
+key its game does not read is refused, so a misspelt key never silently
+falls back to its default.  A game missing from this table is not checked.
+"""
+
+
+def _check_context(record: Mapping[str, Any], game: Game, prefix: str) -> None:
+    """Check the record's ``context`` against :data:`CONTEXT_SHAPES`, naming the key (``context.owes_solo``)."""
+    shapes = CONTEXT_SHAPES.get(game.name)
+    if shapes is None:
+        return
+    context = record["context"]
+    for key, value in context.items():
+        where = _key_path(prefix + "context", key)
+        check = shapes.get(key)
+        if check is None:
+            known = f"reads {', '.join(shapes)}" if shapes else "reads no context keys"
+            raise RecordError(f"unknown context key; a deal of {game.name} {known}", where)
+        problem = check(value, game)
+        if problem is not None:
+            raise RecordError(problem, where)
+
+
 # ---------------------------------------------------------------------- replay
 def replay_deal(record: Mapping[str, Any]) -> State:
     """Replay a deal record and re-check everything in it; return the replayed state.
@@ -404,6 +622,7 @@ def replay_deal(record: Mapping[str, Any]) -> State:
     if record["type"] != "deal":
         raise RecordError("expected a deal record, got a list record (use replay_list or replay_any)", "type")
     game = _game_of(record, "")
+    _check_context(record, game, "")
     masks = _deal_masks(record, game, "")
     seed = record["seed"]
     if seed is not None:
@@ -443,6 +662,7 @@ def replay_list(record: Mapping[str, Any], *, session_factory: SessionFactory | 
         deal_game = _game_of(deal, prefix)
         if deal_game != game:
             raise RecordError(f"a list of {game} cannot hold a deal of {deal_game}", prefix + "game")
+        _check_context(deal, game, prefix)
         masks = _deal_masks(deal, game, prefix)
         state = _next_session_deal(session, deal, game, masks, prefix)
         if state is None:
@@ -576,18 +796,33 @@ def _compare_hands(game: Game, masks: Sequence[int], expected: Sequence[int], pr
 
 
 def _new_state(record: Mapping[str, Any], game: Game, masks: Sequence[int], prefix: str) -> State:
-    """A fresh state for a checked deal: from the seed when there is one, else from the explicit hands."""
+    """A fresh state for a checked deal: from the seed when there is one, else from the explicit hands.
+
+    When the game refuses, the deal is tried once more without the context:
+    if that is accepted, the context is what the game refused (a
+    ``forced_soloist`` that is the idle dealer, say) and the error names it.
+    """
     seed = record["seed"]
     dealer = record["dealer"]
-    context = record["context"]
-    try:
+
+    def deal(context: Mapping[str, Any]) -> State:
         if seed is not None:
             return game.new_state(seed=seed, dealer=dealer, context=context)
         return game.new_state(hands=[game.deck.cards(m) for m in masks], dealer=dealer, context=context)
-    except StichError as exc:
+
+    try:
+        return deal(record["context"])
+    except _ENGINE_REFUSALS as exc:
+        reason = str(exc)
+    try:
+        deal({})
+    except _ENGINE_REFUSALS as exc:
         raise RecordError(str(exc), prefix + "deal") from None
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        raise RecordError(f"the game rejects this context: {exc}", prefix + "context") from None
+    raise RecordError(f"the game rejects this context: {reason}", prefix + "context")
+
+
+_ENGINE_REFUSALS = (StichError, ValueError, TypeError, KeyError, IndexError, OverflowError)
+"""What ``Game.new_state`` raises for piles or a context it cannot deal from (not only its own NotationError)."""
 
 
 def _play(record: Mapping[str, Any], state: State, prefix: str) -> None:
@@ -628,7 +863,7 @@ def _play(record: Mapping[str, Any], state: State, prefix: str) -> None:
             raise RecordError(f"recorded {_short(recorded[key])}, the replay gives {_short(value)}", f"{prefix}result.{key}")
     for key in recorded:
         if key not in computed:
-            raise RecordError("not part of the result the replay computes", f"{prefix}result.{key}")
+            raise RecordError("not part of the result the replay computes", _key_path(prefix + "result", key))
 
 
 def _compare_value(recorded: Any, computed: Any, where: str) -> None:
@@ -646,7 +881,7 @@ def _compare_value(recorded: Any, computed: Any, where: str) -> None:
             _compare_value(recorded[key], value, f"{where}.{key}")
         for key in recorded:
             if key not in computed:
-                raise RecordError("not part of what the replay computes", f"{where}.{key}")
+                raise RecordError("not part of what the replay computes", _key_path(where, key))
         return
     if not _same(recorded, computed):
         raise RecordError(f"recorded {_short(recorded)}, the replay gives {_short(computed)}", where)
