@@ -268,3 +268,11 @@ def test_mutated_records_are_accepted_or_refused_never_crash(game: str, kind: st
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_hypothesis_drawn_mutations_never_crash(seed: int, tmp_path: Path) -> None:
     check_doors(mutant(seed).line, tmp_path)
+
+
+def test_a_record_built_in_python_may_hold_tuples() -> None:
+    # A session's context holds a tuple (owes_solo); JSON writes it as an array, so the walk and the shapes take it.
+    record = base("doppelkopf", "list")
+    deal = record["deals"][0]
+    deal["context"]["owes_solo"] = tuple(deal["context"]["owes_solo"])
+    replay_any(record)

@@ -354,10 +354,10 @@ def _check_values(obj: Any) -> None:
     stack: list[tuple[Any, str, int]] = [(obj, "", 0)]
     while stack:
         value, where, depth = stack.pop()
-        if isinstance(value, (dict, list)):
+        if isinstance(value, (Mapping, list, tuple)):  # a record built in Python may hold tuples: JSON writes them as arrays
             if depth >= MAX_DEPTH:
                 raise RecordError(f"nested deeper than {MAX_DEPTH} levels; records nest a few levels", where)
-            if isinstance(value, list):
+            if not isinstance(value, Mapping):
                 stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
                 continue
             for key, item in value.items():
@@ -552,7 +552,7 @@ ContextCheck = Callable[[Any, Game], str | None]
 
 
 def _seat_flags(value: Any, game: Game) -> str | None:
-    if not isinstance(value, list) or not all(isinstance(flag, bool) for flag in value):
+    if not isinstance(value, (list, tuple)) or not all(isinstance(flag, bool) for flag in value):
         return f"must be an array of booleans, one per seat, got {_describe(value)}"
     if len(value) != game.num_seats:
         return f"{game} has {game.num_seats} seats, so this needs {game.num_seats} booleans, got {len(value)}"
