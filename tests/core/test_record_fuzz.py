@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stich.core.errors import RecordError
-from stich.core.records import MAX_DEPTH, deal_record, parse_record, read_jsonl, replay_any, replay_deal, validate_record
+from stich.core.records import (
+    MAX_DEPTH,
+    deal_record,
+    list_record,
+    parse_record,
+    play_session,
+    read_jsonl,
+    replay_any,
+    replay_deal,
+    session_class,
+    validate_record,
+)
 from stich.core.registry import game_from_string
 
 from .record_fuzz import GAMES, KINDS, RAW_TOKENS, base_text, mutant, run_door, through_cli
@@ -276,3 +288,17 @@ def test_a_record_built_in_python_may_hold_tuples() -> None:
     deal = record["deals"][0]
     deal["context"]["owes_solo"] = tuple(deal["context"]["owes_solo"])
     replay_any(record)
+
+
+@pytest.mark.parametrize("game_name", [*GAMES, "dobbm(mussrunde_at_end=true)"])
+def test_every_context_a_whole_session_passes_has_its_shape(game_name: str) -> None:
+    # A whole list of the game's default length (Dobbm's Mußrunde and Doppelkopf's Vorführungen come at its end)
+    # replays, so every context key a session passes is one CONTEXT_SHAPES knows, in the shape it states.
+    game = game_from_string(game_name)
+    session = session_class(game)(game, 21, None)
+    rng = random.Random(21)
+    states = play_session(session, lambda state: rng.choice(state.legal_actions()))
+    contexts = [state.context for state in states]
+    assert replay_any(list_record(session, states)) is not None
+    if game_name in ("doppelkopf", "dobbm(mussrunde_at_end=true)"):
+        assert any(contexts), "the session never passed a context"
