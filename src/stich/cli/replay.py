@@ -45,7 +45,7 @@ class ReplayReport:
 
 
 def _parse_line(raw: bytes) -> dict[str, Any]:
-    """One JSON Lines line as a record; raises :class:`RecordError` (where ``json``, or the bad number's path) if it is not one."""
+    """One JSON Lines line as a record; raises :class:`RecordError` (where ``json``, or the path of a bad number or nesting) if not."""
     try:
         return parse_record(raw)
     except RecordError as exc:

@@ -41,7 +41,7 @@ def read_record(path: str) -> dict[str, Any]:
     """The one record in ``path``: a JSON object, or a JSON Lines file with one line.
 
     A file that is not one record raises :class:`RecordError`; its ``where``
-    is the path, followed by the field when one number is bad
+    is the path, followed by the field where a number is bad or nesting too deep
     (``game.json: context.multiplier``).
     """
     with open(path, "rb") as handle:
