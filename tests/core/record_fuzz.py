@@ -399,8 +399,11 @@ def run_door(door: str, line: bytes, folder: Path) -> Outcome:
 
 
 # ------------------------------------------------------------------------ sweep
-def sweep(count: int, seed: int, doors: tuple[str, ...], examples: int) -> dict[str, Counter[str]]:
-    """Run mutations ``seed .. seed+count-1`` through ``doors``; print and return the verdict counts per door."""
+def sweep(count: int, seed: int, doors: tuple[str, ...], examples: int, progress: int = 0) -> dict[str, Counter[str]]:
+    """Run mutations ``seed .. seed+count-1`` through ``doors``; print and return the verdict counts per door.
+
+    With ``progress`` the crash counts so far are printed every ``progress`` mutations.
+    """
     counts: dict[str, Counter[str]] = {door: Counter() for door in doors}
     crashes: dict[str, Counter[str]] = {door: Counter() for door in doors}
     shown: dict[str, list[str]] = {door: [] for door in doors}
@@ -417,6 +420,10 @@ def sweep(count: int, seed: int, doors: tuple[str, ...], examples: int) -> dict[
                     crashes[door][kind] += 1
                     if len(shown[door]) < examples:
                         shown[door].append(f"mutation {number} ({case.game} {case.kind}, {case.level}): {outcome.detail[:160]}")
+            done = number - seed + 1
+            if progress and done % progress == 0 and done < count:
+                crashed = ", ".join(f"{door} {counts[door]['crashed']}" for door in doors)
+                print(f"after {done} mutations ({time.monotonic() - started:.0f} s), crashed: {crashed}", flush=True)
     print(f"{count} mutations from seed {seed} in {time.monotonic() - started:.0f} s")
     for door in doors:
         print(f"{door:7} " + ", ".join(f"{verdict} {counts[door][verdict]}" for verdict in ("accepted", "refused", "crashed")))
@@ -433,6 +440,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--doors", default="api,replay,verify")
     parser.add_argument("--examples", type=int, default=3)
+    parser.add_argument("--progress", type=int, default=0, help="print the crash counts every N mutations")
     options = parser.parse_args()
-    result = sweep(options.count, options.seed, tuple(options.doors.split(",")), options.examples)
+    result = sweep(options.count, options.seed, tuple(options.doors.split(",")), options.examples, options.progress)
     sys.exit(1 if any(c["crashed"] for c in result.values()) else 0)
