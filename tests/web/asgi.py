@@ -21,5 +21,4 @@ async def started(settings: Settings, passwords: Passwords | None = None) -> Asy
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
-            client.app = app  # type: ignore[attr-defined]
             yield client

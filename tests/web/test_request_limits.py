@@ -130,6 +130,12 @@ def test_half_sent_headers_are_disconnected(slow_server: int) -> None:
     assert closed and answer.startswith(b"HTTP/1.1 408")
 
 
+def test_an_idle_connection_is_closed_without_an_answer(slow_server: int) -> None:
+    with socket.create_connection(("127.0.0.1", slow_server), timeout=5) as sock:
+        closed, answer = _closed_within(sock, 3.0)
+    assert closed and answer == b""
+
+
 def test_a_half_sent_body_is_answered_408_and_disconnected(slow_server: int) -> None:
     with socket.create_connection(("127.0.0.1", slow_server), timeout=5) as sock:
         sock.sendall(HEADERS + b"Content-Length: 100\r\n\r\n{")

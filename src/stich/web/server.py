@@ -32,7 +32,7 @@ MAX_WS_BYTES = 64 * 1024
 """WebSocket frames larger than this are refused by uvicorn before the app reads them (the app's own limit is smaller)."""
 
 TIMEOUT_RESPONSE = b"HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-"""What a client that did not finish its request headers in time reads before the connection closes."""
+"""What a client that began a request but did not finish its headers in time reads before the connection closes."""
 
 
 def deadline_protocol(seconds: float) -> type[H11Protocol]:
@@ -42,12 +42,15 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
         """:class:`H11Protocol` with a deadline for each request's headers."""
 
         _deadline: asyncio.TimerHandle | None = None
+        _partial = False
+        """Whether part of a request arrived since the deadline was set (an idle connection is closed without a word)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            self._partial = True
             super().data_received(data)
             if self.conn.their_state is not h11.IDLE:  # the headers are in
                 self._disarm()
@@ -63,6 +66,7 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
 
         def _arm(self) -> None:
             self._disarm()
+            self._partial = False
             self._deadline = self.loop.call_later(seconds, self._too_slow)
 
         def _disarm(self) -> None:
@@ -73,7 +77,8 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
         def _too_slow(self) -> None:
             self._deadline = None
             if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-                self.transport.write(TIMEOUT_RESPONSE)
+                if self._partial:  # a browser's idle spare connection gets no unasked-for answer
+                    self.transport.write(TIMEOUT_RESPONSE)
                 self.transport.close()
 
     return DeadlineH11Protocol
