@@ -3,18 +3,16 @@
 ``stich serve`` exposes only the settings a person running a server needs
 (host, port, database, grace period); the browser tests also need a short
 pause after bot moves, so that a whole deal with bots finishes in seconds.
-This launcher builds the same app with those settings and serves it with
-uvicorn exactly as ``stich serve`` does (same WebSocket frame limit).
+This launcher builds the same app with those settings and serves it exactly
+as ``stich serve`` does (:func:`stich.web.server.make_server`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-import uvicorn
-
-from stich.cli.serve import MAX_WS_BYTES
 from stich.web.app import create_app
+from stich.web.server import make_server
 from stich.web.settings import Settings
 
 
@@ -28,7 +26,7 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.05, help="pause after each automatic move")
     args = parser.parse_args()
     settings = Settings(database_url=args.database, grace_seconds=args.grace, bot_delay_seconds=args.bot_delay, next_deal_delay_seconds=0.5)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, ws_max_size=MAX_WS_BYTES, log_level="warning")
+    make_server(create_app(settings), settings, args.host, args.port, log_level="warning").run()
 
 
 if __name__ == "__main__":

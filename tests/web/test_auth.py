@@ -6,6 +6,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from stich.web.auth import COOKIE_NAME, LoginLimiter, Passwords, hash_token
+from stich.web.login_limit import Attempt
 from stich.web.models import AuthSession, User
 
 from .helpers import FAST_HASHER, call, create_table, make_settings, new_guest, running, session_token, svc
@@ -112,14 +113,14 @@ def test_limiter_window_slides() -> None:
     now = [1000.0]
     limiter = LoginLimiter(3, 60.0, clock=lambda: now[0])
     for _ in range(3):
-        assert limiter.retry_after("A", "1.2.3.4") is None
-        limiter.failed("a", "1.2.3.4")
-    assert limiter.retry_after("A", "1.2.3.4") == 60
-    assert limiter.retry_after("A", "5.6.7.8") is None  # per address
+        assert isinstance(limiter.begin("a", "1.2.3.4"), Attempt)
+    assert limiter.begin("a", "1.2.3.4") == 60
+    assert isinstance(limiter.begin("a", "5.6.7.8"), Attempt)  # per name and address
     now[0] += 45
-    assert limiter.retry_after("a", "1.2.3.4") == 15
+    assert limiter.begin("a", "1.2.3.4") == 15
     now[0] += 15
-    assert limiter.retry_after("a", "1.2.3.4") is None
-    limiter.failed("a", "1.2.3.4")
-    limiter.succeeded("A", "1.2.3.4")
-    assert limiter.retry_after("a", "1.2.3.4") is None
+    attempt = limiter.begin("a", "1.2.3.4")
+    assert isinstance(attempt, Attempt)
+    limiter.succeeded(attempt)  # a right password takes the attempt back
+    for _ in range(3):
+        assert isinstance(limiter.begin("a", "1.2.3.4"), Attempt)

@@ -14,7 +14,7 @@ from .helpers import Reader, call, connect, create_table, make_settings, new_gue
 
 def _four_people(client: TestClient) -> tuple[str, list[str]]:
     """A Doppelkopf table of four guests (no bots, so nothing moves by itself)."""
-    tokens = [new_guest(client, f"P{i}") for i in range(4)]
+    tokens = [new_guest(client, f"Player{i}") for i in range(4)]
     table = create_table(client, tokens[0], game="doppelkopf", seat=0)
     for seat in (1, 2, 3):
         response = call(client, "POST", f"/api/tables/{table['id']}/join", tokens[seat], json={"seat": seat})

@@ -12,9 +12,6 @@ from typing import Any
 
 from stich.cli.common import UsageError
 
-MAX_WS_BYTES = 64 * 1024
-"""Frames larger than this are refused by uvicorn before the app reads them (the app's own limit is smaller)."""
-
 
 def _port(text: str) -> int:
     try:
@@ -68,13 +65,12 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
                 f"--database: not a database URL: {database!r} (e.g. sqlite:///stich.db or postgresql+psycopg://...)"
             ) from None
 
-    import uvicorn
-
     from stich.web.app import create_app
+    from stich.web.server import make_server
     from stich.web.settings import Settings
 
     settings = Settings(database_url=database or "", grace_seconds=grace)
     url = settings.resolved_database_url()
     print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}; API documentation at /docs)")
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=MAX_WS_BYTES, proxy_headers=True, log_level="info")
+    make_server(create_app(settings), settings, host, port).run()
     return 0

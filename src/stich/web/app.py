@@ -27,6 +27,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.staticfiles import PathLike
 from starlette.types import Scope
@@ -34,14 +35,23 @@ from starlette.types import Scope
 from stich import __version__
 from stich.web import auth, cards_api, history, lobby, tables
 from stich.web.auth import LoginLimiter, Passwords
+from stich.web.cross_site import CrossSiteGuard
 from stich.web.db import Database
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
+from stich.web.request_limits import RequestLimits
 from stich.web.services import Services
 from stich.web.settings import Settings
 from stich.web.tables import TableManager
 
 STATIC_DIR = Path(__file__).parent / "static"
 """The browser client: ``index.html``, ``js/*.js`` (ES modules), ``css/``, ``i18n/{en,de}.json``."""
+
+HTTP_MESSAGES = {
+    400: "the request could not be read",
+    404: "no such page or API path",
+    405: "this method is not allowed here",
+}
+"""Messages of the refusals that Starlette makes before a handler runs."""
 
 NO_CACHE = {"Cache-Control": "no-cache"}
 """The page and its modules are revalidated on every load, so a new server version is picked up at once."""
@@ -67,14 +77,16 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         await asyncio.to_thread(db.migrate)
         manager = TableManager(config, db)
         manager.load()
-        limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds)
+        limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
+        hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
         app.state.services = Services(config, db, limiter, hasher, manager)
         manager.start()
         try:
             yield
         finally:
             await manager.stop()
+            hasher.close_pool()
             db.dispose()
 
     app = FastAPI(
@@ -87,6 +99,14 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (no such route: 404, wrong method: 405, an unreadable body: 400) in the API's error shape."""
+        if exc.status_code < 400:  # pragma: no cover - raised only for errors
+            return Response(status_code=exc.status_code, headers=exc.headers)
+        message = HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
+        return JSONResponse(error_message(WHOLE, message), status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -123,4 +143,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(history.router)
     app.include_router(cards_api.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
+    # Outermost first: a cross-site request is refused before its body is even read.
+    app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)
+    app.add_middleware(CrossSiteGuard, allowed_origins=config.allowed_origins)
     return app

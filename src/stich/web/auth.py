@@ -10,25 +10,27 @@
   (no session fixation) but keeps the session, so a guest's seats carry over.
 * Guests play without an account: the first request that needs a player
   (creating or joining a table) makes a guest session with a name like
-  ``Gast-3f9a``; ``POST /api/auth/guest`` chooses the name.
-* Failed logins are limited per account name and client address
-  (:class:`LoginLimiter`); past the limit the answer is 429 with
-  ``Retry-After``, whatever the password.
+  ``Gast-3f9a``; ``POST /api/auth/guest`` chooses the name.  Account and
+  guest names follow one rule (:mod:`stich.web.names`); a guest may not go
+  by an account's name.
+* Login attempts are counted before the password is checked, per account
+  name and client address and per address across names
+  (:mod:`stich.web.login_limit`); past a limit the answer is 429 with
+  ``Retry-After``, whatever the password.  Hashes run on a small pool of
+  their own (:class:`Passwords`), so logins cannot hold up other requests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import math
-import re
 import secrets
-import time
-from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -36,16 +38,20 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
+from stich.web.client_address import client_address
 from stich.web.db import NameTaken
+from stich.web.login_limit import Attempt
+from stich.web.login_limit import LoginLimiter as LoginLimiter  # re-exported: the app builds it, Services names it
 from stich.web.models import utcnow
-from stich.web.protocol import ApiError
+from stich.web.names import NAME_RULE, BadName, checked_name, name_key
+from stich.web.protocol import WHOLE, ApiError
 from stich.web.services import Services, services
+
+_T = TypeVar("_T")
 
 COOKIE_NAME = "stich_session"
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 """Hosts on which the cookie is sent without ``Secure`` (plain HTTP on one's own machine)."""
-USER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")
-"""Account names: 3 to 32 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or digit."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
@@ -68,12 +74,60 @@ class Identity:
         return {"name": self.name, "guest": self.guest}
 
 
+class HashersBusy(Exception):
+    """More password checks are waiting than the server queues; the request is refused (503) rather than queued."""
+
+
 class Passwords:
-    """Argon2id hashing with a constant-time path for unknown accounts."""
+    """Argon2id hashing with a constant-time path for unknown accounts, on a small pool of its own.
+
+    The server hashes through :meth:`check` and :meth:`make`, which run on a
+    pool of ``workers`` threads of their own (opened by :meth:`open_pool`
+    for the app's lifetime) and queue at most ``max_waiting`` more.  Argon2
+    is built to be slow and memory-hungry: run in the shared worker threads
+    that the database calls use, 30 parallel logins filled them all and held
+    up every other request (a bystander's 3 ms request took 1.9 s).  Here
+    only as many hashes run as there are hashing threads, and everything
+    else goes on.
+    """
 
     def __init__(self, hasher: PasswordHasher | None = None) -> None:
         self.hasher = hasher or PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_hex(16))
+        self._pool: ThreadPoolExecutor | None = None
+        self._slots = 0
+        self._taken = 0
+
+    def open_pool(self, workers: int, max_waiting: int) -> None:
+        """Start the hashing threads: ``workers`` hashes at once, ``max_waiting`` more queued, the rest refused."""
+        self.close_pool()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stich-argon2")
+        self._slots = workers + max_waiting
+
+    def close_pool(self) -> None:
+        """Stop the hashing threads (queued hashes are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _on_pool(self, work: Callable[[], _T]) -> _T:
+        if self._pool is None:
+            raise RuntimeError("the password pool is not open (Passwords.open_pool)")
+        if self._taken >= self._slots:
+            raise HashersBusy
+        self._taken += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        finally:
+            self._taken -= 1
+
+    async def check(self, stored: str | None, password: str) -> bool:
+        """:meth:`verify` on the hashing pool; raises :class:`HashersBusy` when its queue is full."""
+        return await self._on_pool(lambda: self.verify(stored, password))
+
+    async def make(self, password: str) -> str:
+        """:meth:`hash` on the hashing pool; raises :class:`HashersBusy` when its queue is full."""
+        return await self._on_pool(lambda: self.hash(password))
 
     def hash(self, password: str) -> str:
         """A new hash of ``password``."""
@@ -91,53 +145,9 @@ class Passwords:
         return self.hasher.check_needs_rehash(stored)
 
 
-class LoginLimiter:
-    """Failed logins per (account, address) in a sliding window; in memory, per server process."""
-
-    def __init__(self, max_failures: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_failures = max_failures
-        self.window = window
-        self.clock = clock
-        self._failures: dict[tuple[str, str], deque[float]] = {}
-
-    def _recent(self, key: tuple[str, str]) -> deque[float]:
-        now = self.clock()
-        failures = self._failures.get(key)
-        if failures is None:
-            return deque()
-        while failures and failures[0] <= now - self.window:
-            failures.popleft()
-        if not failures:
-            del self._failures[key]
-        return failures
-
-    def retry_after(self, account: str, address: str) -> int | None:
-        """Seconds until another attempt is allowed, or ``None`` if one is allowed now."""
-        failures = self._recent((account.casefold(), address))
-        if len(failures) < self.max_failures:
-            return None
-        return max(1, math.ceil(failures[0] + self.window - self.clock()))
-
-    def failed(self, account: str, address: str) -> None:
-        """Count one failed attempt."""
-        key = (account.casefold(), address)
-        self._failures.setdefault(key, deque()).append(self.clock())
-        if len(self._failures) > 100_000:  # bound the memory an attacker can make us use
-            for stale in [k for k in list(self._failures) if not self._recent(k)]:
-                self._failures.pop(stale, None)
-
-    def succeeded(self, account: str, address: str) -> None:
-        """Forget the failures of an account and address after a successful login."""
-        self._failures.pop((account.casefold(), address), None)
-
-
 def hash_token(token: str) -> str:
     """SHA-256 of a session token, as stored."""
     return hashlib.sha256(token.encode("ascii")).hexdigest()
-
-
-def _client_address(connection: HTTPConnection) -> str:
-    return connection.client.host if connection.client else "unknown"
 
 
 def set_session_cookie(request: Request, response: Response, token: str, max_age: int) -> None:
@@ -182,7 +192,7 @@ async def _rotate(request: Request, response: Response, svc: Services, identity:
 
 
 def guest_name() -> str:
-    """A fresh guest name, e.g. ``Gast-3f9a``."""
+    """A fresh guest name, e.g. ``Gast-3f9a`` (it follows the name rule)."""
     return f"Gast-{secrets.token_hex(2)}"
 
 
@@ -194,32 +204,55 @@ async def identity_or_guest(request: Request, response: Response) -> Identity:
     return await _new_session(request, response, services(request), guest_name(), None)
 
 
+@contextlib.asynccontextmanager
+async def player(request: Request, response: Response) -> AsyncIterator[Identity]:
+    """:func:`identity_or_guest` for a request that may still be refused: a guest made for it is deleted again on refusal.
+
+    A refused ``join`` (or table) thus leaves no guest session row behind;
+    the refusal's response carries no cookie either.
+    """
+    known = await current_identity(request)
+    identity = known if known is not None else await _new_session(request, response, services(request), guest_name(), None)
+    try:
+        yield identity
+    except ApiError:
+        if known is None:
+            await asyncio.to_thread(services(request).db.delete_session, identity.session_id)
+        raise
+
+
 # ------------------------------------------------------------------ routes
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
 
 
+NAME_FIELD_LENGTH = 64
+"""Longest ``name`` a body may carry; white space is trimmed and collapsed before the name rule's 24 characters are counted."""
+
+
 class Credentials(_Body):
     """Body of register and login."""
 
-    name: Annotated[str, Field(min_length=1, max_length=32)]
+    name: Annotated[str, Field(min_length=1, max_length=NAME_FIELD_LENGTH)]
     password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
 
 
 class GuestBody(_Body):
     """Body of ``POST /api/auth/guest``."""
 
-    name: Annotated[str, Field(min_length=1, max_length=24)] | None = None
+    name: Annotated[str, Field(min_length=1, max_length=NAME_FIELD_LENGTH)] | None = None
 
 
-def check_display_name(name: str, field: str = "name") -> str:
-    """A display name without control characters or surrounding space, or an :class:`ApiError`."""
-    cleaned = name.strip()
-    if not cleaned:
-        raise ApiError(422, field, "must not be empty")
-    if any(not ch.isprintable() for ch in cleaned):
-        raise ApiError(422, field, "must not contain control characters")
-    return cleaned
+def check_name(name: str, field: str = "name") -> str:
+    """``name`` normalised by the name rule (:mod:`stich.web.names`), or a 422 :class:`ApiError` quoting the rule."""
+    try:
+        return checked_name(name)
+    except BadName:
+        raise ApiError(422, field, NAME_RULE["en"]) from None
+
+
+def _busy() -> ApiError:
+    return ApiError(503, WHOLE, "the server is busy checking passwords; try again in a moment", {"Retry-After": "1"})
 
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
@@ -229,41 +262,52 @@ router = APIRouter(prefix="/api/auth", tags=["accounts"])
 async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Create an account and log in; a guest's seats carry over to the account."""
     svc = services(request)
-    if not USER_NAME.match(body.name):
-        raise ApiError(422, "name", "3 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit")
+    name = check_name(body.name)
     if len(body.password) < MIN_PASSWORD:
         raise ApiError(422, "password", f"must be at least {MIN_PASSWORD} characters")
-    password_hash = await asyncio.to_thread(svc.passwords.hash, body.password)
     try:
-        user_id = await asyncio.to_thread(svc.db.create_user, body.name, password_hash)
+        password_hash = await svc.passwords.make(body.password)
+    except HashersBusy:
+        raise _busy() from None
+    try:
+        user_id = await asyncio.to_thread(svc.db.create_user, name, password_hash)
     except NameTaken:
         raise ApiError(409, "name", "this name is taken") from None
     current = await current_identity(request)
     if current is not None and current.guest:
-        identity = await _rotate(request, response, svc, current, body.name, user_id)
+        identity = await _rotate(request, response, svc, current, name, user_id)
     else:
-        identity = await _new_session(request, response, svc, body.name, user_id)
+        identity = await _new_session(request, response, svc, name, user_id)
     return identity.to_json()
+
+
+def _begin_login(svc: Services, request: Request, name: str) -> Attempt:
+    """Count this attempt before anything is checked, or refuse it (429 with ``Retry-After``) past a limit."""
+    attempt = svc.limiter.begin(name_key(name), client_address(request, svc.settings.trusted_proxies))
+    if isinstance(attempt, int):
+        raise ApiError(429, "name", f"too many failed logins; try again in {attempt} s", {"Retry-After": str(attempt)})
+    return attempt
 
 
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Log in; 401 for a wrong name or password, 429 with ``Retry-After`` after too many failures."""
     svc = services(request)
-    address = _client_address(request)
-    wait = svc.limiter.retry_after(body.name, address)
-    if wait is not None:
-        raise ApiError(429, "name", f"too many failed logins; try again in {wait} s", {"Retry-After": str(wait)})
+    attempt = _begin_login(svc, request, body.name)
     found = await asyncio.to_thread(svc.db.find_user, body.name)
     stored = found[2] if found else None
-    ok = await asyncio.to_thread(svc.passwords.verify, stored, body.password)
+    try:
+        ok = await svc.passwords.check(stored, body.password)
+    except HashersBusy:
+        svc.limiter.cancelled(attempt)
+        raise _busy() from None
     if not ok or found is None:
-        svc.limiter.failed(body.name, address)
         raise ApiError(401, "password", "wrong name or password")
-    svc.limiter.succeeded(body.name, address)
+    svc.limiter.succeeded(attempt)
     user_id, name, _ = found
     if svc.passwords.needs_rehash(stored or ""):
-        await asyncio.to_thread(svc.db.set_password_hash, user_id, await asyncio.to_thread(svc.passwords.hash, body.password))
+        with contextlib.suppress(HashersBusy):  # when busy, the stronger hash is made at a later login
+            await asyncio.to_thread(svc.db.set_password_hash, user_id, await svc.passwords.make(body.password))
     current = await current_identity(request)
     if current is not None and (current.guest or current.user_id == user_id):
         identity = await _rotate(request, response, svc, current, name, user_id)
@@ -303,10 +347,12 @@ async def me(request: Request) -> dict[str, Any]:
 async def guest(body: GuestBody, request: Request, response: Response) -> dict[str, Any]:
     """Play as a guest: makes a guest session, or renames the current guest."""
     svc = services(request)
-    name = check_display_name(body.name) if body.name is not None else guest_name()
+    name = check_name(body.name) if body.name is not None else guest_name()
     current = await current_identity(request)
     if current is not None and not current.guest:
         raise ApiError(409, "session", "you are logged in; log out to play as a guest")
+    if body.name is not None and await asyncio.to_thread(svc.db.find_user, name) is not None:
+        raise ApiError(409, "name", "this name belongs to an account; log in, or choose another name")
     if current is not None:
         identity = await _rotate(request, response, svc, current, name, None)
     else:

@@ -26,9 +26,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from stich.web.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
+from stich.web.names import name_key
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 """The Alembic script directory shipped in the package."""
+
+
+MAX_ROW_ID = 2**63 - 1
+"""The largest id a database integer key holds (SQLite and PostgreSQL ``BIGINT``); larger ones name no row."""
 
 
 class NameTaken(ValueError):
@@ -203,9 +208,9 @@ class Database:
 
     # ------------------------------------------------------------- accounts
     def create_user(self, name: str, password_hash: str) -> int:
-        """Register ``name``; raises :class:`NameTaken` if the name (ignoring case) exists."""
+        """Register ``name``; raises :class:`NameTaken` if the name exists (compared by :func:`~stich.web.names.name_key`)."""
         with self._write() as db:
-            user = User(name=name, name_key=name.casefold(), password_hash=password_hash, created_at=utcnow())
+            user = User(name=name, name_key=name_key(name), password_hash=password_hash, created_at=utcnow())
             db.add(user)
             try:
                 db.commit()
@@ -215,9 +220,9 @@ class Database:
             return user.id
 
     def find_user(self, name: str) -> tuple[int, str, str] | None:
-        """``(id, name, password hash)`` of the account called ``name`` (any case), or ``None``."""
+        """``(id, name, password hash)`` of the account called ``name`` (any case, width or spacing), or ``None``."""
         with self._session() as db:
-            user = db.scalar(select(User).where(User.name_key == name.casefold()))
+            user = db.scalar(select(User).where(User.name_key == name_key(name)))
             return None if user is None else (user.id, user.name, user.password_hash)
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
@@ -367,7 +372,9 @@ class Database:
             db.commit()
 
     def get_deal(self, deal_id: int) -> DealRow | None:
-        """One deal (without its actions), or ``None``."""
+        """One deal (without its actions), or ``None`` (also for an id no database integer can hold)."""
+        if not 0 < deal_id <= MAX_ROW_ID:
+            return None
         with self._session() as db:
             deal = db.get(Deal, deal_id)
             return None if deal is None else _deal_row(deal)

@@ -16,12 +16,15 @@ Everything here only reads; the live play is in :mod:`stich.web.tables`.
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 from stich.arena.duplicate import parse_bot_spec
 from stich.bots.registry import bot_names
@@ -120,13 +123,11 @@ def _frame(game: Game, state: State, step: int, action: tuple[int, str] | None) 
     }
 
 
-@lru_cache(maxsize=16)
 def build_replay(deal_id: int, record_text: str) -> dict[str, Any]:
     """The replay of a finished deal's record: one frame per step, every seat's observation in each.
 
     The record is replayed with every check first; a record that does not
-    replay raises :class:`StichError`.  Finished records never change, so
-    replays are cached (by deal id and record text).
+    replay raises :class:`StichError`.
     """
     record = json.loads(record_text)
     final = replay_deal(record)
@@ -150,16 +151,73 @@ def build_replay(deal_id: int, record_text: str) -> dict[str, Any]:
     }
 
 
-@router.get("/deals/{deal_id}/replay")
-async def deal_replay(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
-    """A finished deal step by step: every seat's observation after each action (409 while the deal is played)."""
+class ReplayCache:
+    """Built replays as gzip-compressed JSON, least recently used dropped first once they pass ``max_bytes`` in all.
+
+    A replay is about 100-200 times the size of its record (every seat's
+    observation at every step) and costs 5-125 ms of CPU to build and
+    serialise; compressed it is about a tenth of that.  Finished records
+    never change, so a replay is built once and then served as stored bytes:
+    a visitor asking again, or many visitors asking for the same deal, cost
+    a dictionary lookup.  Entries are keyed by deal id and the SHA-256 of the
+    record, so two servers in one process (tests) never mix their deals.
+    Thread-safe: replays are built in worker threads.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._entries: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def gzipped(self, deal_id: int, record_text: str) -> bytes:
+        """The deal's replay as gzip-compressed JSON, built (and kept) if it is not cached."""
+        key = (deal_id, hashlib.sha256(record_text.encode()).hexdigest())
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                return found
+        packed = gzip.compress(json.dumps(build_replay(deal_id, record_text), separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+        with self._lock:
+            if key not in self._entries and len(packed) <= self.max_bytes:
+                self._entries[key] = packed
+                self.size += len(packed)
+                while self.size > self.max_bytes:
+                    _, dropped = self._entries.popitem(last=False)
+                    self.size -= len(dropped)
+        return packed
+
+
+REPLAYS = ReplayCache(32 * 1024 * 1024)
+"""The replays of this process (32 MiB of compressed replays: some 3,000 deals)."""
+
+
+def _accepts_gzip(request: Request) -> bool:
+    return any(part.split(";")[0].strip().lower() in ("gzip", "*") for part in request.headers.get("accept-encoding", "").split(","))
+
+
+@router.get("/deals/{deal_id}/replay", response_model=None)
+async def deal_replay(deal_id: int, request: Request, invite: Annotated[str | None, Query(max_length=100)] = None) -> Response:
+    """A finished deal step by step: every seat's observation after each action (409 while the deal is played).
+
+    Sent gzip-compressed to clients that accept it (every browser), from the
+    cache of built replays (:class:`ReplayCache`).
+    """
     deal = await visible_deal(request, deal_id, invite)
     if deal.status != "finished" or deal.record is None:
         raise ApiError(409, "deal", "the deal is still being played; its replay is available when it ends")
     try:
-        return await asyncio.to_thread(build_replay, deal.id, deal.record)
+        packed = await asyncio.to_thread(REPLAYS.gzipped, deal.id, deal.record)
     except (StichError, ValueError, KeyError, TypeError) as exc:
         raise ApiError(500, "deal", f"the stored record of deal {deal.id} does not replay: {exc}") from None
+    headers = {"Vary": "Accept-Encoding"}
+    if _accepts_gzip(request):
+        return Response(packed, media_type="application/json", headers={**headers, "Content-Encoding": "gzip"})
+    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
 
 
 # ------------------------------------------------------------- statistics

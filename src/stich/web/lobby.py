@@ -20,7 +20,7 @@ from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_value
 from stich.core.registry import game_class, game_names, make_game
-from stich.web.auth import Identity, current_identity, identity_or_guest
+from stich.web.auth import Identity, current_identity, player
 from stich.web.db import DealRow, TableRow
 from stich.web.models import utcnow
 from stich.web.protocol import ApiError
@@ -171,8 +171,8 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     if body.seat is not None and body.seat >= game.num_seats:
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
     bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
-    identity = await identity_or_guest(request, response)
-    runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()))
+    async with player(request, response) as identity:
+        runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()))
     if bots is not None and any(seat.kind == "empty" for seat in runtime.seats):
         await runtime.add_bots(identity, bots, None)
     return runtime.summary(identity)
@@ -209,8 +209,8 @@ async def join_table(table_id: str, body: JoinTable, request: Request, response:
     runtime = svc.tables.get(table_id)
     if runtime is None:
         raise ApiError(404, "table", "no such open or running table")
-    identity = await identity_or_guest(request, response)
-    await runtime.join(identity, body.seat, body.invite)
+    async with player(request, response) as identity:
+        await runtime.join(identity, body.seat, body.invite)
     return runtime.summary(identity)
 
 

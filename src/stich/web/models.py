@@ -24,6 +24,9 @@ def as_utc(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
+NAME_KEY_LENGTH = 96
+"""Room for a name's key: case folding can make a 24-character name longer (``ß`` becomes ``ss``)."""
+
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_name)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -45,8 +48,8 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(32), unique=True)
-    """The name case-folded: two accounts may not differ only in case."""
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True)
+    """:func:`stich.web.names.name_key` of the name: two accounts may not differ only in case, width or spacing."""
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from stich.web.client_address import proxy_networks
+
 APP_NAME = "stich"
 
 
@@ -39,9 +41,23 @@ class Settings:
     max_message_bytes: int = 4096
     """Largest WebSocket message a client may send; larger ones are answered with an error."""
     login_max_failures: int = 5
-    """Failed logins allowed per account and address within :attr:`login_window_seconds`."""
+    """Login attempts allowed per account name and address within :attr:`login_window_seconds` (a successful one is taken back)."""
     login_window_seconds: float = 60.0
-    """The window of the login rate limit."""
+    """The window of the login rate limits."""
+    login_max_failures_per_address: int = 20
+    """Login attempts allowed per address across all names within :attr:`login_window_seconds` (name spraying)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks of the server's own reverse proxies; only from them is ``X-Forwarded-For`` believed."""
+    password_hash_workers: int = 2
+    """Password hashes computed at once, on threads of their own (Argon2id takes about 50 ms and 64 MiB each)."""
+    password_hash_queue: int = 64
+    """Password checks waiting beyond those; more are answered 503 with ``Retry-After``."""
+    max_body_bytes: int = 64 * 1024
+    """Largest request body; a larger one is answered 413 before it is read."""
+    request_timeout_seconds: float = 10.0
+    """Time a client has to send a request's headers, and again its body; a slower one is disconnected."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own (``https://example.org``) whose pages may send state-changing requests."""
     session_days: int = 30
     """Lifetime of a session cookie."""
     max_deals: int = 200
@@ -62,5 +78,10 @@ class Settings:
             raise ValueError("delays must not be negative")
         if self.max_message_bytes < 64:
             raise ValueError("max_message_bytes must be at least 64")
-        if self.login_max_failures < 1 or self.login_window_seconds <= 0:
+        if self.login_max_failures < 1 or self.login_max_failures_per_address < 1 or self.login_window_seconds <= 0:
             raise ValueError("the login rate limit needs at least one attempt and a positive window")
+        if self.password_hash_workers < 1 or self.password_hash_queue < 0:
+            raise ValueError("password_hash_workers must be at least 1 and password_hash_queue not negative")
+        if self.max_body_bytes < 1024 or self.request_timeout_seconds <= 0:
+            raise ValueError("max_body_bytes must be at least 1024 and request_timeout_seconds positive")
+        proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start

@@ -33,7 +33,7 @@ function errorText(error) {
 
 /** The login/register/guest panel; `onDone` runs after success (default: go back where the player came from). */
 export function loginPanel({ onDone = returnAfterLogin } = {}) {
-  const guestName = h("input", { id: "guest-name", testid: "guest-name", name: "guest", autocomplete: "nickname", maxlength: "32", placeholder: t("login.guest_placeholder") });
+  const guestName = h("input", { id: "guest-name", testid: "guest-name", name: "guest", autocomplete: "nickname", minlength: "3", maxlength: "24", title: t("login.name_rules"), placeholder: t("login.guest_placeholder") });
   const guestError = h("p", { class: "form-error", role: "alert" });
   const guestForm = h(
     "form",
@@ -59,7 +59,7 @@ export function loginPanel({ onDone = returnAfterLogin } = {}) {
     h("button", { type: "submit", class: "primary", testid: "guest-submit", text: t("login.guest_submit") }),
   );
 
-  const name = h("input", { id: "login-name", testid: "login-name", name: "username", autocomplete: "username", required: true, maxlength: "32" });
+  const name = h("input", { id: "login-name", testid: "login-name", name: "username", autocomplete: "username", required: true, maxlength: "24" });
   const password = h("input", { id: "login-password", testid: "login-password", name: "password", type: "password", autocomplete: "current-password", required: true, maxlength: "256" });
   const accountError = h("p", { class: "form-error", role: "alert" });
   async function submit(path) {
