@@ -18,17 +18,21 @@ own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
 in the groups players of the game hold it in), a spectator the
 :func:`~stich.web.protocol.public_view`.
 
-Bots think off the event loop (``asyncio.to_thread``) and without the
-table's lock: the driver takes the seat's observation under the lock, lets
-the bot choose in a worker thread, and applies the choice only if the deal
-is still at the same step.  A slow search bot therefore never holds up other
-tables, nor this table's clients (sync, reconnects, the lobby).
+Bots think off the event loop and without the table's lock: the driver
+takes the seat's observation under the lock, hands it to the manager's
+:class:`~stich.web.bot_pool.BotThinker` (search bots in worker processes, a
+fair share per table), and applies the choice only if the deal is still at
+the same step.  A slow search bot therefore never holds up other tables, nor
+this table's clients (sync, reconnects, the lobby).  Each decision's bot is
+seeded by :func:`bot_seed` from the deal's committed seed and salt, the seat
+and the step, so it is the same after a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
@@ -42,14 +46,14 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from stich.arena.duplicate import BotSpec, build_bot, parse_bot_spec
-from stich.bots.base import Bot
+from stich.arena.duplicate import BotSpec, parse_bot_spec
 from stich.core.errors import NotationError, OptionError, StichError
-from stich.core.game import Game, Observation, State
+from stich.core.game import Game, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.web.auth import Identity, current_identity
+from stich.web.bot_pool import BotJob, BotPool, BotThinker
 from stich.web.db import Database, DealRow, SeatRow, TableRow
 from stich.web.fairness import Commitment
 from stich.web.protocol import (
@@ -66,6 +70,7 @@ from stich.web.protocol import (
 )
 from stich.web.services import services
 from stich.web.settings import Settings
+from stich.web.table_caps import Owner, check_bot_level, check_count, is_search_bot
 
 log = logging.getLogger("stich.web")
 
@@ -107,9 +112,17 @@ def table_bot_spec(text: str, field_name: str = "bot") -> BotSpec:
     return spec
 
 
-def make_table_bot(text: str, game: Game, seat: int, seed: int) -> Bot:
-    """The bot of a stored spec text for ``seat`` (the options were checked when the seat was filled)."""
-    return build_bot(parse_bot_spec(text), game, seat, seed)
+def bot_seed(fair: Commitment, seat: int, step: int) -> int:
+    """The seed of the bot deciding for ``seat`` at ``step`` of the deal committed by ``fair``.
+
+    A one-way hash of the deal's secret seed and salt, the seat and the step:
+    the bot's choice is the same whenever this moment is reached (after a
+    restart, in any worker process), and once the deal ends and its seed is
+    revealed anybody can recompute it, while during the deal the bot's
+    seed tells nobody anything about the cards.
+    """
+    text = f"stich bot:{fair.seed}:{fair.salt}:{seat}:{step}"
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 
 
 @dataclass
@@ -156,18 +169,16 @@ class CurrentDeal:
 
 @dataclass(frozen=True)
 class Think:
-    """A bot decision to compute off the event loop: the moment (deal, step, seat), the bot and its observation."""
+    """A bot decision to compute off the event loop: the moment (deal, step, seat) and what the bot gets."""
 
     deal: int
     step: int
-    seat: int
-    bot: Bot
-    observation: Observation
+    job: BotJob
 
     @property
     def moment(self) -> tuple[int, int, int]:
         """``(deal id, step, seat)``: the stored actions so far fix the state, so this names it exactly."""
-        return (self.deal, self.step, self.seat)
+        return (self.deal, self.step, self.job.seat)
 
 
 @dataclass(frozen=True)
@@ -254,7 +265,7 @@ def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Ses
 class TableRuntime:
     """A table in memory: seats, the list being played, the deal in progress and the clients."""
 
-    def __init__(self, manager: TableManager, row: TableRow) -> None:
+    def __init__(self, manager: TableManager, row: TableRow, creator: Owner | None = None) -> None:
         self.manager = manager
         self.settings = manager.settings
         self.db = manager.db
@@ -266,13 +277,18 @@ class TableRuntime:
         self.status = row.status
         self.creator_session_id = row.creator_session_id
         self.seats = [Seat.from_row(seat) for seat in row.seats]
+        if creator is None and row.creator_session_id is not None:
+            creator = Owner(("session", row.creator_session_id), None)
+        self.creator = creator
+        """Whom the table counts against (:mod:`stich.web.table_caps`)."""
+        self.search_owner = creator if any(s.kind == "bot" and s.bot and is_search_bot(parse_bot_spec(s.bot)) for s in self.seats) else None
+        """Whom the table counts against as a table with search bots (who seated the first one)."""
         self.lock = asyncio.Lock()
         self.session: Session | None = None
         self.seeds: dict[int, int] = {}
         self.state: State | None = None
         self.deal: CurrentDeal | None = None
         self._pending_fair: Commitment | None = None
-        self.bots: dict[int, Bot] = {}
         self.decision: Decision | None = None
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {}
@@ -563,14 +579,24 @@ class TableRuntime:
             await self._set_seats({current: Seat()})
             return current
 
-    async def add_bots(self, identity: Identity, bot: str, seats: list[int] | None) -> list[int]:
-        """Fill empty seats with bots (the creator or a seated player); starts the table when it is full."""
+    async def add_bots(self, identity: Identity, bot: str, seats: list[int] | None, owner: Owner | None = None) -> list[int]:
+        """Fill empty seats with bots (the creator or a seated player); starts the table when it is full.
+
+        The bot's level and the number of tables with search bots are capped
+        (:mod:`stich.web.table_caps`); ``owner`` is whom a first search bot
+        makes the table count against.
+        """
         async with self.lock:
             if identity.session_id != self.creator_session_id and self.seat_of(identity) is None:
                 raise ApiError(403, "table", "only the table's creator or its players may add bots")
             if self.status != "open":
                 raise ApiError(409, "table", "the table has started")
-            bot = table_bot_spec(bot, "bot").text
+            spec = table_bot_spec(bot, "bot")
+            check_bot_level(self.settings, spec, identity, "bot")
+            bot = spec.text
+            claim = is_search_bot(spec) and self.search_owner is None
+            if claim:
+                self.manager.check_search_tables(owner or Owner.of(identity, None), "bot", besides=self)
             if seats is None:
                 chosen = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
                 if not chosen:
@@ -585,7 +611,14 @@ class TableRuntime:
                     if index in chosen:
                         raise ApiError(422, f"seats.{position}", f"seat {index} is named twice")
                     chosen.append(index)
-            await self._set_seats({index: Seat("bot", bot) for index in chosen})
+            if claim:
+                self.search_owner = owner or Owner.of(identity, None)
+            try:
+                await self._set_seats({index: Seat("bot", bot) for index in chosen})
+            except BaseException:
+                if claim:
+                    self.search_owner = None
+                raise
             return chosen
 
     async def _set_seats(self, changes: Mapping[int, Seat]) -> None:
@@ -607,14 +640,11 @@ class TableRuntime:
         self._broadcast(self._table_message())
 
     # ---------------------------------------------------------------- play
-    def _bot_for(self, seat: int) -> Bot:
-        bot = self.bots.get(seat)
-        if bot is None:
-            info = self.seats[seat]
-            name = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
-            bot = make_table_bot(name, self.game, seat, secrets.randbits(64))
-            self.bots[seat] = bot
-        return bot
+    def _bot_job(self, seat: int, state: State, deal: CurrentDeal) -> BotJob:
+        """The decision to ask of the seat's bot (or of the stand-in for an absent player): only the seat's observation goes."""
+        info = self.seats[seat]
+        spec = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
+        return BotJob(self.id, spec, self.game.canonical, seat, bot_seed(deal.fair, seat, len(state.history)), state.observation(seat))
 
     async def _apply(self, seat: int, code: int) -> None:
         """Store and apply an action already checked legal, then tell every client.
@@ -651,7 +681,6 @@ class TableRuntime:
         self._pending_fair = None
         self.state = state
         self.deal = CurrentDeal(deal_id, number, fair)
-        self.bots = {}
         self.decision = None
         start = self._deal_start_message()
         assert start is not None
@@ -678,7 +707,6 @@ class TableRuntime:
         session.book(state)
         self.state = None
         self.deal = None
-        self.bots = {}
         self.decision = None
         self.next_deal_at = time.monotonic() + self.settings.next_deal_delay_seconds
         self._broadcast(
@@ -744,7 +772,7 @@ class TableRuntime:
         moment = (deal.id, len(state.history), seat)
         decision = self.decision
         if decision is None or decision.moment != moment:
-            return Think(deal.id, len(state.history), seat, self._bot_for(seat), state.observation(seat))
+            return Think(deal.id, len(state.history), self._bot_job(seat, state, deal))
         ready = self.last_action_at + self.settings.bot_delay_seconds
         if now < ready:
             return ready - now
@@ -755,14 +783,14 @@ class TableRuntime:
         return 0
 
     async def _think(self, think: Think) -> None:
-        """Let a bot choose in a worker thread, then keep the choice for the moment it was asked for.
+        """Let the bot choose (the manager's bot pool), then keep the choice for the moment it was asked for.
 
         The lock is not held meanwhile; if play moved on (a returning player
         acted, the deal ended), the moment no longer matches and
         :meth:`_advance` asks again.
         """
-        action = await asyncio.to_thread(think.bot.choose, think.observation)
-        self.decision = Decision(think.moment, action.code)
+        code = await self.manager.bots.choose(think.job)
+        self.decision = Decision(think.moment, code)
 
     async def _drive(self) -> None:
         """The driver task: automatic moves, deal starts and the grace period, until the table ends."""
@@ -831,10 +859,14 @@ class TableRuntime:
 class TableManager:
     """Every table this server process runs, by id."""
 
-    def __init__(self, settings: Settings, db: Database) -> None:
+    def __init__(self, settings: Settings, db: Database, bots: BotThinker | None = None) -> None:
         self.settings = settings
         self.db = db
         self.tables: dict[str, TableRuntime] = {}
+        self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
+        """Where the bots think (closed by :meth:`stop`)."""
+        self._being_created: list[Owner] = []
+        """Creators of tables being stored right now (they count towards the caps already)."""
 
     def load(self) -> None:
         """Load the open and running tables from the database, replaying the running ones."""
@@ -864,6 +896,7 @@ class TableManager:
         for runtime in self.tables.values():
             for conn in list(runtime.connections):
                 conn.finish()
+        await self.bots.close()
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""
@@ -873,11 +906,40 @@ class TableManager:
         """Drop a finished table with no clients left."""
         if self.tables.get(runtime.id) is runtime:
             del self.tables[runtime.id]
+            self.bots.forget(runtime.id)
 
-    async def create(self, row: TableRow) -> TableRuntime:
-        """Store a new table and start running it."""
-        await asyncio.to_thread(self.db.create_table, row)
-        runtime = TableRuntime(self, row)
+    def _unfinished(self, besides: TableRuntime | None = None) -> list[TableRuntime]:
+        return [runtime for runtime in self.tables.values() if runtime.status != "finished" and runtime is not besides]
+
+    def check_new_table(self, owner: Owner, field: str = "tables") -> None:
+        """Refuse (429) a new table when ``owner``'s person or address has its cap of unfinished tables."""
+        settings = self.settings
+        owners = [runtime.creator for runtime in self._unfinished()] + self._being_created
+        check_count(owners, owner, settings.max_tables_per_person, settings.max_tables_per_address, field, "tables")
+
+    def check_search_tables(self, owner: Owner, field: str, besides: TableRuntime | None = None) -> None:
+        """Refuse (429, naming ``field``) one more table with search bots for ``owner``'s person or address."""
+        settings = self.settings
+        owners = [runtime.search_owner for runtime in self._unfinished(besides)]
+        per_person, per_address = settings.max_search_tables_per_person, settings.max_search_tables_per_address
+        check_count(owners, owner, per_person, per_address, field, "tables with search bots")
+
+    async def create(self, row: TableRow, creator: Owner | None = None) -> TableRuntime:
+        """Store a new table and start running it; refused (429 ``tables``) past the creator's cap of unfinished tables.
+
+        The table counts from the moment it is checked (while it is stored,
+        through ``_being_created``), so that requests at the same time cannot
+        all slip under the cap.
+        """
+        if creator is not None:
+            self.check_new_table(creator)
+            self._being_created.append(creator)
+        try:
+            await asyncio.to_thread(self.db.create_table, row)
+        finally:
+            if creator is not None:
+                self._being_created.remove(creator)
+        runtime = TableRuntime(self, row, creator)
         self.tables[row.id] = runtime
         runtime.start_driver()
         return runtime
