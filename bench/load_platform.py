@@ -374,14 +374,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def emit(report: dict[str, Any], out: Path | None) -> None:
+    """Print a report as JSON, and write it to ``out`` if given."""
+    text = json.dumps(report, indent=2)
+    if out is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the load test; print the report (and write it with ``--out``)."""
     args = parse_args(argv)
-    report = asyncio.run(run(args))
-    text = json.dumps(report, indent=2)
-    if args.out is not None:
-        args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit(asyncio.run(run(args)), args.out)
     return 0
 
 

@@ -37,7 +37,6 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -70,7 +69,8 @@ from stich.web.protocol import (
 )
 from stich.web.services import services
 from stich.web.settings import Settings
-from stich.web.table_caps import Owner, check_bot_level, check_count, is_search_bot
+from stich.web.socket_limits import SocketLimits
+from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
 
 log = logging.getLogger("stich.web")
 
@@ -196,16 +196,18 @@ class Connection:
     never holds up the table; a client whose queue overflows is disconnected.
     """
 
-    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings) -> None:
+    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings, address: str = "unknown") -> None:
         self.websocket = websocket
         self.identity = identity
+        self.address = address
+        """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(settings.send_queue_size)
         self.closed = False
         self.kicked = False
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
-        self.received: deque[float] = deque()
-        self.max_per_minute = settings.max_messages_per_minute
+        self.close_code = 1008
+        """The close code once kicked: 1008 (policy), or 4401 when its session has ended."""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (dropped once the connection is closed)."""
@@ -218,14 +220,6 @@ class Connection:
             self.closed = True
             self.kicked = True
             asyncio.get_running_loop().create_task(self._close(1013))
-
-    def flooding(self) -> bool:
-        """Count one received message; whether the client sent too many in the last minute."""
-        now = time.monotonic()
-        self.received.append(now)
-        while self.received and self.received[0] <= now - 60:
-            self.received.popleft()
-        return len(self.received) > self.max_per_minute
 
     async def _close(self, code: int) -> None:
         if self.websocket.application_state == WebSocketState.CONNECTED:
@@ -297,6 +291,9 @@ class TableRuntime:
         self.broken: str | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
+        self._last_table: dict[str, Any] | None = None
+        """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
+        self._presence_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------- queries
     def seat_of(self, identity: Identity | None) -> int | None:
@@ -462,14 +459,31 @@ class TableRuntime:
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
-            self._broadcast_others(conn)
+            self._presence_changed()
         self.wake.set()
 
-    def _broadcast_others(self, conn: Connection) -> None:
+    def _broadcast_table(self) -> None:
+        """Send every client the ``table`` message (seats, presence, totals)."""
         message = self._table_message()
-        for other in list(self.connections):
-            if other is not conn:
-                other.send(message)
+        self._last_table = message
+        self._broadcast(message)
+
+    def _presence_changed(self) -> None:
+        """A client came or went: tell the others once the presence interval is over, if the ``table`` message changed.
+
+        Coalesced so that connect/close cycles cannot make a message to every
+        client each (issue 30: 300 cycles before 300 spectators made 180,000
+        messages); a spectator changes nothing in the ``table`` message, so it
+        makes none at all.
+        """
+        if self._presence_timer is None:
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(self.settings.presence_interval_seconds, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        self._presence_timer = None
+        if self._table_message() != self._last_table:
+            self._broadcast_table()
 
     async def detach(self, conn: Connection) -> None:
         """A client left: a player's grace period starts."""
@@ -477,15 +491,21 @@ class TableRuntime:
             self.connections.discard(conn)
             if conn.seat is not None and not self._connected(conn.seat):
                 self.away_since[conn.seat] = time.monotonic()
-            self._broadcast(self._table_message())
+            self._presence_changed()
             if self.status == "finished" and not self.connections:
                 self.manager.forget(self)
         self.wake.set()
 
     # ------------------------------------------------------- client input
     async def handle(self, conn: Connection, raw: str | bytes | None) -> None:
-        """One message from a client: answered with an error, or applied and broadcast."""
-        if conn.flooding():
+        """One message from a client: answered with an error, or applied and broadcast.
+
+        Every message spends one of the client's and the address's budget
+        (:mod:`stich.web.socket_limits`); a client past it is disconnected.  A
+        player's ``sync`` and ``action`` first check that the session the
+        socket was opened with still holds (after a logout it does not).
+        """
+        if not self.manager.sockets.allow_message(conn.identity, conn.address):
             conn.send(error_message(WHOLE, "too many messages; slow down"))
             conn.kicked = True
             return
@@ -496,6 +516,11 @@ class TableRuntime:
             return
         if isinstance(message, PingMessage):
             conn.send({"type": "pong", "id": message.id})
+            return
+        if conn.identity is not None and not await self._session_holds(conn):
+            conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+            conn.close_code = 4401
+            conn.kicked = True
             return
         if isinstance(message, SyncMessage):
             async with self.lock:
@@ -515,6 +540,11 @@ class TableRuntime:
                 conn.send(error_message(WHOLE, "the server could not store the action; nothing changed, try again"))
                 return
         self.wake.set()
+
+    async def _session_holds(self, conn: Connection) -> bool:
+        """Whether the cookie the socket was opened with still names the session it was opened for."""
+        current = await current_identity(conn.websocket)
+        return current is not None and conn.identity is not None and current.session_id == conn.identity.session_id
 
     def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
         """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""
@@ -637,7 +667,7 @@ class TableRuntime:
             self.session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
             self.next_deal_at = 0.0
             self.wake.set()
-        self._broadcast(self._table_message())
+        self._broadcast_table()
 
     # ---------------------------------------------------------------- play
     def _bot_job(self, seat: int, state: State, deal: CurrentDeal) -> BotJob:
@@ -727,14 +757,14 @@ class TableRuntime:
         if session.is_over():
             await self._finish_table()
         else:
-            self._broadcast(self._table_message())
+            self._broadcast_table()
 
     async def _finish_table(self) -> None:
         session = self.session
         assert session is not None
         await asyncio.to_thread(self.db.set_status, self.id, "finished")
         self.status = "finished"
-        self._broadcast(self._table_message())
+        self._broadcast_table()
         self._broadcast({"type": "table_end", "table": self.id, "totals": list(session.totals), "sheet": session.sheet()})
         if not self.connections:
             self.manager.forget(self)
@@ -768,7 +798,7 @@ class TableRuntime:
                 return deadline - now
             if seat not in deal.stand_in_seats:
                 deal.stand_in_seats.add(seat)
-                self._broadcast(self._table_message())
+                self._broadcast_table()
         moment = (deal.id, len(state.history), seat)
         decision = self.decision
         if decision is None or decision.moment != moment:
@@ -865,6 +895,8 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
         """Where the bots think (closed by :meth:`stop`)."""
+        self.sockets = SocketLimits(settings)
+        """Open WebSockets and message budgets per client, address and table."""
         self._being_created: list[Owner] = []
         """Creators of tables being stored right now (they count towards the caps already)."""
 
@@ -998,18 +1030,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
         await websocket.close(code=4403)
         return
-    conn = Connection(websocket, identity, svc.settings)
+    address = client_address(websocket)
+    ticket = svc.tables.sockets.open(identity, address, table_id)
+    if isinstance(ticket, str):
+        await websocket.send_json(error_message(WHOLE, ticket))
+        await websocket.close(code=4429)
+        return
+    conn = Connection(websocket, identity, svc.settings, address)
     writer = asyncio.create_task(conn.writer())
-    await runtime.attach(conn)
     try:
-        while not conn.kicked:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
-    except WebSocketDisconnect:
-        pass
+        await runtime.attach(conn)
+        await _serve(runtime, conn)
     finally:
+        svc.tables.sockets.close(ticket)
         await runtime.detach(conn)
         conn.finish()
         try:
@@ -1018,4 +1051,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             writer.cancel()
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
-                await websocket.close(code=1008 if conn.kicked else 1000)
+                await websocket.close(code=conn.close_code if conn.kicked else 1000)
+
+
+async def _serve(runtime: TableRuntime, conn: Connection) -> None:
+    """Read the client's messages until it leaves or is disconnected."""
+    websocket = conn.websocket
+    try:
+        while not conn.kicked:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
+    except WebSocketDisconnect:
+        pass
