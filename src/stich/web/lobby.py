@@ -25,7 +25,7 @@ from stich.web.db import DealRow, TableRow
 from stich.web.models import utcnow
 from stich.web.protocol import ApiError
 from stich.web.services import Services, services
-from stich.web.table_caps import Owner, check_bot_level, is_search_bot
+from stich.web.table_caps import Owner
 from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -180,16 +180,9 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         raise ApiError(422, "deals", f"at most {svc.settings.max_deals} deals per table")
     if body.seat is not None and body.seat >= game.num_seats:
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
-    spec = table_bot_spec(body.bots, "bots") if body.bots is not None else None
+    bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
     identity = await identity_or_guest(request, response)
-    owner = Owner.of(identity, request)
-    if spec is not None:  # the caps of stich.web.table_caps, checked before anything is stored
-        check_bot_level(svc.settings, spec, identity, "bots")
-        if is_search_bot(spec):
-            svc.tables.check_search_tables(owner, "bots")
-    runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()), owner)
-    if spec is not None and any(seat.kind == "empty" for seat in runtime.seats):
-        await runtime.add_bots(identity, spec.text, None, owner)
+    runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()), identity, request, bots)
     return runtime.summary(identity)
 
 

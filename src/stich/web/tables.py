@@ -43,6 +43,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
@@ -676,7 +677,7 @@ class TableRuntime:
         spec = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
         return BotJob(self.id, spec, self.game.canonical, seat, bot_seed(deal.fair, seat, len(state.history)), state.observation(seat))
 
-    async def _apply(self, seat: int, code: int) -> None:
+    async def _apply(self, seat: int, code: int, *, stand_in: bool = False) -> None:
         """Store and apply an action already checked legal, then tell every client.
 
         A deal this action ends is finished (record stored, session booked) by
@@ -686,7 +687,7 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text)
+        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text, stand_in)
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._broadcast_state()
@@ -809,7 +810,7 @@ class TableRuntime:
         self.decision = None
         if not state.is_legal(decision.code):  # pragma: no cover - a bot bug must not stop the table
             raise StichError(f"bot at seat {seat} chose the illegal action {self.game.actions[decision.code].text!r}")
-        await self._apply(seat, decision.code)
+        await self._apply(seat, decision.code, stand_in=self.seats[seat].kind == "human")
         return 0
 
     async def _think(self, think: Think) -> None:
@@ -879,7 +880,7 @@ class TableRuntime:
                 raise StichError(f"deal {deal.id} is unfinished, but later deals exist")
             else:
                 self.state = state
-                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment))
+                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment), set(deal.stand_in_seats))
         now = time.monotonic()
         for index, info in enumerate(self.seats):
             if info.kind == "human":
@@ -956,14 +957,27 @@ class TableManager:
         per_person, per_address = settings.max_search_tables_per_person, settings.max_search_tables_per_address
         check_count(owners, owner, per_person, per_address, field, "tables with search bots")
 
-    async def create(self, row: TableRow, creator: Owner | None = None) -> TableRuntime:
-        """Store a new table and start running it; refused (429 ``tables``) past the creator's cap of unfinished tables.
+    async def create(
+        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
+    ) -> TableRuntime:
+        """Store a new table of ``identity`` (asking over ``connection``) and start running it; ``bots`` fill its empty seats.
 
-        The table counts from the moment it is checked (while it is stored,
+        Refused before anything is stored past the caps of
+        :mod:`stich.web.table_caps`: 429 ``tables`` past the creator's
+        unfinished tables; for ``bots``, 403 ``bots`` for a level above the
+        creator's and 429 ``bots`` past the tables with search bots.  The
+        table counts from the moment it is checked (while it is stored,
         through ``_being_created``), so that requests at the same time cannot
         all slip under the cap.
         """
+        creator = Owner.of(identity, connection) if identity is not None else None
         if creator is not None:
+            assert identity is not None
+            if bots is not None:
+                spec = table_bot_spec(bots, "bots")
+                check_bot_level(self.settings, spec, identity, "bots")
+                if is_search_bot(spec):
+                    self.check_search_tables(creator, "bots")
             self.check_new_table(creator)
             self._being_created.append(creator)
         try:
@@ -974,6 +988,8 @@ class TableManager:
         runtime = TableRuntime(self, row, creator)
         self.tables[row.id] = runtime
         runtime.start_driver()
+        if bots is not None and identity is not None and any(seat.kind == "empty" for seat in runtime.seats):
+            await runtime.add_bots(identity, bots, None, creator)
         return runtime
 
 
