@@ -1,7 +1,8 @@
 """Starvation benchmark (issue 30, fault 1): N tables of heavy search bots beside one human's table.
 
-Starts a server on 127.0.0.1 (a free port, a temporary SQLite file) with the
-caps raised so that one address may run ``--heavy`` tables of ``--bot`` bots
+Starts a server on 127.0.0.1 (a free port, a temporary SQLite file;
+``load_platform.local_server``) with the caps raised so that one address may
+run ``--heavy`` tables of ``--bot`` bots
 (default ``ismcts:level=5``, 6 s per decision), each a list of 50 deals that
 the bots play on their own.  Beside them one scripted human plays a table
 with ``random`` bots: whenever a ``state`` shows a legal action for the
@@ -26,34 +27,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 from bench_common import machine_info
-from load_platform import COOKIE, _cpu_seconds, _ms, _wait_ready, emit, free_port, percentile
+from load_platform import COOKIE, _cpu_seconds, _ms, emit, load_limits, local_server, percentile
 from websockets.asyncio.client import ClientConnection, connect
 
 MAX_HEAVY = 50
 MAX_SECONDS = 600.0
-
-SERVER = """
-import json, sys
-import uvicorn
-from stich.web.app import create_app
-from stich.web.settings import Settings
-uvicorn.run(create_app(Settings(**json.loads(sys.argv[1]))), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
-"""The server: ``stich.web.app`` under uvicorn with the settings given as JSON (``stich serve`` has no options for the caps)."""
 
 
 def _children(pid: int) -> list[int]:
@@ -69,34 +58,17 @@ def _workers_cpu(pid: int) -> float:
     return sum(_cpu_seconds(child) or 0.0 for child in _children(pid))
 
 
-@contextlib.asynccontextmanager
-async def server(heavy: int, workers: int) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The server on a free port with a temporary database; stopped afterwards."""
-    with tempfile.TemporaryDirectory(prefix="stich-starve-") as folder, Path(folder, "server.log").open("wb") as log:
-        settings = {
-            "database_url": f"sqlite:///{Path(folder, 'starve.db')}",
-            "bot_delay_seconds": 0.1,
-            "next_deal_delay_seconds": 0.5,
-            "bot_workers": workers,
-            "guest_max_bot_level": 5,
-            "max_search_tables_per_person": heavy + 1,
-            "max_search_tables_per_address": heavy + 1,
-            "max_tables_per_person": heavy + 2,
-            "max_tables_per_address": heavy + 2,
-        }
-        port = free_port()
-        process = subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(settings), str(port)], stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            await _wait_ready(base, process, 60.0, Path(folder, "server.log"))
-            yield base, process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+def server_settings(heavy: int, workers: int) -> dict[str, Any]:
+    """The server's settings: short bot pauses, ``workers`` bot processes, room for ``heavy`` level-5 tables of guests."""
+    return {
+        "bot_delay_seconds": 0.1,
+        "next_deal_delay_seconds": 0.5,
+        "bot_workers": workers,
+        "guest_max_bot_level": 5,
+        "max_search_tables_per_person": heavy + 1,
+        "max_tables_per_person": heavy + 2,
+        **load_limits(heavy + 1, 4),
+    }
 
 
 async def guest(http: httpx.AsyncClient) -> str:
@@ -183,7 +155,10 @@ async def deals_played(http: httpx.AsyncClient, table_ids: list[str]) -> int:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, the heavy tables, then measure the human, the pings and the lobby."""
-    async with server(args.heavy, args.workers) as (base, process), httpx.AsyncClient(base_url=base, timeout=120) as http:
+    async with (
+        local_server(server_settings(args.heavy, args.workers), 60.0) as (base, process),
+        httpx.AsyncClient(base_url=base, timeout=120) as http,
+    ):
         owner = await guest(http)
         heavy = [await create(http, owner, {"game": args.game, "deals": 50, "seat": None, "bots": args.bot}) for _ in range(args.heavy)]
         await asyncio.sleep(args.warmup)  # the bot workers start and every heavy table asks for its first decision
