@@ -42,6 +42,7 @@ process's implementation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -288,7 +289,7 @@ class BotPool:
     def _on_done(self, done: Future[int], item: _Waiting, started: float, generation: int) -> None:
         """Called in a pool thread: hand the outcome to the event loop."""
         loop = item.answer.get_loop()
-        if not loop.is_closed():
+        with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile: nobody waits for the answer
             loop.call_soon_threadsafe(self._finish, done, item, started, generation)
 
     def _finish(self, done: Future[int], item: _Waiting, started: float, generation: int) -> None:
