@@ -1,6 +1,7 @@
 """Load test of the web server: many tables at once, every seat a scripted WebSocket client.
 
-Starts ``stich serve`` on 127.0.0.1 (a free port, a temporary SQLite file),
+Starts the server of ``stich serve`` on 127.0.0.1 (a free port, a temporary
+SQLite file, the per-address caps raised to fit the run: :func:`load_limits`),
 or uses a running server given with ``--url``.  Then ``--tables`` table slots
 run at the same time: each makes one guest session per seat (over HTTP, like
 a browser), creates a table of ``--game`` (the first guest sits at seat 0,
@@ -38,7 +39,6 @@ import math
 import os
 import platform
 import random
-import shutil
 import socket
 import subprocess
 import sys
@@ -230,13 +230,30 @@ def free_port() -> int:
         return port
 
 
-def stich_command() -> list[str]:
-    """How to run ``stich``: the script next to this Python, else ``python -m stich.cli.main``."""
-    script = Path(sys.executable).with_name("stich")
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("stich")
-    return [found] if found else [sys.executable, "-c", "import sys; from stich.cli.main import main; sys.exit(main())"]
+SERVER = """
+import json, sys
+import uvicorn
+from stich.web.app import create_app
+from stich.web.settings import Settings
+uvicorn.run(create_app(Settings(**json.loads(sys.argv[1]))), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+"""The local server: the app of ``stich serve`` under uvicorn, with its settings as JSON (``stich serve`` has no options for the caps)."""
+
+
+def load_limits(tables: int, seats: int) -> dict[str, int]:
+    """Settings that let ``tables`` tables of ``seats`` clients each come from the one address of a load test.
+
+    The server caps tables, sockets and messages per client address
+    (docs/web.md, "Security model"); a load test is many people on one
+    address, so the caps are raised to fit it (each session keeps its own).
+    """
+    return {
+        "max_tables_per_address": tables + 2,
+        "max_search_tables_per_address": tables + 2,
+        "max_sockets_per_address": tables * seats + 8,
+        "max_sockets_per_table": seats + 8,
+        "max_messages_per_minute_per_address": 10**9,
+    }
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -249,13 +266,12 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 @contextlib.asynccontextmanager
-async def local_server(grace: float, startup: float) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``stich serve`` on 127.0.0.1, a free port and a temporary SQLite file; stopped (and the files removed) afterwards."""
+async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The server on 127.0.0.1, a free port and a temporary SQLite file, with ``settings``; stopped (and the files removed) afterwards."""
     with tempfile.TemporaryDirectory(prefix="stich-load-") as folder, Path(folder, "server.log").open("wb") as log:
         port = free_port()
-        command = [*stich_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-        command += ["--database", f"sqlite:///{Path(folder, 'load.db')}", "--grace", str(grace)]
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        values = {"database_url": f"sqlite:///{Path(folder, 'load.db')}", **settings}
+        process = subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(values), str(port)], stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         try:
             await _wait_ready(base, process, startup, Path(folder, "server.log"))
@@ -294,7 +310,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.url:
             base = args.url.rstrip("/")
         else:
-            base, process = await stack.enter_async_context(local_server(args.grace, args.startup))
+            settings = {"grace_seconds": args.grace, **load_limits(args.tables, SEATS[args.game])}
+            base, process = await stack.enter_async_context(local_server(settings, args.startup))
             server, cpu_before = process, _cpu_seconds(process.pid)
         started = time.monotonic()
         deadline = started + limit
@@ -308,7 +325,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     timed_out = args.seconds is None and ended >= deadline
     return {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "server": args.url or "local stich serve (temporary SQLite)",
+        "server": args.url or "local server (temporary SQLite, per-address caps raised)",
         "game": args.game,
         "tables": args.tables,
         "deals_per_table": args.deals,
@@ -374,14 +391,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def emit(report: dict[str, Any], out: Path | None) -> None:
+    """Print a report as JSON, and write it to ``out`` if given."""
+    text = json.dumps(report, indent=2)
+    if out is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the load test; print the report (and write it with ``--out``)."""
     args = parse_args(argv)
-    report = asyncio.run(run(args))
-    text = json.dumps(report, indent=2)
-    if args.out is not None:
-        args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit(asyncio.run(run(args)), args.out)
     return 0
 
 

@@ -147,6 +147,17 @@ class Reader:
         self.ws.send_json(data)
 
 
+def first_and_close(ws: WebSocketTestSession) -> tuple[dict[str, Any], str]:
+    """The first message of a socket the server then closes, and the close (``closed with code N``)."""
+    reader = Reader(ws)
+    message = reader.next()
+    try:
+        reader.next()
+    except ConnectionError as exc:
+        return message, str(exc)
+    raise AssertionError(f"the socket stayed open after {message}")
+
+
 def first_legal(view: dict[str, Any]) -> str:
     """The first legal action of a view."""
     actions: list[str] = view["legal_actions"]

@@ -4,83 +4,62 @@ Two stand-in bots are registered for these tests only (the registry is
 restored afterwards): ``deep`` takes a ``level`` like the search bots do and
 plays the first legal action; ``gate`` blocks inside ``choose`` until the
 test opens its gate, which shows whether a thinking bot holds up the server.
+Both think in the server's bot worker processes (tests/web/fake_bots.py) and
+report through files.
 """
 
 from __future__ import annotations
 
-import sys
-import threading
-import types
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from stich.bots.registry import BOTS
-from stich.core.game import Action, Game, Observation
 from stich.core.records import replay_deal
 from stich.search.budget import LEVELS
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
 
-GATE_SECONDS = 20.0
-"""Longest a gate bot waits; a gate that times out means the server could not answer while it thought."""
-
-
-class DeepBot:
-    """A bot with a strength level, like the search bots; plays the first legal action."""
-
-    levels: ClassVar[list[int]] = []
-
-    def __init__(self, game: Game, seat: int, seed: int, level: int = 3) -> None:
-        self.name = f"deep-{level}"
-        DeepBot.levels.append(level)
-
-    def choose(self, observation: Observation) -> Action:
-        return observation.legal_actions[0]
+FAKE_BOTS = Path(__file__).with_name("fake_bots.py")
 
 
 class Gate:
-    """The gate the ``gate`` bots wait at, and what they saw."""
+    """The files through which the test talks to the ``gate`` and ``deep`` bots in the worker processes."""
 
-    def __init__(self) -> None:
-        self.open = threading.Event()
-        self.entered = threading.Event()
-        self.timed_out = False
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
 
+    def entered(self) -> bool:
+        return (self.folder / "entered").exists()
 
-class GateBot:
-    """Blocks in ``choose`` until the gate opens, then plays the last legal action."""
+    def open(self) -> None:
+        (self.folder / "open").touch()
 
-    gate = Gate()
+    @property
+    def timed_out(self) -> bool:
+        return (self.folder / "timed_out").exists()
 
-    def __init__(self, game: Game, seat: int, seed: int) -> None:
-        self.name = "gate"
-
-    def choose(self, observation: Observation) -> Action:
-        gate = GateBot.gate
-        gate.entered.set()
-        if not gate.open.wait(GATE_SECONDS):
-            gate.timed_out = True
-        return observation.legal_actions[-1]
+    def levels(self) -> set[int]:
+        path = self.folder / "levels"
+        return {int(line) for line in path.read_text().split()} if path.exists() else set()
 
 
 @pytest.fixture(autouse=True)
-def fake_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    """Register ``deep`` and ``gate`` for one test; yields the gate (opened at the end whatever happens)."""
-    module = types.ModuleType("stich_test_fake_bots")
-    module.DeepBot = DeepBot  # type: ignore[attr-defined]
-    module.GateBot = GateBot  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(BOTS, "deep", f"{module.__name__}:DeepBot")
-    monkeypatch.setitem(BOTS, "gate", f"{module.__name__}:GateBot")
-    DeepBot.levels = []
-    GateBot.gate = Gate()
+def fake_bots(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Gate]:
+    """Register ``deep`` and ``gate`` (from tests/web/fake_bots.py) for one test; yields the gate (opened at the end whatever happens)."""
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    monkeypatch.setenv("STICH_TEST_BOTS", str(folder))
+    monkeypatch.setitem(BOTS, "deep", f"{FAKE_BOTS}:DeepBot")
+    monkeypatch.setitem(BOTS, "gate", f"{FAKE_BOTS}:GateBot")
+    gate = Gate(folder)
     try:
-        yield GateBot.gate
+        yield gate
     finally:
-        GateBot.gate.open.set()
+        gate.open()
 
 
 def test_bots_lists_each_spec_with_a_label_and_thinking_time(client: TestClient) -> None:
@@ -98,7 +77,7 @@ def test_bots_lists_each_spec_with_a_label_and_thinking_time(client: TestClient)
         assert (f"{name}:level=1" in offers) == (name in BOTS)
 
 
-def test_a_table_accepts_a_level_spec_and_its_bots_get_that_level(client: TestClient) -> None:
+def test_a_table_accepts_a_level_spec_and_its_bots_get_that_level(client: TestClient, fake_bots: Gate) -> None:
     token = new_guest(client)
     table = create_table(client, token, game="doppelkopf", seat=None, bots="deep:level=2")
     assert [seat["bot"] for seat in table["seats"]] == ["deep:level=2"] * 4 and table["status"] == "playing"
@@ -107,19 +86,19 @@ def test_a_table_accepts_a_level_spec_and_its_bots_get_that_level(client: TestCl
         deals: list[dict[str, Any]] = call(client, "GET", f"/api/tables/{table['id']}/deals").json()["deals"]
         return [d for d in deals if d["status"] == "finished"]
 
-    deal = wait_for(finished, what="the deep bots' deal")[0]
+    deal = wait_for(finished, timeout=60, what="the deep bots' deal")[0]
     record = call(client, "GET", deal["record_url"]).json()
     replay_deal(record)
     assert record["meta"]["seats"] == ["deep:level=2"] * 4
-    assert DeepBot.levels and set(DeepBot.levels) == {2}
+    assert fake_bots.levels() == {2}
 
 
 def test_add_bots_takes_a_spec_for_some_seats(client: TestClient) -> None:
     token = new_guest(client)
     table = create_table(client, token, game="doppelkopf", seat=0)
-    response = call(client, "POST", f"/api/tables/{table['id']}/bots", token, json={"bot": "deep:level=5", "seats": [2]})
+    response = call(client, "POST", f"/api/tables/{table['id']}/bots", token, json={"bot": "deep:level=2", "seats": [2]})
     assert response.status_code == 200, response.text
-    assert [seat["bot"] for seat in response.json()["seats"]] == [None, None, "deep:level=5", None]
+    assert [seat["bot"] for seat in response.json()["seats"]] == [None, None, "deep:level=2", None]
 
 
 @pytest.mark.parametrize(
@@ -155,7 +134,7 @@ def test_bad_bot_specs_name_the_field_and_change_nothing(client: TestClient, bot
 def test_a_thinking_bot_holds_up_neither_other_tables_nor_its_own_clients(client: TestClient, fake_bots: Gate) -> None:
     token = new_guest(client, "Ada")
     slow = create_table(client, token, game="doppelkopf", seat=None, bots="gate")
-    wait_for(fake_bots.entered.is_set, what="the gate bot to start thinking")
+    wait_for(fake_bots.entered, timeout=60, what="the gate bot to start thinking")
     # while it thinks: the lobby answers, another table plays a whole deal, and the slow table's own clients are served
     other = create_table(client, token, game="tapp_tarock", seat=0)
     with connect(client, other["id"], token) as ws:
@@ -170,7 +149,7 @@ def test_a_thinking_bot_holds_up_neither_other_tables_nor_its_own_clients(client
         assert spectator.until(lambda m: m["type"] == "state")["step"] == state["step"]  # nothing moved while the bot thinks
         spectator.send({"type": "ping", "id": 7})
         assert spectator.until(lambda m: m["type"] == "pong")["id"] == 7
-        fake_bots.open.set()
+        fake_bots.open()
         moved = spectator.until(lambda m: m["type"] == "state" and m["step"] > state["step"])
         assert moved["last"][0] == state["view"]["to_move"]
     assert not fake_bots.timed_out
@@ -182,8 +161,8 @@ def test_a_decision_for_a_moment_that_passed_is_dropped(db_url: str, fake_bots: 
         token = new_guest(client, "Ada")
         # ``deep`` bots say "gesund", so seat 0's first decision is its reservation (two choices); random bots
         # could declare a compulsory solo first, and seat 0 then opens with a single legal card.
-        table = create_table(client, token, game="doppelkopf", seat=0, bots="deep")
-        wait_for(fake_bots.entered.is_set, what="the stand-in to start thinking for the absent person")
+        table = create_table(client, token, game="doppelkopf", seat=0, bots="deep:level=1")
+        wait_for(fake_bots.entered, timeout=60, what="the stand-in to start thinking for the absent person")
         with connect(client, table["id"], token) as ws:  # back while the stand-in thinks: the turn is ours again
             reader = Reader(ws)
             mine = reader.until(lambda m: m["type"] == "state")
@@ -192,7 +171,7 @@ def test_a_decision_for_a_moment_that_passed_is_dropped(db_url: str, fake_bots: 
             reader.send({"type": "action", "action": legal[0], "step": mine["step"], "deal": mine["deal"]})
             moved = reader.until(lambda m: m["type"] == "state" and m["step"] == mine["step"] + 1)
             assert moved["last"] == [0, legal[0]]
-        fake_bots.open.set()  # the stand-in's late choice is for a step that has passed
+        fake_bots.open()  # the stand-in's late choice is for a step that has passed
 
         def finished() -> bool:
             deals = svc(client).db.deals_of(table["id"])

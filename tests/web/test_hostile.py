@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, svc
+from .helpers import Reader, call, connect, create_table, first_and_close, make_settings, new_guest, running, svc
 
 
 def _four_people(client: TestClient) -> tuple[str, list[str]]:
@@ -137,11 +137,7 @@ def test_a_cross_site_websocket_is_refused(client: TestClient) -> None:
 def _first_and_close(client: TestClient, path: str) -> tuple[dict[str, Any], str]:
     client.cookies.clear()
     with client.websocket_connect(path) as ws:
-        reader = Reader(ws)
-        message = reader.next()
-        with pytest.raises(ConnectionError) as closed:
-            reader.next()
-    return message, str(closed.value)
+        return first_and_close(ws)
 
 
 def test_private_tables_and_unknown_tables_are_closed_to_strangers(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""The load test script (bench/load_platform.py) in a tiny run: two tables, one deal each, against a real ``stich serve``.
+"""The load test script (bench/load_platform.py) in a tiny run: two tables, one deal each, against a real server (the app under uvicorn).
 
 Only the report's shape and its consistency are checked (every action sent
 was confirmed, the percentiles are ordered); speed is not: figures belong in
@@ -85,7 +85,16 @@ def test_the_script_is_bounded_by_default() -> None:
 
 
 def test_run_from_a_checkout_without_the_script_on_path() -> None:
-    """The server is started as ``stich serve`` from the same environment as the script's Python."""
-    command = _module().stich_command()
-    assert command[-1] != "" and (Path(command[0]).name == "stich" or command[0] == sys.executable)
-    assert subprocess.run([*command, "serve", "--help"], capture_output=True, text=True, timeout=60, check=False).returncode == 0
+    """The server is started by the script's own Python, from the same environment: the app and uvicorn import there."""
+    imports = _module().SERVER.rsplit("uvicorn.run(", 1)[0]  # the server's imports, without starting it
+    check = imports + "print(callable(create_app), callable(uvicorn.run), Settings.__name__)"
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.split() == ["True", "True", "Settings"], done.stderr[-2000:]
+
+
+def test_the_load_limits_let_one_address_hold_the_run() -> None:
+    from stich.web.settings import Settings
+
+    limits = _module().load_limits(200, 4)
+    settings = Settings(**limits)
+    assert settings.max_tables_per_address >= 200 and settings.max_sockets_per_address >= 800 and settings.max_sockets_per_table >= 4

@@ -82,6 +82,8 @@ class DealRow:
     status: str
     record: str | None
     actions: tuple[tuple[int, str], ...] = ()
+    stand_in_seats: tuple[int, ...] = ()
+    """Seats a stand-in bot made one of ``actions`` for (only when the actions are asked for)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,7 @@ def _deal_row(deal: Deal, actions: Sequence[DealAction] = ()) -> DealRow:
         deal.status,
         deal.record,
         tuple((a.seat, a.action) for a in actions),
+        tuple(sorted({a.seat for a in actions if a.stand_in})),
     )
 
 
@@ -359,10 +362,10 @@ class Database:
             db.commit()
             return deal.id
 
-    def add_action(self, deal_id: int, position: int, seat: int, action: str) -> None:
-        """Store one action the moment it is played (the key makes a duplicate position fail)."""
+    def add_action(self, deal_id: int, position: int, seat: int, action: str, stand_in: bool = False) -> None:
+        """Store one action the moment it is played (the key makes a duplicate position fail); ``stand_in``: a stand-in bot made it."""
         with self._write() as db:
-            db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow()))
+            db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow(), stand_in=stand_in))
             db.commit()
 
     def finish_deal(self, deal_id: int, record: str) -> None:

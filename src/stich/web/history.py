@@ -26,9 +26,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
-from stich.arena.duplicate import parse_bot_spec
 from stich.bots.registry import bot_names
-from stich.core.errors import OptionError, StichError
+from stich.core.errors import StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
@@ -37,6 +36,7 @@ from stich.web.db import PlayedDeal
 from stich.web.lobby import visible_deal
 from stich.web.protocol import ApiError, hand_groups
 from stich.web.services import services
+from stich.web.table_caps import takes_level
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -69,21 +69,12 @@ def _search_seconds(level: int) -> float | None:
     return SECONDS.get(level)
 
 
-def _takes_level(name: str) -> bool:
-    """Whether the bot ``name`` takes a strength ``level`` option."""
-    try:
-        parse_bot_spec(f"{name}:level=1")
-    except OptionError:
-        return False
-    return True
-
-
 def offered_bots() -> list[dict[str, Any]]:
     """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``."""
     offers: list[dict[str, Any]] = []
     for name in bot_names():
         label = BOT_LABELS.get(name, name)
-        if _takes_level(name):
+        if takes_level(name):
             for level in LEVELS:
                 offers.append(
                     {

@@ -25,9 +25,13 @@ from stich.web.db import DealRow, TableRow
 from stich.web.models import utcnow
 from stich.web.protocol import ApiError
 from stich.web.services import Services, services
+from stich.web.table_caps import Owner
 from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
 
 router = APIRouter(prefix="/api", tags=["lobby"])
+
+MAX_TABLES_PAGE = 100
+"""Most tables one ``GET /api/tables`` lists (``limit``); ``offset`` pages on."""
 
 OptionText = Annotated[str, Field(max_length=200)]
 OptionMembers = Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=64)]
@@ -147,18 +151,24 @@ def list_games() -> dict[str, Any]:
 
 # ----------------------------------------------------------------- tables
 @router.get("/tables")
-async def list_tables(request: Request, status: Annotated[str, Query(pattern="^(open|playing|all)$")] = "all") -> dict[str, Any]:
-    """Open and running public tables (and private ones you sit at); ``status`` filters ``open`` or ``playing``."""
+async def list_tables(
+    request: Request,
+    status: Annotated[str, Query(pattern="^(open|playing|all)$")] = "all",
+    limit: Annotated[int, Query(ge=1, le=MAX_TABLES_PAGE)] = MAX_TABLES_PAGE,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    """Open and running public tables (and private ones you sit at), oldest first, ``limit`` from ``offset`` on; ``total`` counts all."""
     svc = services(request)
     identity = await current_identity(request)
-    rows = []
-    for runtime in list(svc.tables.tables.values()):
-        if runtime.status == "finished" or (status != "all" and runtime.status != status):
-            continue
-        if runtime.private and not runtime.may_see(identity, None):
-            continue
-        rows.append(runtime.summary(identity))
-    return {"tables": rows}
+    shown = [
+        runtime
+        for runtime in list(svc.tables.tables.values())
+        if runtime.status != "finished"
+        and (status == "all" or runtime.status == status)
+        and (not runtime.private or runtime.may_see(identity, None))
+    ]
+    page = [runtime.summary(identity) for runtime in shown[offset : offset + limit]]
+    return {"tables": page, "total": len(shown), "offset": offset, "limit": limit}
 
 
 @router.post("/tables", status_code=201)
@@ -172,9 +182,8 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
     bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
     async with player(request, response) as identity:
-        runtime = await svc.tables.create(new_table_row(game, body.deals, body.private, identity, body.seat, utcnow()))
-    if bots is not None and any(seat.kind == "empty" for seat in runtime.seats):
-        await runtime.add_bots(identity, bots, None)
+        row = new_table_row(game, body.deals, body.private, identity, body.seat, utcnow())
+        runtime = await svc.tables.create(row, identity, request, bots)
     return runtime.summary(identity)
 
 
@@ -234,7 +243,7 @@ async def add_bots(table_id: str, body: AddBots, request: Request) -> dict[str, 
     if identity is None:
         raise ApiError(401, "session", "no session")
     runtime = _runtime(svc, table_id, identity, None)
-    await runtime.add_bots(identity, body.bot, body.seats)
+    await runtime.add_bots(identity, body.bot, body.seats, Owner.of(identity, request))
     return runtime.summary(identity)
 
 

@@ -65,7 +65,37 @@ class Settings:
     send_queue_size: int = 512
     """Messages queued for one client before it counts as stuck and is disconnected."""
     max_messages_per_minute: int = 240
-    """Messages one WebSocket client may send per minute before it is disconnected."""
+    """Messages one session (a cookie; without one, the address) may send per minute over all its WebSockets.
+
+    A connect counts as one message; past the limit the socket is told so and
+    closed, and a reconnect does not restore the budget.
+    """
+    max_messages_per_minute_per_address: int = 1200
+    """Messages one client address may send per minute over all its WebSockets and sessions."""
+    max_sockets_per_client: int = 8
+    """WebSockets one session may hold open at once (spectators without a cookie: see the next)."""
+    max_sockets_per_address: int = 64
+    """WebSockets one client address may hold open at once, with or without cookies."""
+    max_sockets_per_table: int = 300
+    """WebSockets (players and spectators) one table accepts at once."""
+    presence_interval_seconds: float = 0.25
+    """Connects and disconnects of a table's players are told to its clients at most once per this interval."""
+    bot_workers: int = 2
+    """Worker processes in which search bots think (see :mod:`stich.web.bot_pool`)."""
+    bot_nice: int = 10
+    """How much lower the bot workers' CPU priority is than the server's (``nice`` increment; 0 for the same)."""
+    guest_max_bot_level: int = 2
+    """Highest search-bot ``level`` a guest may seat."""
+    account_max_bot_level: int = 5
+    """Highest search-bot ``level`` an account may seat."""
+    max_search_tables_per_person: int = 2
+    """Unfinished tables with search bots one person (an account, or a guest session) may have seated."""
+    max_search_tables_per_address: int = 4
+    """Unfinished tables with search bots seated from one client address."""
+    max_tables_per_person: int = 5
+    """Unfinished tables one person (an account, or a guest session) may have created."""
+    max_tables_per_address: int = 20
+    """Unfinished tables created from one client address."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""
@@ -85,3 +115,26 @@ class Settings:
         if self.max_body_bytes < 1024 or self.request_timeout_seconds <= 0:
             raise ValueError("max_body_bytes must be at least 1024 and request_timeout_seconds positive")
         proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start
+        if self.bot_workers < 1:
+            raise ValueError("bot_workers must be at least 1")
+        if self.presence_interval_seconds < 0:
+            raise ValueError("presence_interval_seconds must not be negative")
+        counts = {
+            name: getattr(self, name)
+            for name in (
+                "max_messages_per_minute",
+                "max_messages_per_minute_per_address",
+                "max_sockets_per_client",
+                "max_sockets_per_address",
+                "max_sockets_per_table",
+                "max_search_tables_per_person",
+                "max_search_tables_per_address",
+                "max_tables_per_person",
+                "max_tables_per_address",
+            )
+        }
+        for name, value in counts.items():
+            if value < 0:
+                raise ValueError(f"{name} must not be negative")
+        if not 0 <= self.guest_max_bot_level <= 5 or not 0 <= self.account_max_bot_level <= 5:
+            raise ValueError("the highest bot levels must be 0 (no search bots) to 5")

@@ -18,38 +18,42 @@ own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
 in the groups players of the game hold it in), a spectator the
 :func:`~stich.web.protocol.public_view`.
 
-Bots think off the event loop (``asyncio.to_thread``) and without the
-table's lock: the driver takes the seat's observation under the lock, lets
-the bot choose in a worker thread, and applies the choice only if the deal
-is still at the same step.  A slow search bot therefore never holds up other
-tables, nor this table's clients (sync, reconnects, the lobby).
+Bots think off the event loop and without the table's lock: the driver
+takes the seat's observation under the lock, hands it to the manager's
+:class:`~stich.web.bot_pool.BotThinker` (search bots in worker processes, a
+fair share per table), and applies the choice only if the deal is still at
+the same step.  A slow search bot therefore never holds up other tables, nor
+this table's clients (sync, reconnects, the lobby).  Each decision's bot is
+seeded by :func:`bot_seed` from the deal's committed seed and salt, the seat
+and the step, so it is the same after a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from stich.arena.duplicate import BotSpec, build_bot, parse_bot_spec
-from stich.bots.base import Bot
+from stich.arena.duplicate import BotSpec, parse_bot_spec
 from stich.core.errors import NotationError, OptionError, StichError
-from stich.core.game import Game, Observation, State
+from stich.core.game import Game, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.web.auth import Identity, current_identity
+from stich.web.bot_pool import BotJob, BotPool, BotThinker
 from stich.web.db import Database, DealRow, SeatRow, TableRow
 from stich.web.fairness import Commitment
 from stich.web.protocol import (
@@ -66,6 +70,8 @@ from stich.web.protocol import (
 )
 from stich.web.services import services
 from stich.web.settings import Settings
+from stich.web.socket_limits import SocketLimits
+from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
 
 log = logging.getLogger("stich.web")
 
@@ -107,9 +113,17 @@ def table_bot_spec(text: str, field_name: str = "bot") -> BotSpec:
     return spec
 
 
-def make_table_bot(text: str, game: Game, seat: int, seed: int) -> Bot:
-    """The bot of a stored spec text for ``seat`` (the options were checked when the seat was filled)."""
-    return build_bot(parse_bot_spec(text), game, seat, seed)
+def bot_seed(fair: Commitment, seat: int, step: int) -> int:
+    """The seed of the bot deciding for ``seat`` at ``step`` of the deal committed by ``fair``.
+
+    A one-way hash of the deal's secret seed and salt, the seat and the step:
+    the bot's choice is the same whenever this moment is reached (after a
+    restart, in any worker process), and once the deal ends and its seed is
+    revealed anybody can recompute it, while during the deal the bot's
+    seed tells nobody anything about the cards.
+    """
+    text = f"stich bot:{fair.seed}:{fair.salt}:{seat}:{step}"
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 
 
 @dataclass
@@ -156,18 +170,16 @@ class CurrentDeal:
 
 @dataclass(frozen=True)
 class Think:
-    """A bot decision to compute off the event loop: the moment (deal, step, seat), the bot and its observation."""
+    """A bot decision to compute off the event loop: the moment (deal, step, seat) and what the bot gets."""
 
     deal: int
     step: int
-    seat: int
-    bot: Bot
-    observation: Observation
+    job: BotJob
 
     @property
     def moment(self) -> tuple[int, int, int]:
         """``(deal id, step, seat)``: the stored actions so far fix the state, so this names it exactly."""
-        return (self.deal, self.step, self.seat)
+        return (self.deal, self.step, self.job.seat)
 
 
 @dataclass(frozen=True)
@@ -185,16 +197,18 @@ class Connection:
     never holds up the table; a client whose queue overflows is disconnected.
     """
 
-    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings) -> None:
+    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings, address: str = "unknown") -> None:
         self.websocket = websocket
         self.identity = identity
+        self.address = address
+        """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(settings.send_queue_size)
         self.closed = False
         self.kicked = False
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
-        self.received: deque[float] = deque()
-        self.max_per_minute = settings.max_messages_per_minute
+        self.close_code = 1008
+        """The close code once kicked: 1008 (policy), or 4401 when its session has ended."""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (dropped once the connection is closed)."""
@@ -207,14 +221,6 @@ class Connection:
             self.closed = True
             self.kicked = True
             asyncio.get_running_loop().create_task(self._close(1013))
-
-    def flooding(self) -> bool:
-        """Count one received message; whether the client sent too many in the last minute."""
-        now = time.monotonic()
-        self.received.append(now)
-        while self.received and self.received[0] <= now - 60:
-            self.received.popleft()
-        return len(self.received) > self.max_per_minute
 
     async def _close(self, code: int) -> None:
         if self.websocket.application_state == WebSocketState.CONNECTED:
@@ -254,7 +260,7 @@ def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Ses
 class TableRuntime:
     """A table in memory: seats, the list being played, the deal in progress and the clients."""
 
-    def __init__(self, manager: TableManager, row: TableRow) -> None:
+    def __init__(self, manager: TableManager, row: TableRow, creator: Owner | None = None) -> None:
         self.manager = manager
         self.settings = manager.settings
         self.db = manager.db
@@ -266,13 +272,18 @@ class TableRuntime:
         self.status = row.status
         self.creator_session_id = row.creator_session_id
         self.seats = [Seat.from_row(seat) for seat in row.seats]
+        if creator is None and row.creator_session_id is not None:
+            creator = Owner(("session", row.creator_session_id), None)
+        self.creator = creator
+        """Whom the table counts against (:mod:`stich.web.table_caps`)."""
+        self.search_owner = creator if any(s.kind == "bot" and s.bot and is_search_bot(parse_bot_spec(s.bot)) for s in self.seats) else None
+        """Whom the table counts against as a table with search bots (who seated the first one)."""
         self.lock = asyncio.Lock()
         self.session: Session | None = None
         self.seeds: dict[int, int] = {}
         self.state: State | None = None
         self.deal: CurrentDeal | None = None
         self._pending_fair: Commitment | None = None
-        self.bots: dict[int, Bot] = {}
         self.decision: Decision | None = None
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {}
@@ -281,6 +292,9 @@ class TableRuntime:
         self.broken: str | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
+        self._last_table: dict[str, Any] | None = None
+        """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
+        self._presence_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------- queries
     def seat_of(self, identity: Identity | None) -> int | None:
@@ -446,14 +460,31 @@ class TableRuntime:
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
-            self._broadcast_others(conn)
+            self._presence_changed()
         self.wake.set()
 
-    def _broadcast_others(self, conn: Connection) -> None:
+    def _broadcast_table(self) -> None:
+        """Send every client the ``table`` message (seats, presence, totals)."""
         message = self._table_message()
-        for other in list(self.connections):
-            if other is not conn:
-                other.send(message)
+        self._last_table = message
+        self._broadcast(message)
+
+    def _presence_changed(self) -> None:
+        """A client came or went: tell the others once the presence interval is over, if the ``table`` message changed.
+
+        Coalesced so that connect/close cycles cannot make a message to every
+        client each (issue 30: 300 cycles before 300 spectators made 180,000
+        messages); a spectator changes nothing in the ``table`` message, so it
+        makes none at all.
+        """
+        if self._presence_timer is None:
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(self.settings.presence_interval_seconds, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        self._presence_timer = None
+        if self._table_message() != self._last_table:
+            self._broadcast_table()
 
     async def detach(self, conn: Connection) -> None:
         """A client left: a player's grace period starts."""
@@ -461,15 +492,21 @@ class TableRuntime:
             self.connections.discard(conn)
             if conn.seat is not None and not self._connected(conn.seat):
                 self.away_since[conn.seat] = time.monotonic()
-            self._broadcast(self._table_message())
+            self._presence_changed()
             if self.status == "finished" and not self.connections:
                 self.manager.forget(self)
         self.wake.set()
 
     # ------------------------------------------------------- client input
     async def handle(self, conn: Connection, raw: str | bytes | None) -> None:
-        """One message from a client: answered with an error, or applied and broadcast."""
-        if conn.flooding():
+        """One message from a client: answered with an error, or applied and broadcast.
+
+        Every message spends one of the client's and the address's budget
+        (:mod:`stich.web.socket_limits`); a client past it is disconnected.  A
+        player's ``sync`` and ``action`` first check that the session the
+        socket was opened with still holds (after a logout it does not).
+        """
+        if not self.manager.sockets.allow_message(conn.identity, conn.address):
             conn.send(error_message(WHOLE, "too many messages; slow down"))
             conn.kicked = True
             return
@@ -480,6 +517,11 @@ class TableRuntime:
             return
         if isinstance(message, PingMessage):
             conn.send({"type": "pong", "id": message.id})
+            return
+        if conn.identity is not None and not await self._session_holds(conn):
+            conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+            conn.close_code = 4401
+            conn.kicked = True
             return
         if isinstance(message, SyncMessage):
             async with self.lock:
@@ -499,6 +541,11 @@ class TableRuntime:
                 conn.send(error_message(WHOLE, "the server could not store the action; nothing changed, try again"))
                 return
         self.wake.set()
+
+    async def _session_holds(self, conn: Connection) -> bool:
+        """Whether the cookie the socket was opened with still names the session it was opened for."""
+        current = await current_identity(conn.websocket)
+        return current is not None and conn.identity is not None and current.session_id == conn.identity.session_id
 
     def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
         """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""
@@ -563,14 +610,24 @@ class TableRuntime:
             await self._set_seats({current: Seat()})
             return current
 
-    async def add_bots(self, identity: Identity, bot: str, seats: list[int] | None) -> list[int]:
-        """Fill empty seats with bots (the creator or a seated player); starts the table when it is full."""
+    async def add_bots(self, identity: Identity, bot: str, seats: list[int] | None, owner: Owner | None = None) -> list[int]:
+        """Fill empty seats with bots (the creator or a seated player); starts the table when it is full.
+
+        The bot's level and the number of tables with search bots are capped
+        (:mod:`stich.web.table_caps`); ``owner`` is whom a first search bot
+        makes the table count against.
+        """
         async with self.lock:
             if identity.session_id != self.creator_session_id and self.seat_of(identity) is None:
                 raise ApiError(403, "table", "only the table's creator or its players may add bots")
             if self.status != "open":
                 raise ApiError(409, "table", "the table has started")
-            bot = table_bot_spec(bot, "bot").text
+            spec = table_bot_spec(bot, "bot")
+            check_bot_level(self.settings, spec, identity, "bot")
+            bot = spec.text
+            claim = is_search_bot(spec) and self.search_owner is None
+            if claim:
+                self.manager.check_search_tables(owner or Owner.of(identity, None), "bot", besides=self)
             if seats is None:
                 chosen = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
                 if not chosen:
@@ -585,7 +642,14 @@ class TableRuntime:
                     if index in chosen:
                         raise ApiError(422, f"seats.{position}", f"seat {index} is named twice")
                     chosen.append(index)
-            await self._set_seats({index: Seat("bot", bot) for index in chosen})
+            if claim:
+                self.search_owner = owner or Owner.of(identity, None)
+            try:
+                await self._set_seats({index: Seat("bot", bot) for index in chosen})
+            except BaseException:
+                if claim:
+                    self.search_owner = None
+                raise
             return chosen
 
     async def _set_seats(self, changes: Mapping[int, Seat]) -> None:
@@ -604,19 +668,16 @@ class TableRuntime:
             self.session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
             self.next_deal_at = 0.0
             self.wake.set()
-        self._broadcast(self._table_message())
+        self._broadcast_table()
 
     # ---------------------------------------------------------------- play
-    def _bot_for(self, seat: int) -> Bot:
-        bot = self.bots.get(seat)
-        if bot is None:
-            info = self.seats[seat]
-            name = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
-            bot = make_table_bot(name, self.game, seat, secrets.randbits(64))
-            self.bots[seat] = bot
-        return bot
+    def _bot_job(self, seat: int, state: State, deal: CurrentDeal) -> BotJob:
+        """The decision to ask of the seat's bot (or of the stand-in for an absent player): only the seat's observation goes."""
+        info = self.seats[seat]
+        spec = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
+        return BotJob(self.id, spec, self.game.canonical, seat, bot_seed(deal.fair, seat, len(state.history)), state.observation(seat))
 
-    async def _apply(self, seat: int, code: int) -> None:
+    async def _apply(self, seat: int, code: int, *, stand_in: bool = False) -> None:
         """Store and apply an action already checked legal, then tell every client.
 
         A deal this action ends is finished (record stored, session booked) by
@@ -626,7 +687,7 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text)
+        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text, stand_in)
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._broadcast_state()
@@ -651,7 +712,6 @@ class TableRuntime:
         self._pending_fair = None
         self.state = state
         self.deal = CurrentDeal(deal_id, number, fair)
-        self.bots = {}
         self.decision = None
         start = self._deal_start_message()
         assert start is not None
@@ -678,7 +738,6 @@ class TableRuntime:
         session.book(state)
         self.state = None
         self.deal = None
-        self.bots = {}
         self.decision = None
         self.next_deal_at = time.monotonic() + self.settings.next_deal_delay_seconds
         self._broadcast(
@@ -699,14 +758,14 @@ class TableRuntime:
         if session.is_over():
             await self._finish_table()
         else:
-            self._broadcast(self._table_message())
+            self._broadcast_table()
 
     async def _finish_table(self) -> None:
         session = self.session
         assert session is not None
         await asyncio.to_thread(self.db.set_status, self.id, "finished")
         self.status = "finished"
-        self._broadcast(self._table_message())
+        self._broadcast_table()
         self._broadcast({"type": "table_end", "table": self.id, "totals": list(session.totals), "sheet": session.sheet()})
         if not self.connections:
             self.manager.forget(self)
@@ -740,29 +799,29 @@ class TableRuntime:
                 return deadline - now
             if seat not in deal.stand_in_seats:
                 deal.stand_in_seats.add(seat)
-                self._broadcast(self._table_message())
+                self._broadcast_table()
         moment = (deal.id, len(state.history), seat)
         decision = self.decision
         if decision is None or decision.moment != moment:
-            return Think(deal.id, len(state.history), seat, self._bot_for(seat), state.observation(seat))
+            return Think(deal.id, len(state.history), self._bot_job(seat, state, deal))
         ready = self.last_action_at + self.settings.bot_delay_seconds
         if now < ready:
             return ready - now
         self.decision = None
         if not state.is_legal(decision.code):  # pragma: no cover - a bot bug must not stop the table
             raise StichError(f"bot at seat {seat} chose the illegal action {self.game.actions[decision.code].text!r}")
-        await self._apply(seat, decision.code)
+        await self._apply(seat, decision.code, stand_in=self.seats[seat].kind == "human")
         return 0
 
     async def _think(self, think: Think) -> None:
-        """Let a bot choose in a worker thread, then keep the choice for the moment it was asked for.
+        """Let the bot choose (the manager's bot pool), then keep the choice for the moment it was asked for.
 
         The lock is not held meanwhile; if play moved on (a returning player
         acted, the deal ended), the moment no longer matches and
         :meth:`_advance` asks again.
         """
-        action = await asyncio.to_thread(think.bot.choose, think.observation)
-        self.decision = Decision(think.moment, action.code)
+        code = await self.manager.bots.choose(think.job)
+        self.decision = Decision(think.moment, code)
 
     async def _drive(self) -> None:
         """The driver task: automatic moves, deal starts and the grace period, until the table ends."""
@@ -821,7 +880,7 @@ class TableRuntime:
                 raise StichError(f"deal {deal.id} is unfinished, but later deals exist")
             else:
                 self.state = state
-                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment))
+                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment), set(deal.stand_in_seats))
         now = time.monotonic()
         for index, info in enumerate(self.seats):
             if info.kind == "human":
@@ -831,10 +890,16 @@ class TableRuntime:
 class TableManager:
     """Every table this server process runs, by id."""
 
-    def __init__(self, settings: Settings, db: Database) -> None:
+    def __init__(self, settings: Settings, db: Database, bots: BotThinker | None = None) -> None:
         self.settings = settings
         self.db = db
         self.tables: dict[str, TableRuntime] = {}
+        self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
+        """Where the bots think (closed by :meth:`stop`)."""
+        self.sockets = SocketLimits(settings)
+        """Open WebSockets and message budgets per client, address and table."""
+        self._being_created: list[Owner] = []
+        """Creators of tables being stored right now (they count towards the caps already)."""
 
     def load(self) -> None:
         """Load the open and running tables from the database, replaying the running ones."""
@@ -864,6 +929,7 @@ class TableManager:
         for runtime in self.tables.values():
             for conn in list(runtime.connections):
                 conn.finish()
+        await self.bots.close()
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""
@@ -873,13 +939,57 @@ class TableManager:
         """Drop a finished table with no clients left."""
         if self.tables.get(runtime.id) is runtime:
             del self.tables[runtime.id]
+            self.bots.forget(runtime.id)
 
-    async def create(self, row: TableRow) -> TableRuntime:
-        """Store a new table and start running it."""
-        await asyncio.to_thread(self.db.create_table, row)
-        runtime = TableRuntime(self, row)
+    def _unfinished(self, besides: TableRuntime | None = None) -> list[TableRuntime]:
+        return [runtime for runtime in self.tables.values() if runtime.status != "finished" and runtime is not besides]
+
+    def check_new_table(self, owner: Owner, field: str = "tables") -> None:
+        """Refuse (429) a new table when ``owner``'s person or address has its cap of unfinished tables."""
+        settings = self.settings
+        owners = [runtime.creator for runtime in self._unfinished()] + self._being_created
+        check_count(owners, owner, settings.max_tables_per_person, settings.max_tables_per_address, field, "tables")
+
+    def check_search_tables(self, owner: Owner, field: str, besides: TableRuntime | None = None) -> None:
+        """Refuse (429, naming ``field``) one more table with search bots for ``owner``'s person or address."""
+        settings = self.settings
+        owners = [runtime.search_owner for runtime in self._unfinished(besides)]
+        per_person, per_address = settings.max_search_tables_per_person, settings.max_search_tables_per_address
+        check_count(owners, owner, per_person, per_address, field, "tables with search bots")
+
+    async def create(
+        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
+    ) -> TableRuntime:
+        """Store a new table of ``identity`` (asking over ``connection``) and start running it; ``bots`` fill its empty seats.
+
+        Refused before anything is stored past the caps of
+        :mod:`stich.web.table_caps`: 429 ``tables`` past the creator's
+        unfinished tables; for ``bots``, 403 ``bots`` for a level above the
+        creator's and 429 ``bots`` past the tables with search bots.  The
+        table counts from the moment it is checked (while it is stored,
+        through ``_being_created``), so that requests at the same time cannot
+        all slip under the cap.
+        """
+        creator = Owner.of(identity, connection) if identity is not None else None
+        if creator is not None:
+            assert identity is not None
+            if bots is not None:
+                spec = table_bot_spec(bots, "bots")
+                check_bot_level(self.settings, spec, identity, "bots")
+                if is_search_bot(spec):
+                    self.check_search_tables(creator, "bots")
+            self.check_new_table(creator)
+            self._being_created.append(creator)
+        try:
+            await asyncio.to_thread(self.db.create_table, row)
+        finally:
+            if creator is not None:
+                self._being_created.remove(creator)
+        runtime = TableRuntime(self, row, creator)
         self.tables[row.id] = runtime
         runtime.start_driver()
+        if bots is not None and identity is not None and any(seat.kind == "empty" for seat in runtime.seats):
+            await runtime.add_bots(identity, bots, None, creator)
         return runtime
 
 
@@ -936,18 +1046,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
         await websocket.close(code=4403)
         return
-    conn = Connection(websocket, identity, svc.settings)
+    address = client_address(websocket)
+    ticket = svc.tables.sockets.open(identity, address, table_id)
+    if isinstance(ticket, str):
+        await websocket.send_json(error_message(WHOLE, ticket))
+        await websocket.close(code=4429)
+        return
+    conn = Connection(websocket, identity, svc.settings, address)
     writer = asyncio.create_task(conn.writer())
-    await runtime.attach(conn)
     try:
-        while not conn.kicked:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
-    except WebSocketDisconnect:
-        pass
+        await runtime.attach(conn)
+        await _serve(runtime, conn)
     finally:
+        svc.tables.sockets.close(ticket)
         await runtime.detach(conn)
         conn.finish()
         try:
@@ -956,4 +1067,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             writer.cancel()
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
-                await websocket.close(code=1008 if conn.kicked else 1000)
+                await websocket.close(code=conn.close_code if conn.kicked else 1000)
+
+
+async def _serve(runtime: TableRuntime, conn: Connection) -> None:
+    """Read the client's messages until it leaves or is disconnected."""
+    websocket = conn.websocket
+    try:
+        while not conn.kicked:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
+    except WebSocketDisconnect:
+        pass
