@@ -1,0 +1,212 @@
+"""The building blocks of an observation tensor: named, fixed-size slices read from an Observation.
+
+Every slice reads only an :class:`~stich.core.game.Observation` (what one seat
+may know), never a state, so a tensor can carry no card its seat is not
+entitled to.  Seats are written *relative* to the observing seat: index 0 is
+the seat itself, 1 the next seat in seat order, and so on, so that one policy
+serves every seat.
+
+A slice that meets a value it has no place for raises ``ValueError`` instead
+of dropping it silently: the encoding tests play every preset and would fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from stich.cards import Card
+from stich.core.errors import NotationError
+from stich.core.game import Game, Observation
+
+Path = tuple[str, ...]
+"""Where a value lives in an observation: ``("public", "calls", "re")``, ``("private", "discards")``."""
+
+
+def lookup(obs: Observation, path: Path) -> Any:
+    """The value at ``path`` (first key ``public`` or ``private``), ``None`` where any key is missing."""
+    value: Any = obs.public if path[0] == "public" else obs.private
+    for key in path[1:]:
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What every slice of one configured game needs: the card universe and the table size."""
+
+    game: Game
+    cards: tuple[Card, ...]
+    """Every card the game can deal, in the order of its ``play`` action codes (stable across presets)."""
+    copies: int
+    """Physical copies of a card in the pack (Doppelkopf: 2)."""
+    seats: int
+    card_index: Mapping[Card, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
+
+    def relative(self, obs: Observation, seat: int) -> int:
+        """``seat`` as seen from the observing seat (0 = itself)."""
+        return (seat - obs.seat) % self.seats
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One named part of the tensor: ``size`` floats written by ``write(obs, out)`` into a zeroed list."""
+
+    name: str
+    size: int
+    doc: str
+    reads: tuple[str, ...]
+    """Top-level public/private keys this slice reads (``public.calls``); the completeness test checks them."""
+    write: Callable[[Observation, list[float]], None]
+
+
+def card_values(layout: Layout, cards: Iterable[Card | str], where: str) -> list[float]:
+    """A card set as ``copies`` blocks of one flag per card: block ``k`` says "holds more than ``k`` copies"."""
+    n = len(layout.cards)
+    out = [0.0] * (n * layout.copies)
+    counts: dict[int, int] = {}
+    for card in cards:
+        face = card if isinstance(card, Card) else _parse(card, where)
+        index = layout.card_index.get(face)
+        if index is None:
+            raise ValueError(f"{where}: card {face.text} is not a card of {layout.game.name}")
+        counts[index] = counts.get(index, 0) + 1
+    for index, count in counts.items():
+        if count > layout.copies:
+            raise ValueError(f"{where}: {count} copies of {layout.cards[index].text}")
+        for k in range(count):
+            out[k * n + index] = 1.0
+    return out
+
+
+def _parse(text: str, where: str) -> Card:
+    try:
+        return Card.parse(text)
+    except NotationError:
+        raise ValueError(f"{where}: {text!r} is not a card") from None
+
+
+def _put(out: list[float], values: Sequence[float]) -> None:
+    out[: len(values)] = values
+
+
+def cards_at(layout: Layout, name: str, path: Path, doc: str) -> Slice:
+    """A card set (a list of card texts, or one card text) found at ``path``; none there = all zero."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        value = lookup(obs, path)
+        if value is None:
+            return
+        cards = [value] if isinstance(value, str) else value
+        _put(out, card_values(layout, cards, ".".join(path)))
+
+    return Slice(name, len(layout.cards) * layout.copies, doc, (".".join(path[:2]),), write)
+
+
+def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
+    """One flag per value of ``vocabulary``; no value (``None``) = all zero; another value raises."""
+    index = {v: i for i, v in enumerate(vocabulary)}
+
+    def write(obs: Observation, out: list[float]) -> None:
+        value = lookup(obs, path)
+        if value is None:
+            return
+        if value not in index:
+            raise ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
+        out[index[value]] = 1.0
+
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", (".".join(path[:2]),), write)
+
+
+def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
+    """One flag per value of ``vocabulary`` present in the list at ``path``."""
+    index = {v: i for i, v in enumerate(vocabulary)}
+
+    def write(obs: Observation, out: list[float]) -> None:
+        for value in lookup(obs, path) or ():
+            if value not in index:
+                raise ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
+            out[index[value]] = 1.0
+
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", (".".join(path[:2]),), write)
+
+
+def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
+    """One seat (relative one-hot); none = all zero."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        value = lookup(obs, path)
+        if value is not None:
+            out[layout.relative(obs, int(value))] = 1.0
+
+    return Slice(name, layout.seats, f"{doc} (relative seat one-hot, none = zeros)", (".".join(path[:2]),), write)
+
+
+def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
+    """A list of seats (relative multi-hot)."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        for value in lookup(obs, path) or ():
+            out[layout.relative(obs, int(value))] = 1.0
+
+    return Slice(name, layout.seats, f"{doc} (relative seat multi-hot)", (".".join(path[:2]),), write)
+
+
+def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
+    """A mapping ``{"seat": value}`` (or a list indexed by seat): per relative seat, one flag per value."""
+    index = {v: i for i, v in enumerate(vocabulary)}
+    width = len(vocabulary)
+
+    def write(obs: Observation, out: list[float]) -> None:
+        value = lookup(obs, path)
+        items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+        for key, item in items:
+            if item not in index:
+                raise ValueError(f"{'.'.join(path)}: value {item!r} has no place in {list(vocabulary)}")
+            out[layout.relative(obs, int(key)) * width + index[item]] = 1.0
+
+    return Slice(
+        name,
+        layout.seats * width,
+        f"{doc} (per relative seat, one flag each: {', '.join(map(str, vocabulary))})",
+        (".".join(path[:2]),),
+        write,
+    )
+
+
+def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: str) -> Slice:
+    """A mapping ``{"seat": number}``: per relative seat, the number divided by ``scale``."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        for key, item in (lookup(obs, path) or {}).items():
+            out[layout.relative(obs, int(key))] = float(item) / scale
+
+    return Slice(name, layout.seats, f"{doc} (per relative seat, divided by {scale:g})", (".".join(path[:2]),), write)
+
+
+def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[float], float] | None = None) -> Slice:
+    """One number (a bool counts as 0/1) divided by ``scale``; none = 0."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        value = lookup(obs, path)
+        if value is not None:
+            x = float(value)
+            out[0] = (transform(x) if transform else x) / scale
+
+    return Slice(name, 1, f"{doc} (divided by {scale:g})", (".".join(path[:2]),), write)
+
+
+def present(name: str, path: Path, doc: str) -> Slice:
+    """1 when the observation holds a value (not ``None``, not false) at ``path``."""
+
+    def write(obs: Observation, out: list[float]) -> None:
+        if lookup(obs, path):
+            out[0] = 1.0
+
+    return Slice(name, 1, f"{doc} (1 = yes)", (".".join(path[:2]),), write)
