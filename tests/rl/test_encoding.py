@@ -115,8 +115,8 @@ def _swap_worlds(game: Game, state: State, seat: int, rng: random.Random, tries:
     deck = game.deck
     hidden = deck.full_mask & ~state.knowable_cards(seat)
     used = _faces_in_history(state)
-    pile_of = {bit: i for i, pile in enumerate(state.dealt) for bit in range(deck.size) if pile >> bit & 1}
-    candidates = [b for b in range(deck.size) if hidden >> b & 1 and deck.card(b) not in used]
+    pile_of = {bit: i for i, pile in enumerate(state.dealt) for bit in deck.physical if pile >> bit & 1}
+    candidates = [b for b in deck.physical if hidden >> b & 1 and deck.card(b) not in used]
     worlds = []
     for _ in range(tries):
         if len(candidates) < 2:
