@@ -30,7 +30,7 @@ from stich.cards import Card
 from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string
 from stich.rl.game_slices import GAME_SLICES, PHASES
-from stich.rl.slices import Layout, Slice, card_values, per_seat_number, seat, seats
+from stich.rl.slices import Floats, Layout, Slice, card_flags, per_seat_number, seat, seats
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,12 @@ def card_universe(game: Game) -> tuple[Card, ...]:
     return tuple(Card.parse(a.text.split(" ", 1)[1]) for a in game.actions.actions if a.kind == "play")
 
 
-def _played(obs: Observation) -> list[tuple[int, str]]:
-    """``(seat, card text)`` of every card played so far, in order."""
-    return [(actor, text.split(" ", 1)[1]) for actor, text in obs.events if text.startswith("play ")]
+@dataclass(frozen=True)
+class _Scan:
+    """An observation's events, read once: ``(seat, card text)`` of every card played, ``(seat, column)`` of every other action."""
+
+    plays: list[tuple[int, str]]
+    others: list[tuple[int, int]]
 
 
 class Encoding:
@@ -81,65 +84,96 @@ class Encoding:
         hand_scale = max(1, self.game.deck.size // 3)
         points_scale = self._points_scale()
 
-        def to_move(obs: Observation, out: list[float]) -> None:
+        def to_move(obs: Observation, out: Floats) -> None:
             if obs.to_move < 0:
                 out[n] = 1.0
             else:
                 out[layout.relative(obs, obs.to_move)] = 1.0
 
-        def hand(obs: Observation, out: list[float]) -> None:
-            out[:] = card_values(layout, obs.hand, "hand")
+        def hand(obs: Observation, out: Floats) -> None:
+            out[card_flags(layout, obs.hand, "hand")] = 1.0
 
-        def played(obs: Observation, out: list[float]) -> None:
-            by_seat: dict[int, list[str]] = {}
-            for actor, card in _played(obs):
-                by_seat.setdefault(layout.relative(obs, actor), []).append(card)
-            for rel, texts in by_seat.items():
-                out[rel * n_cards : (rel + 1) * n_cards] = card_values(layout, texts, "played")
+        width = len(self.other_codes) + 1
+        play_codes, other_index, by_text = self.play_codes, self._other_index, self.actions.by_text
+        last: list[tuple[Observation | None, _Scan]] = [(None, _Scan([], []))]
 
-        def current(obs: Observation, out: list[float]) -> None:
+        def scan(obs: Observation) -> _Scan:
+            """The observation's events split once into card plays and other actions (every slice reads them)."""
+            seen, result = last[0]
+            if seen is obs:
+                return result
+            plays: list[tuple[int, str]] = []
+            others: list[tuple[int, int]] = []
+            for actor, text in obs.events:
+                action = by_text.get(text)
+                if action is None:
+                    others.append((actor, width - 1))  # an action hidden from this seat
+                elif action.code in play_codes:
+                    plays.append((actor, text.split(" ", 1)[1]))
+                else:
+                    others.append((actor, other_index[action.code]))
+            result = _Scan(plays, others)
+            last[0] = (obs, result)
+            return result
+
+        text_index, copies = layout.text_index, layout.copies
+        n_faces = len(layout.cards)
+
+        def played(obs: Observation, out: Floats) -> None:
+            flags: list[int] = []
+            seen: set[int] = set()
+            for actor, card in scan(obs).plays:
+                flag = layout.relative(obs, actor) * n_cards + text_index[card]
+                if copies > 1:
+                    while flag in seen:  # the second copy of a face goes to the next block
+                        flag += n_faces
+                    seen.add(flag)
+                flags.append(flag)
+            out[flags] = 1.0
+
+        def current(obs: Observation, out: Floats) -> None:
             trick = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
             if trick is None:
                 return
-            plays = _played(obs)[len(plays_before(obs)) :]
+            plays = scan(obs).plays[len(scan(obs).plays) - len(trick.cards) :]
             if [c for _, c in plays] != [c.text for c in trick.cards]:
                 raise ValueError("current trick does not match the cards played")
             for actor, card in plays:
                 rel = layout.relative(obs, actor)
-                out[rel * n_cards : (rel + 1) * n_cards] = card_values(layout, [card], "trick")
+                out[rel * n_cards + card_flags(layout, [card], "trick")[0]] = 1.0
 
-        def plays_before(obs: Observation) -> list[tuple[int, str]]:
-            finished = sum(len(t.cards) for t in obs.tricks if t.winner is not None)
-            return _played(obs)[:finished]
-
-        def leader(obs: Observation, out: list[float]) -> None:
+        def leader(obs: Observation, out: Floats) -> None:
             if obs.tricks and obs.tricks[-1].winner is None:
                 out[layout.relative(obs, obs.tricks[-1].leader)] = 1.0
 
-        def tricks_won(obs: Observation, out: list[float]) -> None:
+        def tricks_won(obs: Observation, out: Floats) -> None:
             for t in obs.tricks:
                 if t.winner is not None:
                     out[layout.relative(obs, t.winner)] += 1.0 / hand_scale
 
-        def points_won(obs: Observation, out: list[float]) -> None:
+        card_points = self._card_points()
+
+        def points_won(obs: Observation, out: Floats) -> None:
+            plays = scan(obs).plays
+            i = 0
             for t in obs.tricks:
-                if t.winner is not None:
-                    out[layout.relative(obs, t.winner)] += (self.game.trick_points(t.cards) or 0) / points_scale
+                if t.winner is None:
+                    break
+                size = len(t.cards)
+                if card_points is not None:
+                    points = sum(card_points[text] for _, text in plays[i : i + size])
+                else:
+                    points = self.game.trick_points(t.cards) or 0
+                i += size
+                out[layout.relative(obs, t.winner)] += points / points_scale
 
-        width = len(self.other_codes) + 1
-
-        def actions(obs: Observation, out: list[float]) -> None:
-            by_text = self.actions.by_text
-            for actor, text in obs.events:
-                action = by_text.get(text)
-                if action is not None and action.code in self.play_codes:
-                    continue
-                column = width - 1 if action is None else self._other_index[action.code]
+        def actions(obs: Observation, out: Floats) -> None:
+            for actor, column in scan(obs).others:
                 out[layout.relative(obs, actor) * width + column] += 1.0
 
         phases = PHASES[self.game.name]
 
-        def phase(obs: Observation, out: list[float]) -> None:
+        def phase(obs: Observation, out: Floats) -> None:
             if obs.phase not in phases:
                 raise ValueError(f"phase {obs.phase!r} has no place in {list(phases)}")
             out[phases.index(obs.phase)] = 1.0
@@ -179,6 +213,13 @@ class Encoding:
         per_card = [self.game.trick_points([c]) for c in full]
         return sum(p for p in per_card if p) or 100
 
+    def _card_points(self) -> dict[str, int] | None:
+        """Card points by card text where the game counts a trick card by card (``None``: Tapp Tarock counts in threes)."""
+        single = {c.text: self.game.trick_points([c]) for c in self.layout.cards}
+        if any(p is None for p in single.values()):
+            return None
+        return {text: p or 0 for text, p in single.items()}
+
     def slices(self) -> tuple[SliceInfo, ...]:
         """Every slice in tensor order."""
         return self.infos
@@ -189,9 +230,7 @@ class Encoding:
         self._check(obs)
         out = np.zeros(self.size, dtype=np.float32)
         for info, s in zip(self.infos, self._slices, strict=True):
-            part = [0.0] * s.size
-            s.write(obs, part)
-            out[info.start : info.stop] = part
+            s.write(obs, out[info.start : info.stop])
         return out
 
     def mask(self, obs: Observation) -> npt.NDArray[np.int8]:

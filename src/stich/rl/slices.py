@@ -16,9 +16,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from stich.cards import Card
-from stich.core.errors import NotationError
 from stich.core.game import Game, Observation
+
+Floats = npt.NDArray[np.float32]
+"""The part of the tensor a slice writes (a view, zeroed before)."""
 
 Path = tuple[str, ...]
 """Where a value lives in an observation: ``("public", "calls", "re")``, ``("private", "discards")``."""
@@ -26,12 +31,28 @@ Path = tuple[str, ...]
 
 def lookup(obs: Observation, path: Path) -> Any:
     """The value at ``path`` (first key ``public`` or ``private``), ``None`` where any key is missing."""
-    value: Any = obs.public if path[0] == "public" else obs.private
-    for key in path[1:]:
-        if not isinstance(value, Mapping) or key not in value:
-            return None
-        value = value[key]
-    return value
+    return getter(path)(obs)
+
+
+def getter(path: Path) -> Callable[[Observation], Any]:
+    """A function that reads ``path`` from an observation (see :func:`lookup`); one key deep is a plain ``get``."""
+    public = path[0] == "public"
+    if len(path) == 2:
+        key = path[1]
+        if public:
+            return lambda obs: obs.public.get(key)
+        return lambda obs: obs.private.get(key)
+    keys = path[1:]
+
+    def read(obs: Observation) -> Any:
+        value: Any = obs.public if public else obs.private
+        for key in keys:
+            if not isinstance(value, Mapping) or key not in value:
+                return None
+            value = value[key]
+        return value
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -45,9 +66,11 @@ class Layout:
     """Physical copies of a card in the pack (Doppelkopf: 2)."""
     seats: int
     card_index: Mapping[Card, int] = field(init=False)
+    text_index: Mapping[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
+        object.__setattr__(self, "text_index", {c.text: i for i, c in enumerate(self.cards)})
 
     def relative(self, obs: Observation, seat: int) -> int:
         """``seat`` as seen from the observing seat (0 = itself)."""
@@ -63,48 +86,44 @@ class Slice:
     doc: str
     reads: tuple[str, ...]
     """Top-level public/private keys this slice reads (``public.calls``); the completeness test checks them."""
-    write: Callable[[Observation, list[float]], None]
+    write: Callable[[Observation, Floats], None]
 
 
-def card_values(layout: Layout, cards: Iterable[Card | str], where: str) -> list[float]:
-    """A card set as ``copies`` blocks of one flag per card: block ``k`` says "holds more than ``k`` copies"."""
+def card_flags(layout: Layout, cards: Iterable[Card | str], where: str) -> list[int]:
+    """Positions of the flags of a card set: ``copies`` blocks of one flag per card, block ``k`` = "more than ``k`` copies"."""
     n = len(layout.cards)
-    out = [0.0] * (n * layout.copies)
-    counts: dict[int, int] = {}
+    flags: list[int] = []
+    seen: set[int] = set()
     for card in cards:
-        face = card if isinstance(card, Card) else _parse(card, where)
-        index = layout.card_index.get(face)
+        index = layout.text_index.get(card) if isinstance(card, str) else layout.card_index.get(card)
         if index is None:
-            raise ValueError(f"{where}: card {face.text} is not a card of {layout.game.name}")
-        counts[index] = counts.get(index, 0) + 1
-    for index, count in counts.items():
-        if count > layout.copies:
-            raise ValueError(f"{where}: {count} copies of {layout.cards[index].text}")
-        for k in range(count):
-            out[k * n + index] = 1.0
+            raise ValueError(f"{where}: {card if isinstance(card, str) else card.text!r} is not a card of {layout.game.name}")
+        while index in seen:
+            index += n
+        if index >= n * layout.copies:
+            raise ValueError(f"{where}: more than {layout.copies} copies of {layout.cards[index % n].text}")
+        seen.add(index)
+        flags.append(index)
+    return flags
+
+
+def card_values(layout: Layout, cards: Iterable[Card | str], where: str) -> Floats:
+    """A card set as its slice (see :func:`card_flags`)."""
+    out = np.zeros(len(layout.cards) * layout.copies, dtype=np.float32)
+    out[card_flags(layout, cards, where)] = 1.0
     return out
-
-
-def _parse(text: str, where: str) -> Card:
-    try:
-        return Card.parse(text)
-    except NotationError:
-        raise ValueError(f"{where}: {text!r} is not a card") from None
-
-
-def _put(out: list[float], values: Sequence[float]) -> None:
-    out[: len(values)] = values
 
 
 def cards_at(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """A card set (a list of card texts, or one card text) found at ``path``; none there = all zero."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        value = lookup(obs, path)
+    def write(obs: Observation, out: Floats) -> None:
+        value = read(obs)
         if value is None:
             return
         cards = [value] if isinstance(value, str) else value
-        _put(out, card_values(layout, cards, ".".join(path)))
+        out[card_flags(layout, cards, ".".join(path))] = 1.0
 
     return Slice(name, len(layout.cards) * layout.copies, doc, (".".join(path[:2]),), write)
 
@@ -112,9 +131,10 @@ def cards_at(layout: Layout, name: str, path: Path, doc: str) -> Slice:
 def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
     """One flag per value of ``vocabulary``; no value (``None``) = all zero; another value raises."""
     index = {v: i for i, v in enumerate(vocabulary)}
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        value = lookup(obs, path)
+    def write(obs: Observation, out: Floats) -> None:
+        value = read(obs)
         if value is None:
             return
         if value not in index:
@@ -127,9 +147,10 @@ def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice
 def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
     """One flag per value of ``vocabulary`` present in the list at ``path``."""
     index = {v: i for i, v in enumerate(vocabulary)}
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        for value in lookup(obs, path) or ():
+    def write(obs: Observation, out: Floats) -> None:
+        for value in read(obs) or ():
             if value not in index:
                 raise ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
             out[index[value]] = 1.0
@@ -139,9 +160,10 @@ def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Sli
 
 def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """One seat (relative one-hot); none = all zero."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        value = lookup(obs, path)
+    def write(obs: Observation, out: Floats) -> None:
+        value = read(obs)
         if value is not None:
             out[layout.relative(obs, int(value))] = 1.0
 
@@ -150,9 +172,10 @@ def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
 
 def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """A list of seats (relative multi-hot)."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        for value in lookup(obs, path) or ():
+    def write(obs: Observation, out: Floats) -> None:
+        for value in read(obs) or ():
             out[layout.relative(obs, int(value))] = 1.0
 
     return Slice(name, layout.seats, f"{doc} (relative seat multi-hot)", (".".join(path[:2]),), write)
@@ -162,9 +185,10 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
     """A mapping ``{"seat": value}`` (or a list indexed by seat): per relative seat, one flag per value."""
     index = {v: i for i, v in enumerate(vocabulary)}
     width = len(vocabulary)
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        value = lookup(obs, path)
+    def write(obs: Observation, out: Floats) -> None:
+        value = read(obs)
         items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
         for key, item in items:
             if item not in index:
@@ -182,9 +206,10 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
 
 def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: str) -> Slice:
     """A mapping ``{"seat": number}``: per relative seat, the number divided by ``scale``."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        for key, item in (lookup(obs, path) or {}).items():
+    def write(obs: Observation, out: Floats) -> None:
+        for key, item in (read(obs) or {}).items():
             out[layout.relative(obs, int(key))] = float(item) / scale
 
     return Slice(name, layout.seats, f"{doc} (per relative seat, divided by {scale:g})", (".".join(path[:2]),), write)
@@ -192,9 +217,10 @@ def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: st
 
 def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[float], float] | None = None) -> Slice:
     """One number (a bool counts as 0/1) divided by ``scale``; none = 0."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        value = lookup(obs, path)
+    def write(obs: Observation, out: Floats) -> None:
+        value = read(obs)
         if value is not None:
             x = float(value)
             out[0] = (transform(x) if transform else x) / scale
@@ -204,9 +230,10 @@ def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[f
 
 def present(name: str, path: Path, doc: str) -> Slice:
     """1 when the observation holds a value (not ``None``, not false) at ``path``."""
+    read = getter(path)
 
-    def write(obs: Observation, out: list[float]) -> None:
-        if lookup(obs, path):
+    def write(obs: Observation, out: Floats) -> None:
+        if read(obs):
             out[0] = 1.0
 
     return Slice(name, 1, f"{doc} (1 = yes)", (".".join(path[:2]),), write)
