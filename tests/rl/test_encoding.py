@@ -173,3 +173,22 @@ def test_a_change_the_seat_can_see_changes_its_tensor() -> None:
     assert not np.array_equal(enc.tensor(other.observation(0)), enc.tensor(state.observation(0)))
     assert enc.info_state(other.observation(0)) != enc.info_state(state.observation(0))
     assert np.array_equal(enc.tensor(other.observation(2)), enc.tensor(state.observation(2)))
+
+
+@pytest.mark.parametrize("config", ["stich/doppelkopf-ddv-v1", "stich/tapp_tarock-standard-v1", "stich/droggn-stubai-v1"])
+def test_a_kept_scan_gives_the_tensor_a_fresh_encoding_gives(config: str) -> None:
+    # One encoding follows two interleaved deals and a clone that branches off; each of its tensors
+    # equals the tensor of an encoding that has never seen an earlier observation.
+    game = game_for(config)
+    kept = Encoding(game)
+    deals = [[s.clone() for s in random_deal(game, seed)] for seed in (1, 2)]
+    branch = deals[0][len(deals[0]) // 2].clone()
+    rng = random.Random(0)
+    states = [s for pair in zip(*deals, strict=False) for s in pair]
+    for state in states:
+        for seat in range(game.num_seats):
+            assert np.array_equal(kept.tensor(state.observation(seat)), Encoding(game).tensor(state.observation(seat)))
+    while not branch.is_terminal():
+        branch.apply(rng.choice(branch.legal_codes()))
+        seat = branch.current_player() if not branch.is_terminal() else 0
+        assert np.array_equal(kept.tensor(branch.observation(seat)), Encoding(game).tensor(branch.observation(seat)))

@@ -30,7 +30,7 @@ from stich.cards import Card
 from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string
 from stich.rl.game_slices import GAME_SLICES, PHASES
-from stich.rl.slices import Floats, Layout, Slice, card_flags, per_seat_number, seat, seats
+from stich.rl.slices import Layout, Ones, Slice, Values, card_flags, per_seat_number, seat, seats
 
 
 @dataclass(frozen=True)
@@ -48,16 +48,30 @@ def card_universe(game: Game) -> tuple[Card, ...]:
     return tuple(Card.parse(a.text.split(" ", 1)[1]) for a in game.actions.actions if a.kind == "play")
 
 
-@dataclass(frozen=True)
 class _Scan:
-    """An observation's events, read once: ``(seat, card text)`` of every card played, ``(seat, column)`` of every other action."""
+    """One seat's events read so far: the cards played, their flags in the ``played`` slice, the ``actions`` counts.
 
-    plays: list[tuple[int, str]]
-    others: list[tuple[int, int]]
+    Positions are relative to the seat's own slices.  A seat's events only grow
+    once the deal's texts are settled, so :meth:`Encoding._scan` extends the
+    scan of the seat's previous observation instead of reading every event
+    again at every step.
+    """
+
+    __slots__ = ("counts", "played", "plays", "seen")
+
+    def __init__(self) -> None:
+        self.plays: list[tuple[int, str]] = []
+        self.played: list[int] = []
+        self.seen: set[int] = set()
+        self.counts: dict[int, float] = {}
 
 
 class Encoding:
-    """Tensor, mask and information-state string of one configured game, from observations only."""
+    """Tensor, mask and information-state string of one configured game, from observations only.
+
+    It keeps each seat's last scan of the events (see :class:`_Scan`), so it is
+    not thread-safe: give each thread (each environment) its own.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -67,6 +81,7 @@ class Encoding:
         self.play_codes = frozenset(a.code for a in self.actions.actions if a.kind == "play")
         self.other_codes = tuple(a.code for a in self.actions.actions if a.kind != "play")
         self._other_index = {code: i for i, code in enumerate(self.other_codes)}
+        self._scans: dict[int, tuple[tuple[tuple[int, str], ...], _Scan]] = {}
         self._slices = self._shared_slices() + GAME_SLICES[game.name](self.layout)
         infos = []
         start = 0
@@ -83,100 +98,67 @@ class Encoding:
         n_cards = len(layout.cards) * layout.copies
         hand_scale = max(1, self.game.deck.size // 3)
         points_scale = self._points_scale()
-
-        def to_move(obs: Observation, out: Floats) -> None:
-            if obs.to_move < 0:
-                out[n] = 1.0
-            else:
-                out[layout.relative(obs, obs.to_move)] = 1.0
-
-        def hand(obs: Observation, out: Floats) -> None:
-            out[card_flags(layout, obs.hand, "hand")] = 1.0
-
         width = len(self.other_codes) + 1
-        play_codes, other_index, by_text = self.play_codes, self._other_index, self.actions.by_text
-        last: list[tuple[Observation | None, _Scan]] = [(None, _Scan([], []))]
+        scan = self._scan
 
-        def scan(obs: Observation) -> _Scan:
-            """The observation's events split once into card plays and other actions (every slice reads them)."""
-            seen, result = last[0]
-            if seen is obs:
-                return result
-            plays: list[tuple[int, str]] = []
-            others: list[tuple[int, int]] = []
-            for actor, text in obs.events:
-                action = by_text.get(text)
-                if action is None:
-                    others.append((actor, width - 1))  # an action hidden from this seat
-                elif action.code in play_codes:
-                    plays.append((actor, text.split(" ", 1)[1]))
-                else:
-                    others.append((actor, other_index[action.code]))
-            result = _Scan(plays, others)
-            last[0] = (obs, result)
-            return result
+        def to_move(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+            ones.append(base + (n if obs.to_move < 0 else (obs.to_move - obs.seat) % n))
 
-        text_index, copies = layout.text_index, layout.copies
-        n_faces = len(layout.cards)
+        def hand(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+            ones.extend(base + f for f in card_flags(layout, obs.hand, "hand"))
 
-        def played(obs: Observation, out: Floats) -> None:
-            flags: list[int] = []
-            seen: set[int] = set()
-            for actor, card in scan(obs).plays:
-                flag = layout.relative(obs, actor) * n_cards + text_index[card]
-                if copies > 1:
-                    while flag in seen:  # the second copy of a face goes to the next block
-                        flag += n_faces
-                    seen.add(flag)
-                flags.append(flag)
-            out[flags] = 1.0
+        def played(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+            ones.extend(base + f for f in scan(obs).played)
 
-        def current(obs: Observation, out: Floats) -> None:
+        def current(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             trick = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
             if trick is None:
                 return
-            plays = scan(obs).plays[len(scan(obs).plays) - len(trick.cards) :]
+            all_plays = scan(obs).plays
+            plays = all_plays[len(all_plays) - len(trick.cards) :]
             if [c for _, c in plays] != [c.text for c in trick.cards]:
                 raise ValueError("current trick does not match the cards played")
             for actor, card in plays:
-                rel = layout.relative(obs, actor)
-                out[rel * n_cards + card_flags(layout, [card], "trick")[0]] = 1.0
+                ones.append(base + (actor - obs.seat) % n * n_cards + layout.text_index[card])
 
-        def leader(obs: Observation, out: Floats) -> None:
+        def leader(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             if obs.tricks and obs.tricks[-1].winner is None:
-                out[layout.relative(obs, obs.tricks[-1].leader)] = 1.0
+                ones.append(base + (obs.tricks[-1].leader - obs.seat) % n)
 
-        def tricks_won(obs: Observation, out: Floats) -> None:
+        def tricks_won(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             for t in obs.tricks:
                 if t.winner is not None:
-                    out[layout.relative(obs, t.winner)] += 1.0 / hand_scale
+                    i = base + (t.winner - obs.seat) % n
+                    values[i] = values.get(i, 0.0) + 1.0 / hand_scale
 
         card_points = self._card_points()
 
-        def points_won(obs: Observation, out: Floats) -> None:
+        def points_won(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             plays = scan(obs).plays
-            i = 0
+            first = 0
             for t in obs.tricks:
                 if t.winner is None:
                     break
                 size = len(t.cards)
                 if card_points is not None:
-                    points = sum(card_points[text] for _, text in plays[i : i + size])
+                    points = sum(card_points[text] for _, text in plays[first : first + size])
                 else:
                     points = self.game.trick_points(t.cards) or 0
-                i += size
-                out[layout.relative(obs, t.winner)] += points / points_scale
+                first += size
+                if points:
+                    i = base + (t.winner - obs.seat) % n
+                    values[i] = values.get(i, 0.0) + points / points_scale
 
-        def actions(obs: Observation, out: Floats) -> None:
-            for actor, column in scan(obs).others:
-                out[layout.relative(obs, actor) * width + column] += 1.0
+        def actions(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+            for position, count in scan(obs).counts.items():
+                values[base + position] = count
 
         phases = PHASES[self.game.name]
 
-        def phase(obs: Observation, out: Floats) -> None:
+        def phase(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             if obs.phase not in phases:
                 raise ValueError(f"phase {obs.phase!r} has no place in {list(phases)}")
-            out[phases.index(obs.phase)] = 1.0
+            ones.append(base + phases.index(obs.phase))
 
         return [
             Slice("phase", len(phases), f"phase of the deal (one flag each: {', '.join(phases)})", (), phase),
@@ -199,6 +181,39 @@ class Encoding:
                 actions,
             ),
         ]
+
+    def _scan(self, obs: Observation) -> _Scan:
+        """The scan of ``obs.events``, extending the seat's last one where these events continue those."""
+        events = obs.events
+        kept = self._scans.get(obs.seat)
+        if kept is not None and kept[0] is events:
+            return kept[1]
+        if kept is not None and kept[0] and len(events) >= len(kept[0]) and events[len(kept[0]) - 1] is kept[0][-1]:
+            # The same event object at the end of the old tuple: the new tuple extends it (the engine only
+            # appends to a seat's settled events; a re-rendered history has new objects and is read afresh).
+            result, start = kept[1], len(kept[0])
+        else:
+            result, start = _Scan(), 0
+        layout, n = self.layout, self.layout.seats
+        n_cards, n_faces = len(layout.cards) * layout.copies, len(layout.cards)
+        width = len(self.other_codes) + 1
+        for actor, text in events[start:]:
+            rel = (actor - obs.seat) % n
+            action = self.actions.by_text.get(text)
+            if action is not None and action.code in self.play_codes:
+                card = text.split(" ", 1)[1]
+                result.plays.append((actor, card))
+                flag = rel * n_cards + layout.text_index[card]
+                while flag in result.seen:  # the second copy of a face goes to the next block
+                    flag += n_faces
+                result.seen.add(flag)
+                result.played.append(flag)
+            else:
+                column = width - 1 if action is None else self._other_index[action.code]  # last: hidden from this seat
+                position = rel * width + column
+                result.counts[position] = result.counts.get(position, 0.0) + 1.0
+        self._scans[obs.seat] = (events, result)
+        return result
 
     def _card_doc(self, what: str) -> str:
         copies = self.layout.copies
@@ -229,8 +244,13 @@ class Encoding:
         """The observation tensor of ``obs`` (``float32``, shape ``(size,)``)."""
         self._check(obs)
         out = np.zeros(self.size, dtype=np.float32)
+        ones: Ones = []
+        values: Values = {}
         for info, s in zip(self.infos, self._slices, strict=True):
-            s.write(obs, out[info.start : info.stop])
+            s.write(obs, info.start, ones, values)
+        out[ones] = 1.0
+        if values:
+            out[list(values)] = list(values.values())
         return out
 
     def mask(self, obs: Observation) -> npt.NDArray[np.int8]:
@@ -263,5 +283,5 @@ class Encoding:
 
 @cache
 def encoding_for(canonical: str) -> Encoding:
-    """The (shared, immutable) encoding of a configured game, by canonical string."""
+    """One shared encoding of a configured game, by canonical string (for one thread)."""
     return Encoding(game_from_string(canonical))

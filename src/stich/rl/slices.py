@@ -23,7 +23,13 @@ from stich.cards import Card
 from stich.core.game import Game, Observation
 
 Floats = npt.NDArray[np.float32]
-"""The part of the tensor a slice writes (a view, zeroed before)."""
+
+Ones = list[int]
+"""Tensor positions a slice sets to 1 (collected over all slices, then written at once)."""
+Values = dict[int, float]
+"""Tensor positions a slice sets to another value (a slice that adds up adds into its own entries)."""
+Writer = Callable[[Observation, int, Ones, Values], None]
+"""``write(obs, base, ones, values)``: a slice's values, at tensor positions ``base + i``."""
 
 Path = tuple[str, ...]
 """Where a value lives in an observation: ``("public", "calls", "re")``, ``("private", "discards")``."""
@@ -79,14 +85,14 @@ class Layout:
 
 @dataclass(frozen=True)
 class Slice:
-    """One named part of the tensor: ``size`` floats written by ``write(obs, out)`` into a zeroed list."""
+    """One named part of the tensor: ``size`` floats, written by ``write(obs, base, ones, values)``."""
 
     name: str
     size: int
     doc: str
     reads: tuple[str, ...]
     """Top-level public/private keys this slice reads (``public.calls``); the completeness test checks them."""
-    write: Callable[[Observation, Floats], None]
+    write: Writer
 
 
 def card_flags(layout: Layout, cards: Iterable[Card | str], where: str) -> list[int]:
@@ -114,18 +120,25 @@ def card_values(layout: Layout, cards: Iterable[Card | str], where: str) -> Floa
     return out
 
 
+def _refuse(path: Path, value: Any, vocabulary: Sequence[Any]) -> ValueError:
+    return ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
+
+
+def _key(path: Path) -> tuple[str, ...]:
+    return (".".join(path[:2]),)
+
+
 def cards_at(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """A card set (a list of card texts, or one card text) found at ``path``; none there = all zero."""
     read = getter(path)
+    where = ".".join(path)
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         value = read(obs)
-        if value is None:
-            return
-        cards = [value] if isinstance(value, str) else value
-        out[card_flags(layout, cards, ".".join(path))] = 1.0
+        if value is not None:
+            ones.extend(base + f for f in card_flags(layout, [value] if isinstance(value, str) else value, where))
 
-    return Slice(name, len(layout.cards) * layout.copies, doc, (".".join(path[:2]),), write)
+    return Slice(name, len(layout.cards) * layout.copies, doc, _key(path), write)
 
 
 def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
@@ -133,15 +146,14 @@ def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice
     index = {v: i for i, v in enumerate(vocabulary)}
     read = getter(path)
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         value = read(obs)
-        if value is None:
-            return
-        if value not in index:
-            raise ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
-        out[index[value]] = 1.0
+        if value is not None:
+            if value not in index:
+                raise _refuse(path, value, vocabulary)
+            ones.append(base + index[value])
 
-    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", (".".join(path[:2]),), write)
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write)
 
 
 def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
@@ -149,36 +161,38 @@ def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Sli
     index = {v: i for i, v in enumerate(vocabulary)}
     read = getter(path)
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         for value in read(obs) or ():
             if value not in index:
-                raise ValueError(f"{'.'.join(path)}: value {value!r} has no place in {list(vocabulary)}")
-            out[index[value]] = 1.0
+                raise _refuse(path, value, vocabulary)
+            ones.append(base + index[value])
 
-    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", (".".join(path[:2]),), write)
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write)
 
 
 def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """One seat (relative one-hot); none = all zero."""
     read = getter(path)
+    n = layout.seats
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         value = read(obs)
         if value is not None:
-            out[layout.relative(obs, int(value))] = 1.0
+            ones.append(base + (int(value) - obs.seat) % n)
 
-    return Slice(name, layout.seats, f"{doc} (relative seat one-hot, none = zeros)", (".".join(path[:2]),), write)
+    return Slice(name, n, f"{doc} (relative seat one-hot, none = zeros)", _key(path), write)
 
 
 def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     """A list of seats (relative multi-hot)."""
     read = getter(path)
+    n = layout.seats
 
-    def write(obs: Observation, out: Floats) -> None:
-        for value in read(obs) or ():
-            out[layout.relative(obs, int(value))] = 1.0
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+        me = obs.seat
+        ones.extend(base + (int(value) - me) % n for value in read(obs) or ())
 
-    return Slice(name, layout.seats, f"{doc} (relative seat multi-hot)", (".".join(path[:2]),), write)
+    return Slice(name, n, f"{doc} (relative seat multi-hot)", _key(path), write)
 
 
 def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
@@ -186,20 +200,22 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
     index = {v: i for i, v in enumerate(vocabulary)}
     width = len(vocabulary)
     read = getter(path)
+    n = layout.seats
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         value = read(obs)
         items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+        me = obs.seat
         for key, item in items:
             if item not in index:
-                raise ValueError(f"{'.'.join(path)}: value {item!r} has no place in {list(vocabulary)}")
-            out[layout.relative(obs, int(key)) * width + index[item]] = 1.0
+                raise _refuse(path, item, vocabulary)
+            ones.append(base + (int(key) - me) % n * width + index[item])
 
     return Slice(
         name,
-        layout.seats * width,
+        n * width,
         f"{doc} (per relative seat, one flag each: {', '.join(map(str, vocabulary))})",
-        (".".join(path[:2]),),
+        _key(path),
         write,
     )
 
@@ -207,33 +223,36 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
 def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: str) -> Slice:
     """A mapping ``{"seat": number}``: per relative seat, the number divided by ``scale``."""
     read = getter(path)
+    n = layout.seats
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+        me = obs.seat
         for key, item in (read(obs) or {}).items():
-            out[layout.relative(obs, int(key))] = float(item) / scale
+            if item:
+                values[base + (int(key) - me) % n] = float(item) / scale
 
-    return Slice(name, layout.seats, f"{doc} (per relative seat, divided by {scale:g})", (".".join(path[:2]),), write)
+    return Slice(name, n, f"{doc} (per relative seat, divided by {scale:g})", _key(path), write)
 
 
 def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[float], float] | None = None) -> Slice:
     """One number (a bool counts as 0/1) divided by ``scale``; none = 0."""
     read = getter(path)
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         value = read(obs)
         if value is not None:
             x = float(value)
-            out[0] = (transform(x) if transform else x) / scale
+            values[base] = (transform(x) if transform else x) / scale
 
-    return Slice(name, 1, f"{doc} (divided by {scale:g})", (".".join(path[:2]),), write)
+    return Slice(name, 1, f"{doc} (divided by {scale:g})", _key(path), write)
 
 
 def present(name: str, path: Path, doc: str) -> Slice:
     """1 when the observation holds a value (not ``None``, not false) at ``path``."""
     read = getter(path)
 
-    def write(obs: Observation, out: Floats) -> None:
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
         if read(obs):
-            out[0] = 1.0
+            ones.append(base)
 
-    return Slice(name, 1, f"{doc} (1 = yes)", (".".join(path[:2]),), write)
+    return Slice(name, 1, f"{doc} (1 = yes)", _key(path), write)

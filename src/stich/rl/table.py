@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
-from stich.rl.encoding import Encoding, encoding_for
+from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
 OBSERVATION_HIGH = 64.0
@@ -64,7 +64,7 @@ class Table:
         self.game: Game = game_for(config.env_id)
         if isinstance(config.dealer, int) and not 0 <= config.dealer < self.game.num_seats:
             raise ValueError(f"dealer must be a seat 0..{self.game.num_seats - 1} or 'random', not {config.dealer}")
-        self.encoding: Encoding = encoding_for(self.game.canonical)
+        self.encoding = Encoding(self.game)  # its own: an encoding keeps each seat's last scan of the events
         self.rng = random.Random()
         self.state: State | None = None
         self.penalised: int | None = None
