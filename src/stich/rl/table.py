@@ -43,7 +43,7 @@ class TableConfig:
 
     env_id: str = "stich/doppelkopf-ddv-v1"
     reward_scale: float = 1.0
-    """Rewards are the score change in the game's unit times this (e.g. 1/30 keeps Dobbm near -1..1)."""
+    """Rewards are the score change in the game's unit times this."""
     illegal: IllegalMode = "raise"
     illegal_penalty: float = -1.0
     dealer: int | Literal["random"] = 0
