@@ -1,0 +1,151 @@
+"""Steps per second of the PettingZoo AEC env against a bare engine step, measured in the same run.
+
+For each game (default preset) the script plays ``--deals`` seeded deals with
+uniformly random legal actions three ways and reports actions per second of
+CPU time:
+
+* ``engine``: ``state.legal_codes()`` and ``state.apply(code)``, nothing else;
+* ``engine+obs``: the same plus ``state.observation(seat)`` of the seat to act
+  (what every bot and adapter reads);
+* ``aec``: the PettingZoo env: ``env.last()`` (observation tensor and mask of
+  the agent to act) and ``env.step(action)``, the action drawn from the mask;
+  the finished agents' ``step(None)`` calls at the end are not counted.
+
+With ``--spiel`` it also times OpenSpiel's Python API on ``tarok(players=4)``,
+``skat`` and ``hearts``: per player action the observation the game offers
+(``observation_tensor`` for skat, ``information_state_tensor`` for hearts,
+``information_state_string`` for tarok, which has no tensor),
+``legal_actions()`` and a random legal action; chance nodes are sampled and
+not counted::
+
+    python bench/bench_rl.py --deals 200 --spiel --json rl.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from bench_common import machine_info, no_gc
+
+from stich.core.registry import make_game
+from stich.rl.pettingzoo_env import env as aec_env
+
+GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
+SPIEL_GAMES = ("tarok(players=4)", "skat", "hearts")
+
+
+def _timed(run: Callable[[], int]) -> dict[str, float]:
+    """Run ``run`` (it returns the actions it took) under CPU time; actions per second."""
+    start = time.process_time()
+    with no_gc():
+        steps = run()
+    cpu = time.process_time() - start
+    return {"steps": steps, "cpu_s": round(cpu, 3), "steps_per_s": round(steps / cpu) if cpu else 0}
+
+
+def engine_run(name: str, deals: int, observe: bool) -> int:
+    game = make_game(name)
+    steps = 0
+    for seed in range(deals):
+        state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if observe:
+                state.observation(state.current_player())
+            state.apply(rng.choice(state.legal_codes()))
+            steps += 1
+    return steps
+
+
+def aec_run(name: str, deals: int) -> int:
+    env = aec_env(name)
+    steps = 0
+    for seed in range(deals):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, _truncated, _info = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps
+
+
+def spiel_run(name: str, deals: int) -> int:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    observe = _spiel_observer(game)
+    steps = 0
+    for seed in range(deals):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            observe(state, state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
+def _spiel_observer(game: Any) -> Callable[[Any, int], object]:
+    """What the game offers, best first: observation tensor, information-state tensor, information-state string."""
+    kind = game.get_type()
+    if kind.provides_observation_tensor:
+        return lambda state, player: state.observation_tensor(player)
+    if kind.provides_information_state_tensor:
+        return lambda state, player: state.information_state_tensor(player)
+    return lambda state, player: state.information_state_string(player)
+
+
+def spiel_observation(name: str) -> str:
+    import pyspiel
+
+    kind = pyspiel.load_game(name).get_type()
+    if kind.provides_observation_tensor:
+        return "observation_tensor"
+    return "information_state_tensor" if kind.provides_information_state_tensor else "information_state_string"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals per game and way (default 100)")
+    parser.add_argument("--spiel", action="store_true", help="also time OpenSpiel's tarok(players=4), skat and hearts")
+    parser.add_argument("--json", help="write the figures to this file")
+    args = parser.parse_args(argv)
+    rows: dict[str, Any] = {}
+    print(f"{'game':<14}{'engine/s':>12}{'engine+obs/s':>14}{'aec/s':>10}{'aec cost':>10}")
+    for name in GAMES:
+        aec_run(name, 1)  # imports and caches outside the timing
+        bare = _timed(lambda name=name: engine_run(name, args.deals, False))
+        obs = _timed(lambda name=name: engine_run(name, args.deals, True))
+        aec = _timed(lambda name=name: aec_run(name, args.deals))
+        ratio = bare["steps_per_s"] / aec["steps_per_s"] if aec["steps_per_s"] else float("inf")
+        rows[name] = {"engine": bare, "engine+obs": obs, "aec": aec, "aec_cost_x": round(ratio, 2)}
+        print(f"{name:<14}{bare['steps_per_s']:>12,}{obs['steps_per_s']:>14,}{aec['steps_per_s']:>10,}{ratio:>9.1f}x")
+    if args.spiel:
+        for name in SPIEL_GAMES:
+            row = _timed(lambda name=name: spiel_run(name, args.deals))
+            row["observation"] = spiel_observation(name)
+            rows[f"open_spiel {name}"] = row
+            print(f"{'spiel ' + name:<20}{row['steps_per_s']:>10,}  ({row['observation']})")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"machine": machine_info(command=" ".join(sys.argv)), "rows": rows}, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

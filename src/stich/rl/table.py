@@ -1,0 +1,128 @@
+"""One deal behind an environment: seeded deals, observations as tensors, rewards, illegal actions.
+
+The framework adapters (PettingZoo, Gymnasium, OpenSpiel) all keep a
+:class:`Table`; it holds the rules that every adapter must apply alike.
+
+* **Deals.** ``reset(seed)`` seeds a private random stream; each deal takes
+  its engine seed (and, with ``dealer="random"``, its dealer) from that stream,
+  so ``reset(seed=s)`` followed by ``reset()`` ``reset()`` ... is one
+  reproducible series of deals.
+* **Rewards** are the score change of the finished deal in the game's own unit
+  (``game.score_unit``: Doppelkopf points, Tapp Tarock game points, Dobbm
+  units, Droggn points, Dappen cents) times ``reward_scale``; every step
+  before the end pays 0.
+* **Illegal actions** raise the engine's :class:`IllegalActionError` (naming
+  the rule) and change nothing.  ``illegal="penalty"`` is for training instead:
+  the offender is paid ``illegal_penalty`` (not scaled), every other seat 0,
+  and the deal ends.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from stich.core.errors import IllegalActionError, NotationError
+from stich.core.game import Game, State
+from stich.rl.encoding import Encoding
+from stich.rl.ids import game_for
+
+OBSERVATION_HIGH = 64.0
+"""Upper bound of every tensor value (counts of repeated actions are the largest; most values lie in 0..1)."""
+
+IllegalMode = Literal["raise", "penalty"]
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The options every environment takes."""
+
+    env_id: str = "stich/doppelkopf-ddv-v1"
+    reward_scale: float = 1.0
+    """Rewards are the score change in the game's unit times this."""
+    illegal: IllegalMode = "raise"
+    illegal_penalty: float = -1.0
+    dealer: int | Literal["random"] = 0
+    """The dealer of every deal: a fixed seat, or drawn per deal from the seeded stream."""
+
+    def __post_init__(self) -> None:
+        if self.illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', not {self.illegal!r}")
+        if self.reward_scale <= 0:
+            raise ValueError(f"reward_scale must be positive, not {self.reward_scale}")
+
+
+class Table:
+    """A configured game, its encoding, and the deal in progress."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self.game: Game = game_for(config.env_id)
+        if isinstance(config.dealer, int) and not 0 <= config.dealer < self.game.num_seats:
+            raise ValueError(f"dealer must be a seat 0..{self.game.num_seats - 1} or 'random', not {config.dealer}")
+        self.encoding = Encoding(self.game)  # its own: an encoding keeps each seat's last scan of the events
+        self.rng = random.Random()
+        self.state: State | None = None
+        self.penalised: int | None = None
+        """The seat that made an illegal action in penalty mode (the deal ended there)."""
+
+    @property
+    def seats(self) -> int:
+        return self.game.num_seats
+
+    def deal(self, seed: int | None = None) -> State:
+        """Start the next deal (``seed`` reseeds the stream of deals first)."""
+        if seed is not None:
+            self.rng.seed(seed)
+        deal_seed = self.rng.getrandbits(63)
+        dealer = self.rng.randrange(self.seats) if self.config.dealer == "random" else int(self.config.dealer)
+        self.state = self.game.new_state(seed=deal_seed, dealer=dealer)
+        self.penalised = None
+        return self.state
+
+    def current(self) -> State:
+        if self.state is None:
+            raise RuntimeError("no deal in progress: call reset() first")
+        return self.state
+
+    def finished(self) -> bool:
+        return self.penalised is not None or self.current().is_terminal()
+
+    def to_move(self) -> int:
+        """The seat to act (-1 when the deal is over)."""
+        return -1 if self.finished() else self.current().current_player()
+
+    def observe(self, seat: int) -> dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]:
+        """``{"observation": tensor, "action_mask": mask}`` of ``seat`` (mask all zero unless it is to act)."""
+        obs = self.current().observation(seat)
+        mask = self.encoding.mask(obs) if self.penalised is None else np.zeros(len(self.game.actions), dtype=np.int8)
+        return {"observation": self.encoding.tensor(obs), "action_mask": mask}
+
+    def info_state(self, seat: int) -> str:
+        return self.encoding.info_state(self.current().observation(seat))
+
+    def act(self, action: int | str) -> None:
+        """Apply the action of the seat to move; illegal: raise, or end the deal with the penalty."""
+        state = self.current()
+        if self.finished():
+            raise IllegalActionError("the deal is over", "deal over")
+        seat = state.current_player()
+        try:
+            state.apply(int(action) if not isinstance(action, str) else action)
+        except (IllegalActionError, NotationError):
+            if self.config.illegal == "raise":
+                raise
+            self.penalised = seat
+
+    def rewards(self) -> list[float]:
+        """Per seat: 0 until the deal ends, then the scaled score change (or the penalty)."""
+        if self.penalised is not None:
+            return [self.config.illegal_penalty if s == self.penalised else 0.0 for s in range(self.seats)]
+        state = self.current()
+        if not state.is_terminal():
+            return [0.0] * self.seats
+        return [score * self.config.reward_scale for score in state.result().scores]

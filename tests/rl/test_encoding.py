@@ -1,0 +1,194 @@
+"""The observation encoding: fixed size, read from observations only, every observation key has a place, nothing leaks."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import numpy as np
+import pytest
+
+from stich.cards import Card
+from stich.core.errors import IllegalActionError, NotationError
+from stich.core.game import Game, State
+from stich.core.registry import make_game
+from stich.rl.encoding import Encoding, card_universe
+from stich.rl.game_slices import IGNORED
+from stich.rl.ids import game_for
+
+from .helpers import CONFIGS, random_deal
+
+
+def _slice(enc: Encoding, tensor: np.ndarray, name: str) -> np.ndarray:
+    info = next(i for i in enc.slices() if i.name == name)
+    return tensor[info.start : info.stop]
+
+
+def _cards(enc: Encoding, flags: np.ndarray) -> list[str]:
+    """Decode a card-set slice back into card texts (each copy once)."""
+    n = len(enc.layout.cards)
+    return sorted(enc.layout.cards[i % n].text for i in np.flatnonzero(flags))
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_tensor_and_mask_of_every_seat_at_every_step(config: str) -> None:
+    game = game_for(config)
+    enc = Encoding(game)
+    assert [i.stop - i.start for i in enc.slices()] and enc.slices()[-1].stop == enc.size
+    for seed in range(2):
+        for state in random_deal(game, seed):
+            legal = state.legal_codes() if not state.is_terminal() else []
+            for seat in range(game.num_seats):
+                obs = state.observation(seat)
+                tensor = enc.tensor(obs)
+                assert tensor.dtype == np.float32 and tensor.shape == (enc.size,)
+                assert np.isfinite(tensor).all() and (tensor >= 0).all()
+                # The hand slice is the hand, each copy once.
+                assert _cards(enc, _slice(enc, tensor, "hand")) == sorted(c.text for c in obs.hand)
+                mask = enc.mask(obs)
+                assert mask.shape == (len(game.actions),)
+                expected = legal if seat == state.current_player() else []
+                assert list(np.flatnonzero(mask)) == expected
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_every_observation_key_has_a_slice_or_a_reason(config: str) -> None:
+    game = game_for(config)
+    enc = Encoding(game)
+    read = {r for s in enc._slices for r in s.reads} | set(IGNORED[game.name])
+    seen: set[str] = set()
+    for seed in range(3):
+        for state in random_deal(game, seed):
+            for seat in range(game.num_seats):
+                obs = state.observation(seat)
+                seen |= {f"public.{k}" for k in obs.public} | {f"private.{k}" for k in obs.private}
+    assert seen - read == set()
+
+
+def test_the_card_universe_is_the_same_for_every_preset() -> None:
+    # Droggn's 54- and 78-card packs and Doppelkopf with and without nines index cards alike.
+    assert card_universe(make_game("droggn", "stubai")) == card_universe(make_game("droggn", "pack78"))
+    assert card_universe(make_game("doppelkopf", "ddv")) == card_universe(make_game("doppelkopf", "ddv_no_nines"))
+    assert Encoding(make_game("doppelkopf", "ddv")).size == Encoding(make_game("doppelkopf", "ddv_no_nines")).size
+
+
+def test_played_and_trick_slices_follow_the_cards_on_the_table() -> None:
+    game = make_game("doppelkopf")
+    enc = Encoding(game)
+    state = game.new_state(seed=3)
+    while state.observation(0).phase != "play":
+        state.apply(state.legal_codes()[0] if "gesund" not in [a.text for a in state.legal_actions()] else "gesund")
+    first = state.current_player()
+    state.apply(state.legal_codes()[0])
+    card = state.observation(0).tricks[-1].cards[0]
+    for seat in range(4):
+        tensor = enc.tensor(state.observation(seat))
+        rel = (first - seat) % 4
+        width = 24 * 2
+        played = _slice(enc, tensor, "played")
+        trick = _slice(enc, tensor, "trick")
+        assert _cards(enc, played[rel * width : (rel + 1) * width]) == [card.text]
+        assert _cards(enc, trick[rel * width : (rel + 1) * width]) == [card.text]
+        assert _slice(enc, tensor, "trick_leader")[rel] == 1.0
+        assert _slice(enc, tensor, "to_move")[(first + 1 - seat) % 4] == 1.0
+
+
+def test_an_observation_of_another_game_is_refused() -> None:
+    enc = Encoding(make_game("doppelkopf"))
+    obs = make_game("dobbm").new_state(seed=1).observation(0)
+    with pytest.raises(ValueError, match="observation of dobbm"):
+        enc.tensor(obs)
+
+
+# ------------------------------------------------------------------ leaks
+def _faces_in_history(state: State) -> set[Card]:
+    faces = set()
+    for _seat, code in state.history:
+        for word in state.game.actions[code].text.split()[1:]:
+            with contextlib.suppress(NotationError):
+                faces.add(Card.parse(word))
+    return faces
+
+
+def _swap_worlds(game: Game, state: State, seat: int, rng: random.Random, tries: int) -> list[State]:
+    """Worlds that differ from ``state`` only in two cards ``seat`` cannot know, reached by the same actions."""
+    deck = game.deck
+    hidden = deck.full_mask & ~state.knowable_cards(seat)
+    used = _faces_in_history(state)
+    pile_of = {bit: i for i, pile in enumerate(state.dealt) for bit in deck.physical if pile >> bit & 1}
+    candidates = [b for b in deck.physical if hidden >> b & 1 and deck.card(b) not in used]
+    worlds = []
+    for _ in range(tries):
+        if len(candidates) < 2:
+            break
+        a, b = rng.sample(candidates, 2)
+        if pile_of[a] == pile_of[b] or deck.card(a) == deck.card(b):
+            continue
+        piles = [deck.cards(m) for m in state.dealt]
+        pa, pb = pile_of[a], pile_of[b]
+        piles[pa] = [deck.card(b) if c == deck.card(a) else c for c in piles[pa]]
+        piles[pb] = [deck.card(a) if c == deck.card(b) else c for c in piles[pb]]
+        try:
+            other = game.new_state(hands=piles, dealer=state.dealer, context=state.context)
+            for _actor, code in state.history:
+                other.apply(code)
+        except (IllegalActionError, NotationError):
+            continue  # the swap changed what was legal (a duty to follow, a reservation): not the same history
+        worlds.append(other)
+    return worlds
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_worlds_that_differ_only_in_hidden_cards_encode_alike(config: str) -> None:
+    # The engine's leak rule (conformance: observations name no card outside knowable_cards), stated for
+    # the tensor: two deals that differ only in cards a seat may not know give it the same tensor, mask
+    # and information-state string.
+    game = game_for(config)
+    enc = Encoding(game)
+    rng = random.Random(config)
+    compared = 0
+    for seed in range(2):
+        states = [s.clone() for s in random_deal(game, seed)]
+        for state in rng.sample(states, min(4, len(states))):
+            for seat in range(game.num_seats):
+                mine = state.observation(seat)
+                for other in _swap_worlds(game, state, seat, rng, tries=3):
+                    theirs = other.observation(seat)
+                    assert enc.info_state(theirs) == enc.info_state(mine)
+                    assert np.array_equal(enc.tensor(theirs), enc.tensor(mine))
+                    assert np.array_equal(enc.mask(theirs), enc.mask(mine))
+                    compared += 1
+    assert compared >= 10, f"only {compared} worlds compared"
+
+
+def test_a_change_the_seat_can_see_changes_its_tensor() -> None:
+    # The leak test's counterpart: swapping a card into the seat's own hand is seen.
+    game = make_game("doppelkopf")
+    enc = Encoding(game)
+    state = game.new_state(seed=5)
+    piles = [game.deck.cards(m) for m in state.dealt]
+    mine, theirs = piles[0][0], next(c for c in piles[1] if c != piles[0][0])
+    piles[0][0], piles[1][piles[1].index(theirs)] = theirs, mine
+    other = game.new_state(hands=piles, dealer=state.dealer)
+    assert not np.array_equal(enc.tensor(other.observation(0)), enc.tensor(state.observation(0)))
+    assert enc.info_state(other.observation(0)) != enc.info_state(state.observation(0))
+    assert np.array_equal(enc.tensor(other.observation(2)), enc.tensor(state.observation(2)))
+
+
+@pytest.mark.parametrize("config", ["stich/doppelkopf-ddv-v1", "stich/tapp_tarock-standard-v1", "stich/droggn-stubai-v1"])
+def test_a_kept_scan_gives_the_tensor_a_fresh_encoding_gives(config: str) -> None:
+    # One encoding follows two interleaved deals and a clone that branches off; each of its tensors
+    # equals the tensor of an encoding that has never seen an earlier observation.
+    game = game_for(config)
+    kept = Encoding(game)
+    deals = [[s.clone() for s in random_deal(game, seed)] for seed in (1, 2)]
+    branch = deals[0][len(deals[0]) // 2].clone()
+    rng = random.Random(0)
+    states = [s for pair in zip(*deals, strict=False) for s in pair]
+    for state in states:
+        for seat in range(game.num_seats):
+            assert np.array_equal(kept.tensor(state.observation(seat)), Encoding(game).tensor(state.observation(seat)))
+    while not branch.is_terminal():
+        branch.apply(rng.choice(branch.legal_codes()))
+        seat = branch.current_player() if not branch.is_terminal() else 0
+        assert np.array_equal(kept.tensor(branch.observation(seat)), Encoding(game).tensor(branch.observation(seat)))
