@@ -14,13 +14,13 @@ import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.base import Bot
+from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import IsmctsBot, is_defender_double, make_ismcts
 from stich.bots.registry import make_bot
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
-from stich.search import kernel
 from stich.search.ismcts import (
     ISMCTS,
     PLAY_PHASE,
@@ -314,7 +314,7 @@ needs_kernel = pytest.mark.skipif(not kernel.available(), reason="numba kernel n
 @needs_kernel
 def test_kernel_rollout_scores_eyes_by_the_rules() -> None:
     """Without calls Re wins with 121 eyes and Kontra with 120 (dossier §7.1); under-90/60/30 and schwarz add 1 each (§7.2)."""
-    from stich.search.ismcts_kernel import KernelRollout
+    from stich.bots.doppelkopf.kernel_rollout import KernelRollout
 
     rollout = KernelRollout(make_game("doppelkopf"))
     assert rollout.re_value(121, 0, 0) == 1

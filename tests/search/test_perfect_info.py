@@ -13,10 +13,10 @@ import random
 
 import pytest
 
+from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.registry import make_game
-from stich.search import kernel
 from stich.search.perfect_info import (
     AlphaBeta,
     WorldEvaluator,

@@ -11,10 +11,10 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``rollout``: ``auto`` (the per-game choice of :data:`AUTO_ROLLOUT`),
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
-  :mod:`stich.search.greedy_playout`),
+  :mod:`stich.bots.tarock_family.greedy_playout`),
   ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`),
-  or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.search.dobbm_playout`,
-  :mod:`stich.search.tapp_tarock_playout`);
+  or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.bots.dobbm.playout`,
+  :mod:`stich.bots.tapp_tarock.playout`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
@@ -143,13 +143,14 @@ from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
+from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
+from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
 from stich.search.carry import Drawing, WorldCarry
-from stich.search.greedy_playout import GAMES as GREEDY_GAMES
 from stich.search.ismcts import (
     EXPLORATION,
     ISMCTS,
@@ -162,7 +163,6 @@ from stich.search.ismcts import (
     reward_scale,
 )
 from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
-from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
 
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel", "kernel-heuristic")
 """Values of the ``rollout`` option."""
@@ -334,7 +334,7 @@ def _auto_rollout(game: Game) -> str:
     """The ``auto`` rollout for ``game``; ``kernel`` falls back to ``random`` without numba."""
     kind = AUTO_ROLLOUT.get(game.name, "mixed")
     if kind == "kernel":
-        from stich.search import kernel
+        from stich.bots.doppelkopf import kernel
 
         if not kernel.available():
             return "random"

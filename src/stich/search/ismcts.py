@@ -316,8 +316,9 @@ class ExactEndgame:
 
 def kernel_games() -> dict[str, bool]:
     """Games with a ``kernel`` rollout -> whether its compiled kernel is in use (else it runs the pure-Python path)."""
-    from stich.search import kernel, tarock_kernel
-    from stich.search.tarock_rollout import ADAPTERS
+    from stich.bots.doppelkopf import kernel
+    from stich.bots.tarock_family import kernel as tarock_kernel
+    from stich.bots.tarock_family.rollout import ADAPTERS
 
     games = {"doppelkopf": kernel.available()}
     games.update(dict.fromkeys(ADAPTERS, tarock_kernel.available()))
@@ -331,19 +332,19 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
     the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
     where the game has one and its compiled kernel is available (Doppelkopf,
-    :mod:`stich.search.ismcts_kernel`; Dobbm and Tapp Tarock,
-    :mod:`stich.search.tarock_rollout`; all value their last tricks exactly,
+    :mod:`stich.bots.doppelkopf.kernel_rollout`; Dobbm and Tapp Tarock,
+    :mod:`stich.bots.tarock_family.rollout`; all value their last tricks exactly,
     Tapp Tarock's through :class:`ExactEndgame`) and with random actions otherwise,
     the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
     searched exactly (:class:`ExactEndgame`).  ``greedy``
     is ``mixed`` with the rule-based card play of
-    :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
+    :class:`~stich.bots.tarock_family.greedy_playout.GreedyRollout` (Tarock-family games only).
     ``kernel-heuristic`` (Dobbm and Tapp Tarock) is ``heuristic`` with the
-    card play in the compiled kernel (:mod:`stich.search.dobbm_playout`,
-    :mod:`stich.search.tapp_tarock_playout`: the same cards, tens to hundreds
+    card play in the compiled kernel (:mod:`stich.bots.dobbm.playout`,
+    :mod:`stich.bots.tapp_tarock.playout`: the same cards, tens to hundreds
     of times faster, bench/bench_tarock_kernel.py), leaves with few tricks
     left solved exactly (Dobbm: the kernel's solver in
-    :class:`~stich.search.tarock_rollout.TarockKernelRollout`; Tapp Tarock,
+    :class:`~stich.bots.tarock_family.rollout.TarockKernelRollout`; Tapp Tarock,
     whose score the solver does not give: :class:`ExactEndgame`) and the
     others played to the end by the heuristic's cards (``heuristic``
     searches the last tricks of every rollout instead); without numba it
@@ -353,10 +354,10 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         return RandomRollout(game)
     if kind == "heuristic":
         if game.name == "doppelkopf":
-            from stich.search import kernel
+            from stich.bots.doppelkopf import kernel
 
             if kernel.available():
-                from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
+                from stich.bots.doppelkopf.kernel_rollout import SOLVE_TRICKS, KernelRollout
 
                 return HeuristicRollout(game, seed, KernelRollout(game), SOLVE_TRICKS)
             return HeuristicRollout(game, seed)
@@ -367,7 +368,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     if kind in ("mixed", "greedy"):
         play: Rollout = RandomRollout(game)
         if kind == "greedy":
-            from stich.search.greedy_playout import GreedyRollout
+            from stich.bots.tarock_family.greedy_playout import GreedyRollout
 
             play = GreedyRollout(game)
         elif kernel_games().get(game.name, False):
@@ -378,7 +379,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, play)
     if kind == "kernel-heuristic":
-        from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
+        from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
 
         if game.name not in HEURISTIC_POLICY_GAMES:
             raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
@@ -393,10 +394,10 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
         if game.name not in kernel_games():
             raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
         if game.name == "doppelkopf":
-            from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
+            from stich.bots.doppelkopf.kernel_rollout import KernelRollout  # numba/numpy only when asked for
 
             return KernelRollout(game)
-        from stich.search.tarock_rollout import TarockKernelRollout
+        from stich.bots.tarock_family.rollout import TarockKernelRollout
 
         rollout = TarockKernelRollout(game)
         exact = EXACT_LEAF_TRICKS.get(game.name, 0)

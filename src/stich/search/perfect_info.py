@@ -19,7 +19,7 @@ card were known?"  This module answers with the engine itself (``clone`` and
   is the slow, obviously correct check;
 * :class:`WorldEvaluator` values actions in a world: a trick-play decision
   with few tricks left is searched exactly (Doppelkopf with known parties by
-  the compiled kernel, :mod:`stich.search.kernel`; every other case by
+  the compiled kernel, :mod:`stich.bots.doppelkopf.kernel`; every other case by
   :class:`AlphaBeta`); otherwise each action is played and the world rolled
   out by the games' heuristic bots, each from its own observation of the
   world (Doppelkopf rollouts hand over to the kernel for the last tricks).
@@ -293,7 +293,7 @@ class WorldEvaluator:
         self.nodes = 0
         self.finish = None if self.doppelkopf else finish
         """Every seat's final score of a state in trick play as the rollout bots would end it, computed at once
-        (:class:`~stich.search.tarock_rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
+        (:class:`~stich.bots.tarock_family.rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
 
     # -- rollouts
     def step(self, state: State) -> None:
@@ -315,7 +315,7 @@ class WorldEvaluator:
         return self._kernel_ready(state, self.kernel_tricks) or tricks_left(state) <= self.exact_tricks
 
     def _kernel_value(self, state: State) -> float:
-        from stich.search import kernel  # imported late: numba loads only where Doppelkopf is searched
+        from stich.bots.doppelkopf import kernel  # imported late: numba loads only where Doppelkopf is searched
 
         solver = kernel.KernelSolver(state)  # type: ignore[arg-type]
         re_eyes = solver.value()
@@ -344,7 +344,7 @@ class WorldEvaluator:
         """Value of each ``play`` action ``codes`` in ``world`` (which is not changed)."""
         if self.search_ready(world) and all(play_flags(self.game)[code] for code in codes):
             if self._kernel_ready(world, self.kernel_tricks):
-                from stich.search import kernel
+                from stich.bots.doppelkopf import kernel
 
                 solver = kernel.KernelSolver(world)  # type: ignore[arg-type]
                 solved = solver.solve()

@@ -64,11 +64,11 @@ from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
 Predicate = Callable[[tuple[int, ...]], bool]
 
 SAMPLERS: dict[str, str] = {
-    "doppelkopf": "stich.search.doppelkopf_sampling:DoppelkopfWorldSampler",
-    "tapp_tarock": "stich.search.tapp_tarock_sampling:TappTarockWorldSampler",
-    "dobbm": "stich.search.dobbm_sampling:DobbmWorldSampler",
-    "droggn": "stich.search.droggn_sampling:DroggnWorldSampler",
-    "dappen": "stich.search.dappen_sampling:DappenWorldSampler",
+    "doppelkopf": "stich.bots.doppelkopf.sampling:DoppelkopfWorldSampler",
+    "tapp_tarock": "stich.bots.tapp_tarock.sampling:TappTarockWorldSampler",
+    "dobbm": "stich.bots.dobbm.sampling:DobbmWorldSampler",
+    "droggn": "stich.bots.droggn.sampling:DroggnWorldSampler",
+    "dappen": "stich.bots.dappen.sampling:DappenWorldSampler",
 }
 """Game name -> ``"module:Class"`` of its :class:`WorldSampler` (loaded on first use)."""
 

@@ -1,9 +1,9 @@
-"""The ``kernel`` rollout of the ISMCTS bot for the Tarock-family games: card play in :mod:`stich.search.tarock_kernel`.
+"""The ``kernel`` rollout of the ISMCTS bot for the Tarock-family games: card play in :mod:`stich.bots.tarock_family.kernel`.
 
 From a leaf in card play the rollout hands the position to the compiled
 kernel: with more than ``solve_tricks`` tricks left it plays ``playouts``
 games there (a few µs each; at random, or by the greedy rules of
-:mod:`stich.search.greedy_playout` for the seats :data:`GREEDY_DEFAULT`
+:mod:`stich.bots.tarock_family.greedy_playout` for the seats :data:`GREEDY_DEFAULT`
 names) and averages their rewards; with fewer
 it solves the rest exactly, both sides playing for the declarer's card
 points, as the ``pimc`` bot values its endgames (one exact value is worth
@@ -12,7 +12,7 @@ A leaf before card play (a bid or a double in the tree) is played on with
 uniformly random actions until card play starts.
 
 Each game needs an adapter that reads its state into a
-:class:`~stich.search.tarock_kernel.TrickPosition` and turns the kernel's
+:class:`~stich.bots.tarock_family.kernel.TrickPosition` and turns the kernel's
 outcomes into every seat's score with the game's own evaluation; only games
 whose card play is plain Tarock trick play have one (:data:`ADAPTERS`).
 Dobbm's is exact: its score depends on the declarer's card points and on
@@ -32,6 +32,10 @@ from collections.abc import Callable, Sequence
 from math import tanh
 from typing import Any, Protocol
 
+from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.tapp_tarock import playout as tapp_tarock_playout
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
 from stich.core.game import Game, State
 from stich.games.dobbm import pack as dobbm_pack
 from stich.games.dobbm.options import DobbmOptions
@@ -44,9 +48,7 @@ from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
 from stich.games.tapp_tarock.outcome import DealFacts, PlayedTrick
 from stich.games.tapp_tarock.scoring import score
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import dobbm_playout, tapp_tarock_playout, tarock_kernel
 from stich.search.ismcts import PLAY_PHASE, Rewards, bounded_rewards, reward_scale
-from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
 SOLVE_TRICKS = 3
 """Tricks left from which a leaf is solved exactly instead of played out at random (with the compiled kernel).
@@ -103,7 +105,7 @@ class Adapter(Protocol):
         ...
 
     def bonus(self, state: State) -> tuple[int, int]:
-        """(side 0's tricks so far, the points it gains by ending with a trick) for :func:`~stich.search.tarock_kernel.solve`."""
+        """(side 0's tricks so far, the points it gains by ending with a trick) for :func:`~stich.bots.tarock_family.kernel.solve`."""
         ...
 
     def played_out(self, state: State, games: Sequence[KernelGame]) -> list[tuple[int, ...]]:
@@ -305,7 +307,7 @@ HEURISTIC_POLICY_GAMES = frozenset({"dobbm", "tapp_tarock"})
 
 
 class HeuristicPlayout(Protocol):
-    """What a compiled heuristic card play module offers (:mod:`~stich.search.dobbm_playout`, :mod:`~stich.search.tapp_tarock_playout`)."""
+    """What a compiled heuristic card play module offers (:mod:`~stich.bots.dobbm.playout`, :mod:`~stich.bots.tapp_tarock.playout`)."""
 
     def available(self) -> bool: ...
 
@@ -333,8 +335,8 @@ class HeuristicFinish:
 
     ``finish(state)`` for a ``state`` in card play returns what the engine
     would score after the game's heuristic bot played every remaining card
-    of every seat (``heuristic_playouts`` of :mod:`~stich.search.dobbm_playout`
-    or :mod:`~stich.search.tapp_tarock_playout`, each seat knowing what its
+    of every seat (``heuristic_playouts`` of :mod:`~stich.bots.dobbm.playout`
+    or :mod:`~stich.bots.tapp_tarock.playout`, each seat knowing what its
     observation shows): the same scores as stepping the heuristic bots
     through the engine, which costs milliseconds a deal where this costs
     tens of microseconds (bench/bench_tarock_kernel.py).  The ``pimc``
@@ -364,7 +366,7 @@ class TarockKernelRollout:
     """Random actions until card play, then ``playouts`` kernel games (mean reward) or, near the end, an exact solve.
 
     ``greedy`` (:data:`GREEDY`) says when the kernel games follow by the
-    greedy rules (:func:`~stich.search.tarock_kernel.playouts`) instead of at
+    greedy rules (:func:`~stich.bots.tarock_family.kernel.playouts`) instead of at
     random: ``never``; ``always`` (every seat); ``declarer`` (every seat
     when the seat whose search this is, :meth:`set_root`, is on the
     declarer's side, none otherwise); ``opposed`` (as ``declarer``, and the
