@@ -23,13 +23,14 @@ import pytest
 from stich.bots.dobbm import playout as dobbm_playout
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.rollouts import make_rollout
 from stich.bots.tarock_family.rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.dobbm.pack import FACES
 from stich.games.dobbm.state import DobbmState
-from stich.search.ismcts import MixedRollout, make_rollout
+from stich.search.ismcts import MixedRollout
 from stich.search.perfect_info import in_trick_play
 
 from ._playout_helpers import check_epsilon_and_seed, compiled_pimc_decides_as_engine_pimc, heuristic_end

@@ -18,20 +18,11 @@ from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import IsmctsBot, is_defender_double, make_ismcts
 from stich.bots.registry import make_bot
+from stich.bots.rollouts import make_rollout
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
-from stich.search.ismcts import (
-    ISMCTS,
-    PLAY_PHASE,
-    HeuristicRollout,
-    MixedRollout,
-    Node,
-    RandomRollout,
-    bounded_rewards,
-    choose_root,
-    make_rollout,
-)
+from stich.search.ismcts import ISMCTS, PLAY_PHASE, HeuristicRollout, MixedRollout, Node, RandomRollout, bounded_rewards, choose_root
 from stich.search.sampling import SAMPLERS, prepare_sampler
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
@@ -338,7 +329,7 @@ def test_kernel_rollout_returns_mean_bounded_rewards() -> None:
 
 def test_heuristic_rollout_uses_one_bot_per_seat() -> None:
     game = make_game("tapp_tarock")
-    rollout = HeuristicRollout(game, 5)
+    rollout = HeuristicRollout(game, 5, make_heuristic)
     assert [getattr(bot, "seat", i) for i, bot in enumerate(rollout.bots)] == list(range(game.num_seats))
 
 

@@ -28,6 +28,7 @@ import pytest
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
 from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.rollouts import EXACT_LEAF_TRICKS, make_rollout
 from stich.bots.tapp_tarock import playout as tapp_tarock_playout
 from stich.bots.tarock_family.kernel import KernelGame
 from stich.bots.tarock_family.rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
@@ -36,14 +37,12 @@ from stich.core.registry import make_game
 from stich.games.tapp_tarock.pack import FACES
 from stich.games.tapp_tarock.state import TappTarockState
 from stich.search.ismcts import (
-    EXACT_LEAF_TRICKS,
     ExactEndgame,
     HeuristicRollout,
     MixedRollout,
     best_line_scores,
     bounded_rewards,
     heuristic_step,
-    make_rollout,
     reward_scale,
 )
 from stich.search.perfect_info import in_trick_play, tricks_left

@@ -23,6 +23,8 @@ import random
 
 import pytest
 
+from stich.bots.heuristic import make_heuristic
+from stich.bots.rollouts import make_rollout
 from stich.bots.tarock_family import kernel as tarock_kernel
 from stich.bots.tarock_family.greedy_playout import EPSILON, GreedyRollout
 from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, playouts, random_playouts, solve, solve_counting
@@ -31,7 +33,7 @@ from stich.core.game import State
 from stich.core.tricks import NO_SUIT, led_suit
 from stich.games.dobbm.pack import ORDER
 from stich.games.dobbm.state import DobbmState
-from stich.search.ismcts import ISMCTS, MixedRollout, RandomRollout, best_line_scores, bounded_rewards, make_rollout, reward_scale
+from stich.search.ismcts import ISMCTS, MixedRollout, RandomRollout, best_line_scores, bounded_rewards, reward_scale
 from stich.search.perfect_info import play_codes, teams
 from stich.search.sampling import prepare_sampler
 
@@ -304,7 +306,7 @@ def test_search_tells_the_rollout_whose_search_it_is() -> None:
     state = _play_state(8)
     seat = state.current_player()
     kernel = TarockKernelRollout(state.game)
-    search = ISMCTS(state.game, MixedRollout(state.game, 1, kernel))
+    search = ISMCTS(state.game, MixedRollout(state.game, 1, make_heuristic, kernel))
     observation = state.observation(seat)
     search.search(observation, prepare_sampler(state.game, observation), random.Random(1), iterations=2)
     assert kernel.root == seat

@@ -12,7 +12,7 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
   :mod:`stich.bots.tarock_family.greedy_playout`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`),
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.bots.rollouts.kernel_games`),
   or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.bots.dobbm.playout`,
   :mod:`stich.bots.tapp_tarock.playout`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
@@ -143,6 +143,7 @@ from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
+from stich.bots.rollouts import kernel_games, make_rollout
 from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
 from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES
 from stich.core.errors import OptionError
@@ -151,17 +152,7 @@ from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
 from stich.search.carry import Drawing, WorldCarry
-from stich.search.ismcts import (
-    EXPLORATION,
-    ISMCTS,
-    PLAY_PHASE,
-    OutOfTime,
-    SearchResult,
-    kernel_games,
-    make_rollout,
-    rescale,
-    reward_scale,
-)
+from stich.search.ismcts import EXPLORATION, ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, rescale, reward_scale
 from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
 
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel", "kernel-heuristic")

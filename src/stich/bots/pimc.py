@@ -109,7 +109,7 @@ from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import PLAY_PHASE
-from stich.search.perfect_info import WorldEvaluator
+from stich.search.perfect_info import EyeSolver, WorldEvaluator
 from stich.search.sampling import SamplingError, prepare_sampler
 from stich.search.voting import vote
 
@@ -260,7 +260,7 @@ class PimcBot:
         seed = self._decision_seed(observation)
         rng_seed = derive_seed(seed, 0)
         rng = random.Random(rng_seed)
-        evaluator = WorldEvaluator(self.game, observation.seat, self._players(seed), finish=self._finish)
+        evaluator = WorldEvaluator(self.game, observation.seat, self._players(seed), finish=self._finish, solver=doppelkopf_solver)
         preferred = self.heuristic.choose(observation)
         plays = [a for a in legal if a.kind == "play"]
         others = [a for a in legal if a.kind != "play"]
@@ -423,6 +423,13 @@ _FALLBACK_MODES: dict[FallbackReason, str] = {
 """``DecisionStats.mode`` of a decision that fell back, per reason."""
 
 _kernel_ready = False
+
+
+def doppelkopf_solver(state: State) -> EyeSolver:
+    """The compiled kernel's exact solver of a Doppelkopf position with known parties (what :class:`WorldEvaluator` searches with)."""
+    from stich.bots.doppelkopf import kernel  # imported late: numba loads only where Doppelkopf is searched
+
+    return kernel.KernelSolver(state)  # type: ignore[arg-type]
 
 
 def _warm_kernel() -> None:

@@ -50,11 +50,10 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from stich.bots.base import Bot
-from stich.bots.heuristic import make_heuristic
 from stich.core.game import Action, Game, Observation, State
 from stich.search.carry import CarriedWorlds, Drawing
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
+from stich.search.policy import Policy, PolicyFactory
 from stich.search.sampling import SamplingError
 from stich.search.scores import score_value
 from stich.search.voting import vote
@@ -153,7 +152,7 @@ class RandomRollout:
         return bounded_rewards(state.result().scores, self.scale)
 
 
-def heuristic_step(state: State, bots: Sequence[Bot]) -> None:
+def heuristic_step(state: State, bots: Sequence[Policy]) -> None:
     """One action in ``state`` by its mover's bot from the mover's observation (a forced action without asking)."""
     codes = state.legal_codes()
     if len(codes) == 1:
@@ -164,7 +163,7 @@ def heuristic_step(state: State, bots: Sequence[Bot]) -> None:
 
 
 class HeuristicRollout:
-    """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action).
+    """Every seat plays its policy from ``players`` (the ``heuristic`` bots) on its own observation (stronger, 30-60x slower per action).
 
     With a ``finish`` rollout, card play with at most ``finish_tricks``
     tricks left is handed to it: the exact endgame search (the
@@ -174,9 +173,9 @@ class HeuristicRollout:
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int, finish: Rollout | None = None, finish_tricks: int = 0) -> None:
+    def __init__(self, game: Game, seed: int, players: PolicyFactory, finish: Rollout | None = None, finish_tricks: int = 0) -> None:
         self.scale = reward_scale(game)
-        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.bots: list[Policy] = [players(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.table = game.actions.actions
         self.finish = finish
         self.finish_tricks = finish_tricks if finish is not None else 0
@@ -192,7 +191,7 @@ class HeuristicRollout:
 
 
 class MixedRollout:
-    """The heuristic bot for every action before card play (bidding, talon, announcements), then a fast card-play rollout.
+    """The seats' policies from ``players`` (the heuristic bots) before card play (bids, talon, announcing), then a fast card-play rollout.
 
     Random bidding makes a declaration look bad (random partners and
     opponents bid and double wildly), which made random rollouts pass in
@@ -205,9 +204,9 @@ class MixedRollout:
 
     name = "mixed"
 
-    def __init__(self, game: Game, seed: int, play: Rollout) -> None:
+    def __init__(self, game: Game, seed: int, players: PolicyFactory, play: Rollout) -> None:
         self.scale = reward_scale(game)
-        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.bots: list[Policy] = [players(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.play = play
 
     def set_root(self, seat: int) -> None:
@@ -222,15 +221,6 @@ class MixedRollout:
         if state.is_terminal():
             return bounded_rewards(state.result().scores, self.scale)
         return self.play(state, rng)
-
-
-EXACT_LEAF_TRICKS: dict[str, int] = {"tapp_tarock": 2, "dobbm": 2, "droggn": 2}
-"""Tricks left from which :class:`ExactEndgame` plays a leaf out by exact search, per game.
-
-Doppelkopf solves its endgames in the kernel rollout itself.  Dappen has
-none: with its six seats two tricks cost about 5 ms through the engine
-(measured on the 2-core machine under load), twenty random endings' worth.
-"""
 
 
 def best_line_scores(state: State) -> tuple[float, Sequence[int]]:
@@ -312,99 +302,6 @@ class ExactEndgame:
             self.solved += 1
             return bounded_rewards(scores, self.scale)
         return self.inner(state, rng)
-
-
-def kernel_games() -> dict[str, bool]:
-    """Games with a ``kernel`` rollout -> whether its compiled kernel is in use (else it runs the pure-Python path)."""
-    from stich.bots.doppelkopf import kernel
-    from stich.bots.tarock_family import kernel as tarock_kernel
-    from stich.bots.tarock_family.rollout import ADAPTERS
-
-    games = {"doppelkopf": kernel.available()}
-    games.update(dict.fromkeys(ADAPTERS, tarock_kernel.available()))
-    return games
-
-
-def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
-    """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic``, ``kernel`` or ``kernel-heuristic``) for ``game``.
-
-    ``heuristic`` hands the last tricks to the exact endgame search
-    (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
-    the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
-    where the game has one and its compiled kernel is available (Doppelkopf,
-    :mod:`stich.bots.doppelkopf.kernel_rollout`; Dobbm and Tapp Tarock,
-    :mod:`stich.bots.tarock_family.rollout`; all value their last tricks exactly,
-    Tapp Tarock's through :class:`ExactEndgame`) and with random actions otherwise,
-    the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
-    searched exactly (:class:`ExactEndgame`).  ``greedy``
-    is ``mixed`` with the rule-based card play of
-    :class:`~stich.bots.tarock_family.greedy_playout.GreedyRollout` (Tarock-family games only).
-    ``kernel-heuristic`` (Dobbm and Tapp Tarock) is ``heuristic`` with the
-    card play in the compiled kernel (:mod:`stich.bots.dobbm.playout`,
-    :mod:`stich.bots.tapp_tarock.playout`: the same cards, tens to hundreds
-    of times faster, bench/bench_tarock_kernel.py), leaves with few tricks
-    left solved exactly (Dobbm: the kernel's solver in
-    :class:`~stich.bots.tarock_family.rollout.TarockKernelRollout`; Tapp Tarock,
-    whose score the solver does not give: :class:`ExactEndgame`) and the
-    others played to the end by the heuristic's cards (``heuristic``
-    searches the last tricks of every rollout instead); without numba it
-    is ``heuristic``.
-    """
-    if kind == "random":
-        return RandomRollout(game)
-    if kind == "heuristic":
-        if game.name == "doppelkopf":
-            from stich.bots.doppelkopf import kernel
-
-            if kernel.available():
-                from stich.bots.doppelkopf.kernel_rollout import SOLVE_TRICKS, KernelRollout
-
-                return HeuristicRollout(game, seed, KernelRollout(game), SOLVE_TRICKS)
-            return HeuristicRollout(game, seed)
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if exact:
-            return HeuristicRollout(game, seed, ExactEndgame(game, RandomRollout(game), exact), exact)
-        return HeuristicRollout(game, seed)
-    if kind in ("mixed", "greedy"):
-        play: Rollout = RandomRollout(game)
-        if kind == "greedy":
-            from stich.bots.tarock_family.greedy_playout import GreedyRollout
-
-            play = GreedyRollout(game)
-        elif kernel_games().get(game.name, False):
-            # The compiled card play (Doppelkopf; Tarock-family games with an adapter) solves its own endgames.
-            return MixedRollout(game, seed, make_rollout("kernel", game, seed))
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if exact:
-            play = ExactEndgame(game, play, exact)
-        return MixedRollout(game, seed, play)
-    if kind == "kernel-heuristic":
-        from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
-
-        if game.name not in HEURISTIC_POLICY_GAMES:
-            raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
-        if not heuristic_available(game.name):
-            return make_rollout("heuristic", game, seed)  # the same cards through the engine
-        compiled = TarockKernelRollout(game, policy="heuristic")
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if not compiled.adapter.exact and exact:
-            return MixedRollout(game, seed, ExactEndgame(game, compiled, exact))  # the kernel's solver does not give this score
-        return MixedRollout(game, seed, compiled)
-    if kind == "kernel":
-        if game.name not in kernel_games():
-            raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
-        if game.name == "doppelkopf":
-            from stich.bots.doppelkopf.kernel_rollout import KernelRollout  # numba/numpy only when asked for
-
-            return KernelRollout(game)
-        from stich.bots.tarock_family.rollout import TarockKernelRollout
-
-        rollout = TarockKernelRollout(game)
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if not rollout.adapter.exact and exact:
-            return ExactEndgame(game, rollout, exact)  # the kernel's solver does not give this game's score
-        return rollout
-    raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic, kernel or kernel-heuristic")
 
 
 def rescale(rollout: Rollout, scale: float) -> Rollout:
@@ -647,9 +544,9 @@ class ISMCTS:
         paired: bool = False,
         flat: bool = False,
         draw_share: float | None = None,
-        guide: Sequence[Bot] | None = None,
+        guide: Sequence[Policy] | None = None,
         guide_depth: int = 0,
-        others: Sequence[Bot] | None = None,
+        others: Sequence[Policy] | None = None,
         eager: bool = False,
         scale: float | None = None,
         halving: bool = False,

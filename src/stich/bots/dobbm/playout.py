@@ -22,7 +22,7 @@ of the knowledge, the policy's ``ctx``, the checked calls) is in
 :mod:`stich.bots.tarock_family.policy_playout`.
 
 numba is optional: without it :func:`available` is false, and the
-``kernel-heuristic`` rollout (:func:`stich.search.ismcts.make_rollout`)
+``kernel-heuristic`` rollout (:func:`stich.bots.rollouts.make_rollout`)
 plays through the engine with the heuristic bots instead (the same cards).
 """
 

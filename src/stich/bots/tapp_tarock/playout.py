@@ -34,7 +34,7 @@ of the knowledge, the policy's ``ctx``, the checked calls) is in
 
 numba is optional: without it :func:`available` is false, and the
 ``kernel-heuristic`` rollouts (:class:`~stich.bots.tarock_family.rollout.HeuristicFinish`,
-:func:`stich.search.ismcts.make_rollout`) play through the engine with the
+:func:`stich.bots.rollouts.make_rollout`) play through the engine with the
 heuristic bots instead (the same cards).
 """
 
