@@ -14,13 +14,14 @@ import pytest
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import CARRY_DEFAULT, make_ismcts
+from stich.bots.samplers import prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
 from stich.search.call_reading import advance_explained
 from stich.search.carry import CarriedWorlds, WorldCarry
 from stich.search.ismcts import PLAY_PHASE
-from stich.search.sampling import SamplingError, advance_world, prepare_sampler
+from stich.search.sampling import SamplingError, advance_world
 
 
 def _heuristic_deal(game: Game, seed: int) -> list[State]:

@@ -18,12 +18,12 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import GUIDE_DEFAULT, IsmctsBot, make_ismcts
 from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
 from stich.search.ismcts import ISMCTS, WIDEN_VISITS, Node
 from stich.search.perfect_info import in_trick_play
-from stich.search.sampling import prepare_sampler
 
 
 class _OneWorld:

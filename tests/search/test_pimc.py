@@ -13,11 +13,11 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MIN_WORLDS, OVERRUN, PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
+from stich.bots.samplers import SAMPLERS, prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.search.budget import LEVELS
-from stich.search.sampling import SAMPLERS, prepare_sampler
 from stich.search.voting import vote, winsorized_mean
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision

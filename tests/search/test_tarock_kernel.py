@@ -25,6 +25,7 @@ import pytest
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family import kernel as tarock_kernel
 from stich.bots.tarock_family.greedy_playout import EPSILON, GreedyRollout
 from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, playouts, random_playouts, solve, solve_counting
@@ -35,7 +36,6 @@ from stich.games.dobbm.pack import ORDER
 from stich.games.dobbm.state import DobbmState
 from stich.search.ismcts import ISMCTS, MixedRollout, RandomRollout, best_line_scores, bounded_rewards, reward_scale
 from stich.search.perfect_info import play_codes, teams
-from stich.search.sampling import prepare_sampler
 
 from .test_perfect_info import _endgame
 

@@ -1,7 +1,7 @@
 """The ``ismcts`` bot: Information Set Monte Carlo Tree Search on worlds sampled from its observation.
 
 Each decision grows a single-observer ISMCTS tree (:mod:`stich.search.ismcts`)
-over worlds drawn by :func:`stich.search.sampling.prepare_sampler`, so the bot
+over worlds drawn by :func:`stich.bots.samplers.prepare_sampler`, so the bot
 sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=500``):
 
 * ``level`` 1..5 or ``time`` (seconds per decision): iterate until the budget
@@ -144,6 +144,7 @@ from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
 from stich.bots.rollouts import kernel_games, make_rollout
+from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
 from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES
 from stich.core.errors import OptionError
@@ -153,7 +154,7 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
 from stich.search.carry import Drawing, WorldCarry
 from stich.search.ismcts import EXPLORATION, ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, rescale, reward_scale
-from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
+from stich.search.sampling import SamplingError, WorldSampler, advance_world
 
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel", "kernel-heuristic")
 """Values of the ``rollout`` option."""

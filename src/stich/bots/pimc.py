@@ -1,7 +1,7 @@
 """The ``pimc`` bot: Perfect Information Monte Carlo (determinized search) for every game.
 
 For each decision the bot draws *worlds*, full deals consistent with its
-observation (:func:`stich.search.sampling.prepare_sampler`), values every
+observation (:func:`stich.bots.samplers.prepare_sampler`), values every
 candidate action in each world as if all cards were known
 (:class:`stich.search.perfect_info.WorldEvaluator`) and plays the action
 with the best robust mean over the worlds.  It never sees the real state.
@@ -102,6 +102,7 @@ from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
+from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
@@ -110,7 +111,7 @@ from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import PLAY_PHASE
 from stich.search.perfect_info import EyeSolver, WorldEvaluator
-from stich.search.sampling import SamplingError, prepare_sampler
+from stich.search.sampling import SamplingError
 from stich.search.voting import vote
 
 DOUBLES = ("heuristic", "search")

@@ -11,7 +11,7 @@ that the seat cannot tell apart from the real one.  ::
 The API takes only the game and the observation, so a sampler cannot read
 the real state's hidden cards even by mistake.
 
-**How a world is built.**  A game's sampler (registered in :data:`SAMPLERS`)
+**How a world is built.**  A game's sampler (registered in :data:`stich.bots.samplers.SAMPLERS`)
 
 1. derives from the observation where every card may lie *now*: the seat's
    own hand and everything it saw are fixed; each other card goes to a hidden
@@ -47,7 +47,6 @@ queen of clubs held), never of what a player would likely have done.
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
 from bisect import bisect_right
@@ -62,15 +61,6 @@ from stich.core.game import Game, Observation, State, TrickView
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
 
 Predicate = Callable[[tuple[int, ...]], bool]
-
-SAMPLERS: dict[str, str] = {
-    "doppelkopf": "stich.bots.doppelkopf.sampling:DoppelkopfWorldSampler",
-    "tapp_tarock": "stich.bots.tapp_tarock.sampling:TappTarockWorldSampler",
-    "dobbm": "stich.bots.dobbm.sampling:DobbmWorldSampler",
-    "droggn": "stich.bots.droggn.sampling:DroggnWorldSampler",
-    "dappen": "stich.bots.dappen.sampling:DappenWorldSampler",
-}
-"""Game name -> ``"module:Class"`` of its :class:`WorldSampler` (loaded on first use)."""
 
 DEFAULT_MAX_ATTEMPTS = 10_000
 """Redraws before :meth:`WorldSampler.sample` gives up (a rare fact left to verification)."""
@@ -639,32 +629,3 @@ def _shows(state: State, observation: Observation, target: dict[str, Any] | None
     # Equal fields give an equal JSON form; the JSON comparison only catches a representation
     # that differs while meaning the same (e.g. a tuple for a list).
     return seen == observation or seen.to_json() == (target if target is not None else observation.to_json())
-
-
-def _load(target: str) -> type[WorldSampler]:
-    """The sampler class registered as ``"module:Class"``."""
-    module_name, _, attr = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), attr)
-    if not (isinstance(cls, type) and issubclass(cls, WorldSampler)):  # pragma: no cover - registry misconfigured
-        raise TypeError(f"{target} is not a WorldSampler")
-    return cls
-
-
-def prepare_sampler(game: Game, observation: Observation) -> WorldSampler:
-    """A reusable sampler for one observation (the constraint tables are built once)."""
-    target = SAMPLERS.get(game.name)
-    if target is None:
-        raise NotImplementedError(
-            f"world sampling is not implemented for {game.name} yet (available: {', '.join(SAMPLERS)}); see docs/search.md"
-        )
-    return _load(target)(game, observation)
-
-
-def sample_world(game: Game, observation: Observation, rng: random.Random) -> State:
-    """A full state at the observation's point of the deal, consistent with everything the seat knows.
-
-    The world is drawn uniformly among the consistent positions (see the
-    module docstring); for many draws from one observation, keep the sampler
-    of :func:`prepare_sampler` instead.
-    """
-    return prepare_sampler(game, observation).sample(rng)

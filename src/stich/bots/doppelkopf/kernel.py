@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import copy
 import itertools
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.bots.doppelkopf.solver import PlayPosition, Solver, position_of, suit_orders
 from stich.games.doppelkopf.contracts import EYES, N_FACES, TRUMP
 from stich.games.doppelkopf.state import DoppelkopfState
+from stich.kernels.stream import MASK64, splitmix, switched_off
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,15 +56,12 @@ __all__ = [
     "warmup",
 ]
 
-_MASK64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MIX_1 = 0xBF58476D1CE4E5B9
-_MIX_2 = 0x94D049BB133111EB
+_MASK64 = MASK64
 
 _core: Any = None
 _np: Any = None
 _reason = ""
-if os.environ.get("STICH_NO_NUMBA"):
+if switched_off():
     _reason = "switched off by STICH_NO_NUMBA"
 else:
     try:
@@ -163,14 +160,6 @@ class KernelPosition:
 
 
 # ------------------------------------------------------------------ playouts
-
-
-def splitmix(state: int) -> tuple[int, int]:
-    """One step of the kernels' splitmix64 stream in pure Python: the next state and its 64-bit output."""
-    state = (state + _GAMMA) & _MASK64
-    z = ((state ^ (state >> 30)) * _MIX_1) & _MASK64
-    z = ((z ^ (z >> 27)) * _MIX_2) & _MASK64
-    return state, z ^ (z >> 31)
 
 
 def _py_playouts(pos: PlayPosition, n: int, seed: int) -> list[int]:

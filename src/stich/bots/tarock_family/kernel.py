@@ -38,10 +38,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from stich.bots.doppelkopf import kernel
-from stich.bots.doppelkopf.kernel import splitmix
 from stich.bots.tarock_family.greedy_playout import EPSILON, TAKE_SHARE
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder, legal_cards
+from stich.kernels.stream import splitmix, switched_off
 
 __all__ = [
     "MAX_CARDS",
@@ -63,12 +62,15 @@ MAX_CARDS = 63
 
 _core: Any = None
 _np: Any = None
-if kernel.available():  # the same conditions (numba, numpy, no STICH_NO_NUMBA); the compiled part shares its helpers
-    import numpy as _numpy
+if not switched_off():  # the same conditions as the Doppelkopf kernel's: numba, numpy, no STICH_NO_NUMBA
+    try:
+        import numpy as _numpy
 
-    from stich.kernels import tarock_core as _tarock_core
+        from stich.kernels import tarock_core as _tarock_core
 
-    _np, _core = _numpy, _tarock_core
+        _np, _core = _numpy, _tarock_core
+    except ImportError:  # pragma: no cover - depends on the environment
+        pass
 
 
 def available() -> bool:
