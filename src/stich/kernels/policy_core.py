@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from stich.kernels.doppelkopf_core import jit, next_random, nth_face, pick_below
+from stich.kernels.core import jit, next_random, nth_face, pick_below
 from stich.kernels.tarock_core import C_EFF, C_SEATS, C_SIDE, CTX_SIZE, NO_SUIT, TRUMP, legal_cards, popcount64, trick_state
 
 STRIDE = 32

@@ -16,7 +16,7 @@ trick points from which an earlier player takes an opponent's trick in
 greedy card play (:func:`greedy_card`).
 
 The random stream and the choice rule are those of the Doppelkopf kernel
-(:mod:`stich.kernels.doppelkopf_core`: splitmix64, one legal card chosen
+(:mod:`stich.kernels.core`: splitmix64, one legal card chosen
 uniformly by a multiply-high of the top 32 bits), so the pure-Python path of
 ``tarock_kernel`` plays exactly the same games.
 """
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from stich.kernels.doppelkopf_core import jit, next_random, nth_face, pick_below
+from stich.kernels.core import jit, next_random, nth_face, pick_below
 
 C_EFF = 0
 C_STR = 64

@@ -67,7 +67,7 @@ else:
     try:
         import numpy as _numpy
 
-        from stich.kernels import doppelkopf_core as _kernel_core
+        from stich.kernels import core as _kernel_core
 
         _np, _core = _numpy, _kernel_core
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -99,7 +99,7 @@ class KernelPosition:
     ``hands`` is ``uint64[4]`` in count form; ``tricks`` holds the current
     trick in row ``tricks_left``; ``ctx`` the card order, eyes, parties and
     rule flags; ``order`` each effective suit's faces strongest first (see
-    :mod:`stich.kernels.doppelkopf_core` for the layout).
+    :mod:`stich.kernels.core` for the layout).
     """
 
     def __init__(self, position: PlayPosition | DoppelkopfState) -> None:

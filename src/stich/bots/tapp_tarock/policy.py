@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stich.kernels.doppelkopf_core import jit, nth_face
+from stich.kernels.core import jit, nth_face
 from stich.kernels.policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
 from stich.kernels.tarock_core import C_EFF, C_FOLLOW, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
