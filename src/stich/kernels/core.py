@@ -1,4 +1,8 @@
-"""The compiled part of :mod:`stich.bots.doppelkopf.kernel` (numba).  Import it only through ``kernel``.
+"""The compiled Doppelkopf card-play kernel (numba), and the primitives every kernel shares (``jit``, the random stream, bit helpers).
+
+Import it only through its adapter, :mod:`stich.bots.doppelkopf.kernel`
+(:mod:`stich.kernels.tarock_core` and :mod:`stich.kernels.policy_core`
+import its primitives).
 
 Everything here works on small numpy arrays and is compiled with
 ``numba.njit(cache=True)``; the first call compiles (or loads the on-disk
