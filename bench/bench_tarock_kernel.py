@@ -62,7 +62,7 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.tapp_tarock import playout as tapp_tarock_playout
 from stich.bots.tarock_family import kernel as tarock_kernel
 from stich.bots.tarock_family.greedy_playout import GreedyRollout
-from stich.bots.tarock_family.rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
+from stich.bots.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
@@ -166,7 +166,7 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
 def bench_tapp_leaves(seconds: float, repeats: int, count: int) -> dict[str, Any]:
     """Tapp Tarock ISMCTS leaves and heuristic games per second from the first card: compiled against the engine.
 
-    A kernel leaf is :data:`~stich.bots.tarock_family.rollout.PLAYOUTS` kernel
+    A kernel leaf is :data:`~stich.bots.tarock_rollout.PLAYOUTS` kernel
     games scored by the engine's evaluation (``TappTarockAdapter``); the
     peer is one random game through the engine and its result, what the
     leaf cost before.  Both return every seat's reward.

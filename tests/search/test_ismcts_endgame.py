@@ -18,7 +18,7 @@ import pytest
 
 from stich.bots.doppelkopf import kernel
 from stich.bots.rollouts import EXACT_LEAF_TRICKS, kernel_games, make_rollout
-from stich.bots.tarock_family.rollout import TarockKernelRollout
+from stich.bots.tarock_rollout import TarockKernelRollout
 from stich.core.registry import make_game
 from stich.search.ismcts import ExactEndgame, MixedRollout, RandomRollout, Rewards, best_line_scores, bounded_rewards, reward_scale
 from stich.search.perfect_info import final_score, in_trick_play, minimax, teams, tricks_left

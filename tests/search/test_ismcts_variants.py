@@ -163,7 +163,7 @@ def test_bad_halving_and_rewards_are_named() -> None:
 @pytest.mark.parametrize(("rollout", "expected"), [("kernel-heuristic", "kernel-heuristic"), ("mixed", "kernel-heuristic")])
 def test_the_call_simulation_plays_out_as_the_leaves_do(rollout: str, expected: str) -> None:
     """With compiled leaves the calls' ``pimc`` simulation is compiled too; otherwise it is ``pimc``'s default (compiled in Tapp Tarock)."""
-    from stich.bots.tarock_family.rollout import heuristic_available
+    from stich.bots.tarock_rollout import heuristic_available
 
     if not heuristic_available("tapp_tarock"):
         pytest.skip("numba is not available")

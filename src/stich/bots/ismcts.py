@@ -146,7 +146,7 @@ from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
 from stich.bots.rollouts import kernel_games, make_rollout
 from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
-from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES
+from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed

@@ -103,7 +103,7 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.bots.samplers import prepare_sampler
-from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
+from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
@@ -121,9 +121,9 @@ ROLLOUTS = ("auto", "heuristic", "random", "kernel-heuristic")
 """Values of the ``rollout`` option: who plays the worlds on.
 
 ``heuristic``: the games' heuristic bots; ``random``: uniformly random play;
-``kernel-heuristic`` (Dobbm and Tapp Tarock, :data:`~stich.bots.tarock_family.rollout.HEURISTIC_POLICY_GAMES`):
+``kernel-heuristic`` (Dobbm and Tapp Tarock, :data:`~stich.bots.tarock_rollout.HEURISTIC_POLICY_GAMES`):
 the heuristic bots until card play, then their card play compiled
-(:class:`~stich.bots.tarock_family.rollout.HeuristicFinish`): the same values as
+(:class:`~stich.bots.tarock_rollout.HeuristicFinish`): the same values as
 ``heuristic``, card play about a hundred times faster, so the same time
 buys more worlds; without numba it is ``heuristic``.  ``auto`` (the
 default) is :data:`AUTO_ROLLOUT`'s choice for the game."""

@@ -28,7 +28,7 @@ def kernel_games() -> dict[str, bool]:
     """Games with a ``kernel`` rollout -> whether its compiled kernel is in use (else it runs the pure-Python path)."""
     from stich.bots.doppelkopf import kernel
     from stich.bots.tarock_family import kernel as tarock_kernel
-    from stich.bots.tarock_family.rollout import ADAPTERS
+    from stich.bots.tarock_rollout import ADAPTERS
 
     games = {"doppelkopf": kernel.available()}
     games.update(dict.fromkeys(ADAPTERS, tarock_kernel.available()))
@@ -43,7 +43,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
     where the game has one and its compiled kernel is available (Doppelkopf,
     :mod:`stich.bots.doppelkopf.kernel_rollout`; Dobbm and Tapp Tarock,
-    :mod:`stich.bots.tarock_family.rollout`; all value their last tricks exactly,
+    :mod:`stich.bots.tarock_rollout`; all value their last tricks exactly,
     Tapp Tarock's through :class:`ExactEndgame`) and with random actions otherwise,
     the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
     searched exactly (:class:`ExactEndgame`).  ``greedy``
@@ -54,7 +54,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
     :mod:`stich.bots.tapp_tarock.playout`: the same cards, tens to hundreds
     of times faster, bench/bench_tarock_kernel.py), leaves with few tricks
     left solved exactly (Dobbm: the kernel's solver in
-    :class:`~stich.bots.tarock_family.rollout.TarockKernelRollout`; Tapp Tarock,
+    :class:`~stich.bots.tarock_rollout.TarockKernelRollout`; Tapp Tarock,
     whose score the solver does not give: :class:`ExactEndgame`) and the
     others played to the end by the heuristic's cards (``heuristic``
     searches the last tricks of every rollout instead); without numba it
@@ -89,7 +89,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             play = ExactEndgame(game, play, exact)
         return MixedRollout(game, seed, make_heuristic, play)
     if kind == "kernel-heuristic":
-        from stich.bots.tarock_family.rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
+        from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
 
         if game.name not in HEURISTIC_POLICY_GAMES:
             raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
@@ -109,7 +109,7 @@ def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
             from stich.bots.doppelkopf.kernel_rollout import KernelRollout  # numba/numpy only when asked for
 
             return KernelRollout(game)
-        from stich.bots.tarock_family.rollout import TarockKernelRollout
+        from stich.bots.tarock_rollout import TarockKernelRollout
 
         rollout = TarockKernelRollout(game)
         exact = EXACT_LEAF_TRICKS.get(game.name, 0)

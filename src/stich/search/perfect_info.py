@@ -317,7 +317,7 @@ class WorldEvaluator:
         self.nodes = 0
         self.finish = None if self.doppelkopf else finish
         """Every seat's final score of a state in trick play as the rollout bots would end it, computed at once
-        (:class:`~stich.bots.tarock_family.rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
+        (:class:`~stich.bots.tarock_rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
 
     # -- rollouts
     def step(self, state: State) -> None:

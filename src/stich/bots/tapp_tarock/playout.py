@@ -33,7 +33,7 @@ of the knowledge, the policy's ``ctx``, the checked calls) is in
 :mod:`stich.bots.tarock_family.policy_playout`.
 
 numba is optional: without it :func:`available` is false, and the
-``kernel-heuristic`` rollouts (:class:`~stich.bots.tarock_family.rollout.HeuristicFinish`,
+``kernel-heuristic`` rollouts (:class:`~stich.bots.tarock_rollout.HeuristicFinish`,
 :func:`stich.bots.rollouts.make_rollout`) play through the engine with the
 heuristic bots instead (the same cards).
 """

@@ -22,7 +22,7 @@ current trick, the tricks left, who is on the declarer's side), and
 
 Games' special card-play rules (a laid-out Pagat, Gstieß kept back,
 Buchenbach's first tricks) are not modelled: a game with them needs its own
-adapter before it may use the kernel.  :mod:`stich.bots.tarock_family.rollout`
+adapter before it may use the kernel.  :mod:`stich.bots.tarock_rollout`
 holds the adapters and the ISMCTS rollout built on this module.
 
 numba is optional (``pip install stich[fast]``), as for the Doppelkopf
