@@ -58,11 +58,12 @@ from bench_common import machine_info, no_gc, progress, rounded
 from bench_search import SEED, dist, rate, summary
 
 from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.heuristic import make_heuristic
 from stich.bots.tapp_tarock import playout as tapp_tarock_playout
 from stich.bots.tarock_family import kernel as tarock_kernel
 from stich.bots.tarock_family.greedy_playout import GreedyRollout
-from stich.bots.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS

@@ -21,10 +21,11 @@ from collections import Counter
 import pytest
 
 from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.rollouts import make_rollout
-from stich.bots.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import make_game

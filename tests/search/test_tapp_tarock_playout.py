@@ -30,8 +30,9 @@ from stich.bots.ismcts import make_ismcts
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.rollouts import EXACT_LEAF_TRICKS, make_rollout
 from stich.bots.tapp_tarock import playout as tapp_tarock_playout
+from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
 from stich.bots.tarock_family.kernel import KernelGame
-from stich.bots.tarock_rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.pack import FACES

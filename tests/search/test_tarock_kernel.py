@@ -23,13 +23,14 @@ import random
 
 import pytest
 
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.heuristic import make_heuristic
 from stich.bots.rollouts import make_rollout
 from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family import kernel as tarock_kernel
 from stich.bots.tarock_family.greedy_playout import EPSILON, GreedyRollout
 from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, playouts, random_playouts, solve, solve_counting
-from stich.bots.tarock_rollout import GREEDY_DEFAULT, SOLVE_TRICKS, DobbmAdapter, TarockKernelRollout
+from stich.bots.tarock_rollout import GREEDY_DEFAULT, SOLVE_TRICKS, TarockKernelRollout
 from stich.core.game import State
 from stich.core.tricks import NO_SUIT, led_suit
 from stich.games.dobbm.pack import ORDER
@@ -354,7 +355,7 @@ def test_tapp_tarock_kernel_games_score_as_the_engine(tricks: int) -> None:
     thirds add up to the pile's ``3F - 2n`` (§7), the declarer's tricks (Valat
     §8.2) and the last trick's Pagat (ultimo §8.3) as the engine sees them.
     """
-    from stich.bots.tarock_rollout import TappTarockAdapter
+    from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
     from stich.games.tapp_tarock.pack import ORDER as TAPP_ORDER
     from stich.games.tapp_tarock.pack import PAGAT
 
@@ -385,7 +386,7 @@ def test_tapp_tarock_kernel_games_score_as_the_engine(tricks: int) -> None:
 
 
 def test_tapp_tarock_rollout_leaves_the_endgame_to_the_engine() -> None:
-    from stich.bots.tarock_rollout import TappTarockAdapter
+    from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
     from stich.core.registry import make_game
     from stich.search.ismcts import ExactEndgame
 

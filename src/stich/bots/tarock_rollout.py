@@ -26,28 +26,19 @@ apply: its last tricks go to the engine's exact search
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from math import tanh
 from typing import Any, Protocol
 
 from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.tapp_tarock import playout as tapp_tarock_playout
+from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
 from stich.bots.tarock_family import kernel as tarock_kernel
-from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
+from stich.bots.tarock_family.adapter import Adapter
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition
 from stich.core.game import Game, State
-from stich.games.dobbm import pack as dobbm_pack
-from stich.games.dobbm.options import DobbmOptions
-from stich.games.dobbm.scoring import evaluate
-from stich.games.dobbm.state import DobbmState
-from stich.games.tapp_tarock import pack as tapp_pack
-from stich.games.tapp_tarock.actions import ANNOUNCE_WORDS
-from stich.games.tapp_tarock.options import TappTarockOptions
-from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
-from stich.games.tapp_tarock.outcome import DealFacts, PlayedTrick
-from stich.games.tapp_tarock.scoring import score
-from stich.games.tapp_tarock.state import TappTarockState
 from stich.search.ismcts import PLAY_PHASE, Rewards, bounded_rewards, reward_scale
 
 SOLVE_TRICKS = 3
@@ -89,211 +80,6 @@ Tapp Tarock the engine's greedy rollout for every seat of every search had
 lost in the defenders' cards too.
 """
 
-
-class Adapter(Protocol):
-    """What the rollout needs of a game: its position for the kernel, and scores for the kernel's outcomes.
-
-    ``exact`` says whether the game's score grows with side 0's card points
-    (plus the :meth:`bonus` for ending with a trick), so that the solver's
-    value is its score; only then are :meth:`bonus` and :meth:`solved` asked.
-    """
-
-    exact: bool
-
-    def position(self, state: State) -> TrickPosition:
-        """The card play left in ``state`` (in card play, not terminal)."""
-        ...
-
-    def bonus(self, state: State) -> tuple[int, int]:
-        """(side 0's tricks so far, the points it gains by ending with a trick) for :func:`~stich.bots.tarock_family.kernel.solve`."""
-        ...
-
-    def played_out(self, state: State, games: Sequence[KernelGame]) -> list[tuple[int, ...]]:
-        """Every seat's score per kernel game (side 0's won cards and tricks from ``state`` on, the last trick's winner)."""
-        ...
-
-    def solved(self, state: State, value: int) -> tuple[int, ...]:
-        """Every seat's score when the solver's value from ``state`` on is ``value``."""
-        ...
-
-
-def solo_position(state: DobbmState | TappTarockState, rules: TrickRules, tricks: int) -> TrickPosition:
-    """The card play left in a declarer-against-the-rest game, in kernel seats (the active seats in playing order).
-
-    ``tricks`` is the number of tricks in the deal; side 0 is the declarer alone.
-    """
-    assert state.declarer is not None
-    seats = tuple(state.active)
-    trick = tuple(state.trick_cards)
-    leader = state.trick_seats[0] if trick else state.current_player()
-    return TrickPosition(
-        rules=rules,
-        seats=seats,
-        side=1 << seats.index(state.declarer),
-        hands=tuple(state.hands[s] for s in seats),
-        trick=trick,
-        leader=seats.index(leader),
-        tricks_left=tricks - len(state.tricks),
-    )
-
-
-class DobbmAdapter:
-    """Dobbm (dossier §6-§8): the declarer alone against the other active seats, hearts trump, Trumpfzwang."""
-
-    exact = True
-
-    def __init__(self, game: Game) -> None:
-        options = game.options
-        assert isinstance(options, DobbmOptions)
-        self.options = options
-        self.rules = TrickRules.of(dobbm_pack.ORDER, dobbm_pack.POINTS)
-        self.talon_needs_trick = options.dobb_to_defenders_if_declarer_no_trick
-        self._scores: dict[tuple[object, ...], tuple[int, ...]] = {}
-
-    def position(self, state: State) -> TrickPosition:
-        """The Dobbm state's card play in kernel seats (the active seats in playing order)."""
-        assert isinstance(state, DobbmState)
-        return solo_position(state, self.rules, dobbm_pack.TRICKS)
-
-    @staticmethod
-    def _before(state: DobbmState) -> tuple[int, int]:
-        """The declarer's trick points and tricks in the tricks completed so far."""
-        won = tricks = 0
-        for _seats, cards, winner in state.tricks:
-            if winner == state.declarer:
-                tricks += 1
-                for card in cards:
-                    won |= 1 << card
-        return dobbm_pack.points_of(won), tricks
-
-    def bonus(self, state: State) -> tuple[int, int]:
-        """The declarer's tricks so far, and the talon when a declarer without a trick loses it (§7.2)."""
-        assert isinstance(state, DobbmState)
-        _points, tricks = self._before(state)
-        return tricks, self._talon(state)
-
-    def _talon(self, state: DobbmState) -> int:
-        """The talon's points when a declarer without a trick loses it (§7.2), else 0 (it is his either way)."""
-        return dobbm_pack.points_of(state.laid_away) if self.talon_needs_trick else 0
-
-    def _scores_for(self, state: DobbmState, trick_points: int, any_trick: bool) -> tuple[int, ...]:
-        """Scores of the deal ending with ``trick_points`` for the declarer (``any_trick``: he took one).
-
-        Cached on what the evaluation reads besides the two (contract,
-        declarer, doubles, talon, dealer, Mußrunde), so that a hit costs no
-        :meth:`~stich.games.dobbm.state.DobbmState.facts`.
-        """
-        key = (state.contract, state.declarer, state.doubles, state.laid_away, state.dealer, state.mussrunde, trick_points, any_trick)
-        found = self._scores.get(key)
-        if found is None:
-            if len(self._scores) >= SCORE_CACHE:
-                self._scores.clear()
-            final = dataclasses.replace(state.facts(), trick_points=trick_points, declarer_tricks=int(any_trick))
-            found = self._scores[key] = tuple(evaluate(final, self.options).scores)
-        return found
-
-    def played_out(self, state: State, games: Sequence[KernelGame]) -> list[tuple[int, ...]]:
-        """Scores per game in which the declarer takes the cards and tricks given from ``state`` on."""
-        assert isinstance(state, DobbmState)
-        before_points, before_tricks = self._before(state)
-        points_of = dobbm_pack.points_of
-        return [self._scores_for(state, before_points + points_of(won), before_tricks + tricks > 0) for won, tricks, _last, _cards in games]
-
-    def solved(self, state: State, value: int) -> tuple[int, ...]:
-        """Scores for a solver value: the declarer's card points from ``state`` on, plus the talon if it needs and gets a trick."""
-        assert isinstance(state, DobbmState)
-        before_points, before_tricks = self._before(state)
-        talon = self._talon(state)
-        any_trick = before_tricks > 0 or value > 0
-        future = value - talon if talon and any_trick else value
-        return self._scores_for(state, before_points + future, any_trick or not talon)
-
-
-class TappTarockAdapter:
-    """Tapp Tarock (dossier §6-§8): the declarer against two defenders, tarocks trump, Trumpfzwang, counted in thirds.
-
-    A pile's points in thirds are ``3F - 2n`` (§7), so each card counts
-    ``3 f - 2`` thirds and the kernel adds them up exactly.  The score also
-    depends on the declarer's tricks (Valat §8.2: all 16; the defenders'
-    Valat: none) and on the last trick (the Pagat ultimo §8.3: who played the
-    Pagat to it and who won it), which the kernel games report; it is not a
-    monotone function of the card points, so the solver does not apply
-    (``exact`` is false: the last tricks go to the engine's exact search,
-    :class:`~stich.search.ismcts.ExactEndgame`).
-    """
-
-    exact = False
-
-    def __init__(self, game: Game) -> None:
-        options = game.options
-        assert isinstance(options, TappTarockOptions)
-        self.options = options
-        self.rules = TrickRules.of(tapp_pack.ORDER, tuple(3 * p - 2 for p in tapp_pack.POINTS))
-        self._scores: dict[tuple[object, ...], tuple[int, ...]] = {}
-
-    def position(self, state: State) -> TrickPosition:
-        """The Tapp Tarock state's card play in kernel seats (the three active seats in playing order)."""
-        assert isinstance(state, TappTarockState)
-        return solo_position(state, self.rules, TAPP_TRICKS)
-
-    def bonus(self, state: State) -> tuple[int, int]:
-        """Not asked: the solver does not apply to Tapp Tarock (``exact`` is false)."""
-        raise NotImplementedError("Tapp Tarock's score is not monotone in card points: its endgames are searched by the engine")
-
-    def solved(self, state: State, value: int) -> tuple[int, ...]:
-        """Not asked: the solver does not apply to Tapp Tarock (``exact`` is false)."""
-        raise NotImplementedError("Tapp Tarock's score is not monotone in card points: its endgames are searched by the engine")
-
-    def played_out(self, state: State, games: Sequence[KernelGame]) -> list[tuple[int, ...]]:
-        """Scores per game: the declarer's thirds (won cards and discards), tricks, and the last trick's Pagat."""
-        assert isinstance(state, TappTarockState) and state.declarer is not None
-        pack = tapp_pack
-        declarer = state.declarer
-        seats = tuple(state.active)
-        before = state.won[declarer] | state.discards
-        before_tricks = sum(1 for _s, _c, winner in state.tricks if winner == declarer)
-        bonus_names = tuple(state.bonus_names())
-        pagat_seat = -1
-        for seat, card in zip(state.trick_seats, state.trick_cards, strict=True):
-            if card == pack.PAGAT:
-                pagat_seat = seat
-        for seat in seats:
-            if state.hands[seat] >> pack.PAGAT & 1:
-                pagat_seat = seat
-        context = (state.level, declarer, seats, tuple(state.announced), tuple(state.doubling), bonus_names, pagat_seat)
-        found: list[tuple[int, ...]] = []
-        for won, tricks, last, last_cards in games:
-            thirds = pack.mask_thirds(before | won)
-            total_tricks = before_tricks + tricks
-            winner = seats[last]
-            pagat_last = pagat_seat if last_cards >> pack.PAGAT & 1 else -1
-            key = (context, thirds, total_tricks, winner, pagat_last)
-            scores = self._scores.get(key)
-            if scores is None:
-                if len(self._scores) >= SCORE_CACHE:
-                    self._scores.clear()
-                # Only the Pagat's place in the last trick matters to the evaluation (§8.3), not the order of its cards.
-                last_trick = PlayedTrick((pagat_last,), (pack.FACES[pack.PAGAT],), winner) if pagat_last >= 0 else None
-                facts = DealFacts(
-                    num_seats=state.game.num_seats,
-                    active_seats=seats,
-                    declarer=declarer,
-                    contract=pack.CONTRACT_BY_LEVEL[state.level].name,
-                    declarer_cards=(),
-                    defender_cards=(),
-                    declarer_tricks=total_tricks,
-                    last_trick=last_trick,
-                    announced=frozenset(w for w, on in zip(ANNOUNCE_WORDS, state.announced, strict=True) if on),
-                    doubling=(state.doubling[0], state.doubling[1], state.doubling[2]),
-                )
-                total = 3 * pack.TOTAL_POINTS
-                scores = self._scores[key] = tuple(score(facts, self.options, thirds, total - thirds, bonus_names).scores)
-            found.append(scores)
-        return found
-
-
-SCORE_CACHE = 100_000
-"""Most scores an adapter keeps (a match plays many deals in one process; the cache starts over when full)."""
 
 ADAPTERS: dict[str, Callable[[Game], Adapter]] = {"dobbm": DobbmAdapter, "tapp_tarock": TappTarockAdapter}
 """Games the Tarock kernel can play out: name -> adapter factory."""
