@@ -512,7 +512,7 @@ def replay(game: Game, world: World) -> State:
 
 
 class WorldSampler(ABC):
-    """Draws worlds consistent with one observation; built by :func:`prepare_sampler`.
+    """Draws worlds consistent with one observation; built by :func:`stich.bots.samplers.prepare_sampler`.
 
     Subclasses implement :meth:`propose`; :meth:`sample` replays and
     verifies each proposal (see the module docstring).
