@@ -7,8 +7,7 @@
 * :mod:`stich.search.ismcts` -- single-observer ISMCTS and its generic rollouts;
 * :mod:`stich.search.perfect_info` -- valuing actions in one fully known
   world (alpha-beta endgames, rollouts);
-* :mod:`stich.search.call_reading`, :mod:`stich.search.carry` -- worlds that
-  explain the calls, worlds carried from decision to decision;
+* :mod:`stich.search.call_reading` -- worlds that explain the other seats' calls;
 * :mod:`stich.search.budget`, :mod:`stich.search.voting`,
   :mod:`stich.search.scores` -- thinking time, robust votes over worlds,
   scores as floats.

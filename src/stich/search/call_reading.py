@@ -17,9 +17,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from stich.core.errors import IllegalActionError, NotationError
-from stich.core.game import Game, Observation, State
+from stich.core.game import Game, State
 from stich.search.policy import Policy
-from stich.search.sampling import World, WorldSampler, advance_world
+from stich.search.sampling import World, WorldSampler
 
 INFER_GAMES = frozenset({"dobbm"})
 """Games whose worlds must explain the other seats' calls (see the module docstring and the ``pimc`` bot's "Reading the calls").
@@ -154,14 +154,3 @@ def heuristic_makes(players: Sequence[Policy], state: State, code: int) -> bool:
 def checked(game: Game, seat: int, state: State, code: int) -> bool:
     """Whether the action ``code`` about to be made in ``state`` is a call to check: another seat's, with an alternative."""
     return state.current_player() != seat and game.actions.actions[code].kind not in UNVERIFIED_KINDS and len(state.legal_codes()) >= 2
-
-
-def advance_explained(game: Game, observation: Observation, players: Sequence[Policy], world: State) -> State | None:
-    """A world of an earlier decision brought up to ``observation`` (:func:`~stich.search.sampling.advance_world`), new calls checked.
-
-    A world a search kept was explained then (or the fallback after
-    :data:`INFER_ATTEMPTS` draws); the calls made since must be the
-    heuristic's as well, as for a fresh world.
-    """
-    seat = observation.seat
-    return advance_world(game, observation, world, lambda state, code: agrees(game, seat, players, state, code))

@@ -12,9 +12,7 @@ information set and each edge an action code.  Every iteration
    action is legal in this world, by UCB1 with *availability counts*: a
    child's exploration term uses how often it was available (legal when its
    parent was visited), not the parent's visit count;
-3. **expands** one action legal in this world that has no child yet (with
-   a ``guide``, near the root the mover's heuristic choice first, others
-   only as the node's visits grow);
+3. **expands** one action legal in this world that has no child yet;
 4. plays a **rollout** to the end of the deal (:class:`RandomRollout`,
    :class:`HeuristicRollout`, or for Doppelkopf :class:`KernelRollout`);
 5. **backpropagates** the bounded reward of every seat: a node adds the
@@ -47,14 +45,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from stich.core.game import Action, Game, Observation, State
-from stich.search.carry import CarriedWorlds, Drawing
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
 from stich.search.policy import Policy, PolicyFactory
-from stich.search.sampling import SamplingError
+from stich.search.sampling import Drawing, SamplingError
 from stich.search.scores import score_value
 from stich.search.voting import vote
 
@@ -83,12 +80,6 @@ MIN_VARIANCE = 0.01
 
 PRIOR_BONUS = 0.5
 """Progressive bias of the anchor action at the root: UCB adds ``PRIOR_BONUS / visits`` to it, fading as evidence grows."""
-
-WIDEN_VISITS = 4.0
-"""Progressive widening at a guided node: another child only while it has fewer than ``ceil(sqrt(visits / WIDEN_VISITS))``.
-
-The guide's own choices are always added (see :meth:`ISMCTS._iterate`);
-this bounds the others: one child up to 4 visits, two up to 16, three up to 36."""
 
 SWITCH_Z = 2.0
 """How many standard errors better than the anchor's mean a root action must be for :meth:`ISMCTS.search` to prefer it."""
@@ -353,7 +344,7 @@ class Node:
         self.outcomes: dict[int, Rewards] | None = None
         """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
         self.guided: dict[int, int] | None = None
-        """At a guided node the guide's choice, at another seat's node with ``others`` its model's, per world of the pool.
+        """At another seat's node with ``others``, its model's choice, per world of the pool.
 
         The node and the world fix the state, so each pair costs one call."""
 
@@ -454,9 +445,6 @@ class OutOfTime(SamplingError):
 class WorldPool:
     """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling.
 
-    Carried worlds (``ready()`` true) are taken every iteration, whatever the
-    schedule and the draw share: they cost tens of microseconds.
-
     ``draw`` may return ``None`` (out of time): the pool then cycles through
     the worlds it has, or raises :class:`OutOfTime` when it has none.
     """
@@ -469,7 +457,6 @@ class WorldPool:
         pool_size: int,
         resample_every: int,
         draw_share: float | None = None,
-        ready: Callable[[], bool] | None = None,
     ) -> None:
         if pool_size < 1 or resample_every < 1:
             raise ValueError("pool_size and resample_every must be at least 1")
@@ -481,8 +468,6 @@ class WorldPool:
         self.resample_every = resample_every
         self.draw_share = draw_share
         """With a share: a due world is drawn only while drawing took at most this share of the time since the pool began."""
-        self.ready = ready
-        """When given and true, the next world is cheap (a carried one, :mod:`stich.search.carry`): take it at once."""
         self.drawing = 0.0
         self.started = time.perf_counter()
         self.worlds: list[State] = []
@@ -491,8 +476,6 @@ class WorldPool:
     def _may_draw(self, iteration: int) -> bool:
         if len(self.worlds) >= self.pool_size:
             return False
-        if self.ready is not None and self.ready():
-            return True
         if iteration % self.resample_every:
             return False
         return self.draw_share is None or self.drawing <= self.draw_share * (time.perf_counter() - self.started)
@@ -523,8 +506,6 @@ class SearchResult:
     root: Node
     iterations: int
     worlds: int
-    states: list[State] = field(default_factory=list)
-    """The worlds the search used, as drawn (at the decision point; the next decision may carry them, :mod:`stich.search.carry`)."""
 
 
 class ISMCTS:
@@ -544,8 +525,6 @@ class ISMCTS:
         paired: bool = False,
         flat: bool = False,
         draw_share: float | None = None,
-        guide: Sequence[Policy] | None = None,
-        guide_depth: int = 0,
         others: Sequence[Policy] | None = None,
         eager: bool = False,
         scale: float | None = None,
@@ -566,12 +545,6 @@ class ISMCTS:
         """The searching seat of the current :meth:`search`."""
         self.others = list(others) if others is not None else None
         """One bot per seat that plays the other seats' cards in the tree (see :meth:`_iterate`); ``None``: the tree chooses them."""
-        self.guide = list(guide) if guide is not None and guide_depth > 0 else None
-        """One bot per seat whose choice a guided node tries first (the heuristic bots; see :meth:`_iterate`)."""
-        self.guide_depth = guide_depth
-        """Plies below the root whose nodes are guided (0: none)."""
-        if guide_depth < 0:
-            raise ValueError(f"guide_depth must be at least 0, got {guide_depth}")
         self.draw_share = draw_share
         """Most of a timed search's time that drawing worlds may take (:class:`WorldPool`); ``None``: no limit."""
         self.rollout = rollout
@@ -651,10 +624,7 @@ class ISMCTS:
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
         share = self.draw_share if iterations is None else None  # a fixed number of iterations stays reproducible
-        ready = sampler.pending if isinstance(sampler, CarriedWorlds) else None
-        pool = WorldPool(
-            lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share, ready=ready
-        )
+        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share)
         root_codes = frozenset(a.code for a in (observation.legal_actions if only is None else only))
         narrowed = root_codes if only is not None else None
         if anchor is not None and anchor not in root_codes:
@@ -697,7 +667,7 @@ class ISMCTS:
             code = choose_paired(rows, sweep, anchor, gap=gap, eager=self.eager if eager is None else eager)
         else:
             code = choose_root(root, root_codes, anchor, gap=gap)
-        return SearchResult(code, root, done, len(pool.worlds), list(pool.worlds))
+        return SearchResult(code, root, done, len(pool.worlds))
 
     def _iterate(
         self,
@@ -715,19 +685,12 @@ class ISMCTS:
         root is selected by UCB like every other node, among the ``narrowed``
         codes only when given (see ``only`` in :meth:`search`).
 
-        A *guided* node (card play, 1 to ``guide_depth`` plies below the
-        root, more than one legal action) favours the choice of the mover's
-        ``guide`` bot on the mover's observation of this world, cached per
-        world in :attr:`Node.guided`: it is expanded first, gets the
-        anchor's fading UCB bonus, and while it is tried another action is
-        expanded only below the progressive-widening bound
-        (:data:`WIDEN_VISITS`).  Elsewhere untried actions come in random
-        order (the anchor first at the root).
+        Untried actions come in random order (the anchor first at the root).
 
         With ``others``, a card-play node where a seat other than the
         observer moves with a choice is no choice of the tree: that seat's
-        model bot plays from its observation of this world (cached like a
-        guide's choice) and the descent goes on without expanding there.
+        model bot plays from its observation of this world (cached per world
+        in :attr:`Node.guided`) and the descent goes on without expanding there.
         """
         c = self.exploration
         log = math.log
@@ -746,10 +709,8 @@ class ISMCTS:
             node = child
             if expanded or self.flat:
                 return self._finish(path, state, world, rng)
-        guide = self.guide
         others = self.others
         observer = self.observer
-        depth = len(path) - 1
         while not state.is_terminal():
             codes = state.legal_codes()
             if others is not None and len(codes) > 1 and in_trick_play(state):
@@ -768,21 +729,12 @@ class ISMCTS:
                     state._apply_code(code)
                     path.append(child)
                     node = child
-                    depth += 1
                     continue
             if narrowed is not None and node is root:
                 codes = [code for code in codes if code in narrowed]
             children = node.children
-            # The action this node favours: the anchor at the root, the mover's guide choice at a guided node.
+            # The action the root favours: the anchor.
             favoured = anchor if node is root else None
-            guided = guide is not None and 0 < depth <= self.guide_depth and len(codes) > 1 and in_trick_play(state)
-            if guided and guide is not None:
-                if node.guided is None:
-                    node.guided = {}
-                favoured = node.guided.get(world)
-                if favoured is None:
-                    mover = state.current_player()
-                    favoured = node.guided[world] = guide[mover].choose(state.observation(mover)).code
             untried: list[int] = []
             best = -math.inf
             chosen = -1
@@ -799,14 +751,6 @@ class ISMCTS:
                 if value > best:
                     best = value
                     chosen = code
-            if (
-                guided
-                and untried
-                and favoured not in untried
-                and chosen >= 0
-                and len(children) >= math.ceil(sqrt(node.visits / WIDEN_VISITS))
-            ):
-                untried = []  # progressive widening: another action only once the node has been visited often enough
             if untried:
                 first = favoured is not None and favoured in untried
                 code = favoured if first and favoured is not None else untried[int(rand() * len(untried))]
@@ -817,7 +761,6 @@ class ISMCTS:
                 break
             node = children[chosen]
             path.append(node)
-            depth += 1
             state._apply_code(chosen)
         return self._finish(path, state, world, rng)
 

@@ -53,7 +53,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import factorial, prod
-from typing import Any
+from typing import Any, Protocol
 
 from stich.cards import Card
 from stich.core.errors import IllegalActionError, NotationError, StichError
@@ -64,6 +64,14 @@ Predicate = Callable[[tuple[int, ...]], bool]
 
 DEFAULT_MAX_ATTEMPTS = 10_000
 """Redraws before :meth:`WorldSampler.sample` gives up (a rare fact left to verification)."""
+
+
+class Drawing(Protocol):
+    """A world sampler as a search uses it (a :class:`WorldSampler`, or a sampler that also reads the calls)."""
+
+    def draw(self, rng: random.Random, stop: Callable[[], bool] | None = None) -> State | None:
+        """A fresh world, or ``None`` when ``stop()`` says so."""
+        ...
 
 
 class SamplingError(StichError, ValueError):
@@ -583,44 +591,6 @@ class WorldSampler(ABC):
             f"no consistent world found in {self.max_attempts} draws for seat {self.observation.seat} "
             f"({self.stats.rejected_reasons}); the observation may be inconsistent"
         )
-
-
-def advance_world(
-    game: Game,
-    observation: Observation,
-    world: State,
-    before: Callable[[State, int], bool] | None = None,
-) -> State | None:
-    """``world``, a world of an earlier observation of this deal, brought up to ``observation``; ``None`` if it no longer fits.
-
-    The actions the observation lists after the world's history are applied
-    to a clone, and the result must pass the same exact check as a fresh
-    world (:meth:`WorldSampler.check`): the seat's observation of it equals
-    ``observation``.  A world drawn uniformly among those that fit the
-    earlier observation and kept only when it fits this one is drawn
-    uniformly among those that fit this one, so carrying worlds from decision to decision
-    (:mod:`stich.search.carry`) keeps the distribution.  An action hidden
-    from the seat (a placeholder such as ``discard ?``) cannot be replayed:
-    such a world is dropped.  ``before(state, code)``, when given, is asked
-    before each action is applied; ``False`` drops the world
-    (:func:`~stich.search.call_reading.advance_explained` checks the new calls there).  Needs no prepared
-    sampler, so a search that has enough carried worlds never pays for one.
-    """
-    events = observation.events
-    done = len(world.history)
-    if done > len(events):
-        return None
-    state = world.clone()
-    parse = game.actions.parse
-    try:
-        for actor, text in events[done:]:
-            code = parse(text).code
-            if state.current_player() != actor or (before is not None and not before(state, code)):
-                return None
-            state.apply(code)
-    except (IllegalActionError, NotationError):
-        return None
-    return state if _shows(state, observation, None) else None
 
 
 def _shows(state: State, observation: Observation, target: dict[str, Any] | None) -> bool:
