@@ -24,6 +24,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src/stich
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -n auto
 
 bench: $(STAMP)

@@ -55,15 +55,16 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 from bench_common import machine_info, progress, rounded, spiel_position
 
+from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import AUTO_ROLLOUT, make_ismcts
+from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import SAMPLERS, prepare_sampler
+from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
 from stich.core.game import Game, State
 from stich.core.registry import make_game
-from stich.search import kernel
 from stich.search.budget import Deadline
-from stich.search.greedy_playout import GAMES as GREEDY_GAMES
-from stich.search.ismcts import ISMCTS, make_rollout
-from stich.search.sampling import SAMPLERS, prepare_sampler
+from stich.search.ismcts import ISMCTS
 
 GAMES: list[tuple[str, str, dict[str, Any]]] = [
     ("doppelkopf", "doppelkopf", {}),

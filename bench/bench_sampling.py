@@ -30,9 +30,9 @@ from typing import Any
 from bench_common import machine_info, no_gc, spiel_position
 
 from stich.bots.heuristic import make_heuristic
+from stich.bots.samplers import prepare_sampler
 from stich.core.game import Game, State
 from stich.core.registry import make_game
-from stich.search.sampling import prepare_sampler
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
 SPIEL_GAMES = ("hearts", "bridge")

@@ -7,7 +7,7 @@ Usage::
 Everything runs in this one process, on one core, one measurement after the
 other:
 
-1. random playouts per second (``stich.search.kernel.random_playouts``):
+1. random playouts per second (``stich.bots.doppelkopf.kernel.random_playouts``):
    whole card-play phases (12 tricks, 48 cards) with uniformly random legal
    cards, from the first card of normal Doppelkopf games; with the numba
    kernel on prepared ``KernelPosition`` arrays (batches of 2,000), with the
@@ -57,11 +57,11 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 from bench_common import machine_info, no_gc, progress, rounded
 
+from stich.bots.doppelkopf import kernel
+from stich.bots.doppelkopf.solver import Solver, position_of, random_play_position
 from stich.core.registry import make_game
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.state import DoppelkopfState
-from stich.search import kernel
-from stich.search.solver import Solver, position_of, random_play_position
 
 TARGET_PLAYOUTS_PER_S = 100_000.0
 TARGET_NODES_PER_S = 10_000_000.0

@@ -8,14 +8,14 @@ Everything runs in this one process, on one core, one measurement after the
 other, on positions reached by the heuristic bots (Dobbm at four players):
 
 1. random card play per second from the first card (8 tricks, 32 cards):
-   ``stich.search.tarock_kernel.random_playouts`` compiled (batches of
+   ``stich.bots.tarock_family.kernel.random_playouts`` compiled (batches of
    2,000 and of 8, the ISMCTS leaf's batch, conversion from the state
    included), its pure-Python fallback, and uniformly random engine actions
    on a clone of the state (``RandomRollout.finish``, the card play of the
    ISMCTS leaves before the kernel) as the peer in the same run; the
    kernel's greedy card play for every seat (``tarock_kernel.playouts``)
    beside the engine's ``GreedyRollout`` with the same rules; the
-   compiled heuristic card play (``stich.search.dobbm_playout``: batches of
+   compiled heuristic card play (``stich.bots.dobbm.playout``: batches of
    200 with 10% random cards, and one deterministic game per call from a
    state, knowledge read from the state included) beside the heuristic
    bots playing the deal out through the engine; with
@@ -24,7 +24,7 @@ other, on positions reached by the heuristic bots (Dobbm at four players):
 2. Tapp Tarock ISMCTS leaves from the first card (16 tricks, 48 cards): the
    kernel rollout's leaf (8 kernel games scored by ``TappTarockAdapter``)
    beside one random game through the engine, the leaf before the kernel;
-   the compiled heuristic card play (``stich.search.tapp_tarock_playout``:
+   the compiled heuristic card play (``stich.bots.tapp_tarock.playout``:
    batches of 200 with 10% random cards; one deterministic game per call,
    knowledge read from the state included; and ``HeuristicFinish``, that
    game scored, what ``pimc:rollout=kernel-heuristic`` asks per world and
@@ -57,15 +57,18 @@ except ImportError:  # pragma: no cover - depends on the environment
 from bench_common import machine_info, no_gc, progress, rounded
 from bench_search import SEED, dist, rate, summary
 
+from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.heuristic import make_heuristic
+from stich.bots.tapp_tarock import playout as tapp_tarock_playout
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family.greedy_playout import GreedyRollout
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
-from stich.search import dobbm_playout, tapp_tarock_playout, tarock_kernel
-from stich.search.greedy_playout import GreedyRollout
 from stich.search.ismcts import RandomRollout, best_line_scores, heuristic_step
 from stich.search.perfect_info import in_trick_play, tricks_left
-from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
 
 def positions(count: int, tricks: int, name: str = "dobbm") -> list[State]:
@@ -164,7 +167,7 @@ def bench_playouts(seconds: float, repeats: int, count: int) -> dict[str, Any]:
 def bench_tapp_leaves(seconds: float, repeats: int, count: int) -> dict[str, Any]:
     """Tapp Tarock ISMCTS leaves and heuristic games per second from the first card: compiled against the engine.
 
-    A kernel leaf is :data:`~stich.search.tarock_rollout.PLAYOUTS` kernel
+    A kernel leaf is :data:`~stich.bots.tarock_rollout.PLAYOUTS` kernel
     games scored by the engine's evaluation (``TappTarockAdapter``); the
     peer is one random game through the engine and its result, what the
     leaf cost before.  Both return every seat's reward.

@@ -19,9 +19,10 @@ from stich.arena.duplicate import run_duplicate
 from stich.arena.journal import JOURNAL_FILE, read_journal
 from stich.arena.report import fallback_line, summarize, summary_text
 from stich.bots import pimc as pimc_bot
+from stich.bots.samplers import prepare_sampler
 from stich.core.game import Game, Observation
 from stich.core.registry import make_game
-from stich.search.sampling import SamplingError, WorldSampler, prepare_sampler
+from stich.search.sampling import SamplingError, WorldSampler
 
 from .helpers import run_cli
 

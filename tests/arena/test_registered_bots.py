@@ -19,7 +19,7 @@ from .helpers import assert_one_error_line, run_cli
 
 VARIANTS = '''
 """Bot factories for the tests: the Droggn heuristic itself, and a bot that always takes the first legal action."""
-from stich.bots.droggn_heuristic import DroggnHeuristic
+from stich.bots.droggn.heuristic import DroggnHeuristic
 
 
 class FirstLegal:

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from stich.bots.doppelkopf_heuristic import DoppelkopfHeuristic, build_view, estimate_tricks, pack_counts
+from stich.bots.doppelkopf.heuristic import DoppelkopfHeuristic, build_view, estimate_tricks, pack_counts
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot

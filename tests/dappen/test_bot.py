@@ -6,7 +6,7 @@ import statistics
 
 import pytest
 
-from stich.bots.dappen_heuristic import DappenHeuristic, hand_strength
+from stich.bots.dappen.heuristic import DappenHeuristic, hand_strength
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot

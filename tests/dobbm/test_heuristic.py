@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from stich.bots.dobbm_heuristic import DobbmHeuristic, best_discard, estimate_tricks
+from stich.bots.dobbm.heuristic import DobbmHeuristic, best_discard, estimate_tricks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from stich.bots.droggn_heuristic import DroggnHeuristic, build_view, expected_points
+from stich.bots.droggn.heuristic import DroggnHeuristic, build_view, expected_points
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot

@@ -10,8 +10,8 @@ import pytest
 
 from stich.bots.base import Bot
 from stich.bots.pimc import make_pimc
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition
 from stich.core.game import Game, State
-from stich.search.tarock_kernel import KernelGame, TrickPosition
 
 
 def heuristic_end(state: State, bots: Sequence[Bot]) -> tuple[State, list[int]]:

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
+from stich.bots.dappen.sampling import DappenWorldSampler, GroupedAllocation, read_bidding
+from stich.bots.samplers import prepare_sampler, sample_world
 from stich.cards import Card, parse_cards
 from stich.core.registry import make_game
 from stich.games.dappen import actions as A
 from stich.games.dappen.game import Dappen
 from stich.games.dappen.pack import DECK, FIVES, GSTIESS_BIT, KINGS, ONE_POINT_TRUMPS, TRUMPS, ULTI_CARDS, has_trump_stop
 from stich.games.dappen.state import DappenState
-from stich.search import prepare_sampler, sample_world
-from stich.search.dappen_sampling import DappenWorldSampler, GroupedAllocation, read_bidding
 from stich.search.sampling import Allocation, trick_plays
 
 from ._sampling_helpers import check_world, complete

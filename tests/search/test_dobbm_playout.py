@@ -1,6 +1,6 @@
-"""The compiled Dobbm heuristic card play (``stich.search.dobbm_playout``) against the bot it twins.
+"""The compiled Dobbm heuristic card play (``stich.bots.dobbm.playout``) against the bot it twins.
 
-:class:`~stich.bots.dobbm_heuristic.DobbmHeuristic` plays Dobbm cards by the
+:class:`~stich.bots.dobbm.heuristic.DobbmHeuristic` plays Dobbm cards by the
 rules of its module docstring (leading: the declarer draws trumps from the
 bottom, cashes bosses; defenders cash a safe Sow, else lead low from a long
 plain suit; following: smear on a partner's safe trick, take with the
@@ -20,17 +20,19 @@ from collections import Counter
 
 import pytest
 
+from stich.bots.dobbm import playout as dobbm_playout
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.rollouts import make_rollout
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.dobbm.pack import FACES
 from stich.games.dobbm.state import DobbmState
-from stich.search import dobbm_playout
-from stich.search.ismcts import MixedRollout, make_rollout
+from stich.search.ismcts import MixedRollout
 from stich.search.perfect_info import in_trick_play
-from stich.search.tarock_rollout import DobbmAdapter, HeuristicFinish, TarockKernelRollout
 
 from ._playout_helpers import check_epsilon_and_seed, compiled_pimc_decides_as_engine_pimc, heuristic_end
 

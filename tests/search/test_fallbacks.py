@@ -158,14 +158,12 @@ def _forced(game: Game) -> Observation:
 # ------------------------------------------------------------------ ismcts
 
 
-@pytest.mark.parametrize("carry", [False, True])
 @pytest.mark.parametrize(("error", "reason"), [(SamplingError("no placement fits"), "no_world"), (NotImplementedError(), "no_sampler")])
-def test_ismcts_counts_a_sampler_it_cannot_prepare(monkeypatch: pytest.MonkeyPatch, error: BaseException, reason: str, carry: bool) -> None:
-    # With carry the sampler is prepared inside the search, which ends in a SamplingError: the reason is still the right one.
+def test_ismcts_counts_a_sampler_it_cannot_prepare(monkeypatch: pytest.MonkeyPatch, error: BaseException, reason: str) -> None:
     game = make_game("tapp_tarock")
     seat, observation = decision(game, 3, card_play)
     monkeypatch.setattr(ismcts_bot, "prepare_sampler", raising(error))
-    bot = make_ismcts(game, seat, 5, simulations=30, carry=carry)
+    bot = make_ismcts(game, seat, 5, simulations=30)
     assert bot.choose(observation) == make_heuristic(game, seat, 5).choose(observation)
     assert bot.last_result is None
     assert bot.fallbacks.to_json() == only(reason)
@@ -180,13 +178,11 @@ def test_ismcts_counts_a_draw_that_finds_no_world(monkeypatch: pytest.MonkeyPatc
     assert bot.fallbacks.to_json() == only("no_world")
 
 
-@pytest.mark.parametrize("carry", [False, True])
-def test_ismcts_counts_a_budget_spent_before_the_first_world(carry: bool) -> None:
-    # Without carry the bot checks the clock after preparing the sampler; with carry the search draws and runs
-    # out of time before a first world (OutOfTime).
+def test_ismcts_counts_a_budget_spent_before_the_first_world() -> None:
+    # The bot checks the clock after preparing the sampler.
     game = make_game("tapp_tarock")
     seat, observation = decision(game, 3, card_play)
-    bot = make_ismcts(game, seat, 5, level=1, carry=carry)
+    bot = make_ismcts(game, seat, 5, level=1)
     bot.clock = lambda seconds: Expired()  # type: ignore[assignment,return-value]
     assert bot.choose(observation) == make_heuristic(game, seat, 5).choose(observation)
     assert bot.fallbacks.to_json() == only("out_of_time")
@@ -220,7 +216,3 @@ def test_ismcts_counts_nothing_for_searched_forced_and_designed_decisions(monkey
     forced = _forced(game)
     lone = make_ismcts(game, forced.seat, 1, simulations=30)
     assert lone.choose(forced) == forced.legal_actions[0] and lone.fallbacks.total == 0
-    # A defender's card left to the heuristic (defend=heuristic) is design too.
-    defender_seat, view = decision(game, 6, lambda o: card_play(o) and o.public.get("declarer") not in (None, o.seat))
-    keeper = make_ismcts(game, defender_seat, 1, simulations=30, defend="heuristic")
-    assert keeper.choose(view) == make_heuristic(game, defender_seat, 1).choose(view) and keeper.fallbacks.total == 0

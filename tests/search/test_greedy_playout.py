@@ -1,4 +1,4 @@
-"""The rule-based card-play rollout of the ISMCTS bot (stich.search.greedy_playout).
+"""The rule-based card-play rollout of the ISMCTS bot (stich.bots.tarock_family.greedy_playout).
 
 Every rule of the module docstring is checked on positions of real deals
 (card play reached by the games' heuristic bots), each against the points
@@ -15,12 +15,13 @@ import pytest
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
+from stich.bots.rollouts import make_rollout
+from stich.bots.tarock_family.greedy_playout import GAMES, GreedyRollout
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.core.tricks import led_suit, trick_winner
-from stich.search.greedy_playout import GAMES, GreedyRollout
-from stich.search.ismcts import PLAY_PHASE, heuristic_step, make_rollout
+from stich.search.ismcts import PLAY_PHASE, heuristic_step
 from stich.search.perfect_info import teams
 
 from .test_ismcts import DEALS

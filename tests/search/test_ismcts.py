@@ -14,25 +14,16 @@ import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.base import Bot
+from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import IsmctsBot, is_defender_double, make_ismcts
 from stich.bots.registry import make_bot
+from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import SAMPLERS, prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
-from stich.search import kernel
-from stich.search.ismcts import (
-    ISMCTS,
-    PLAY_PHASE,
-    HeuristicRollout,
-    MixedRollout,
-    Node,
-    RandomRollout,
-    bounded_rewards,
-    choose_root,
-    make_rollout,
-)
-from stich.search.sampling import SAMPLERS, prepare_sampler
+from stich.search.ismcts import ISMCTS, PLAY_PHASE, HeuristicRollout, MixedRollout, Node, RandomRollout, bounded_rewards, choose_root
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
 
@@ -314,7 +305,7 @@ needs_kernel = pytest.mark.skipif(not kernel.available(), reason="numba kernel n
 @needs_kernel
 def test_kernel_rollout_scores_eyes_by_the_rules() -> None:
     """Without calls Re wins with 121 eyes and Kontra with 120 (dossier §7.1); under-90/60/30 and schwarz add 1 each (§7.2)."""
-    from stich.search.ismcts_kernel import KernelRollout
+    from stich.bots.doppelkopf.kernel_rollout import KernelRollout
 
     rollout = KernelRollout(make_game("doppelkopf"))
     assert rollout.re_value(121, 0, 0) == 1
@@ -338,7 +329,7 @@ def test_kernel_rollout_returns_mean_bounded_rewards() -> None:
 
 def test_heuristic_rollout_uses_one_bot_per_seat() -> None:
     game = make_game("tapp_tarock")
-    rollout = HeuristicRollout(game, 5)
+    rollout = HeuristicRollout(game, 5, make_heuristic)
     assert [getattr(bot, "seat", i) for i, bot in enumerate(rollout.bots)] == list(range(game.num_seats))
 
 
@@ -605,7 +596,7 @@ def test_paired_decision_ignores_the_hidden_cards(name: str, moves: int, options
 
 @pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
 def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) -> None:
-    """Outside card play the bot simulates like pimc (heuristic play, exact last tricks); ``calls=same`` keeps one search."""
+    """Outside card play the bot simulates like pimc (heuristic play, exact last tricks), in a search of its own."""
     from stich.search.ismcts import ExactEndgame
     from stich.search.ismcts import HeuristicRollout as Heuristic
 
@@ -616,10 +607,9 @@ def test_calls_are_searched_with_heuristic_rollouts_in_paired_sweeps(name: str) 
     assert isinstance(rollout, Heuristic)
     if name in ("tapp_tarock", "dobbm", "droggn"):
         assert isinstance(rollout.finish, ExactEndgame) and rollout.finish_tricks == 2
-    same = make_ismcts(game, 0, 1, simulations=5, calls="same")
-    assert same.call_search is same.search
-    with pytest.raises(OptionError, match="calls"):
-        make_ismcts(game, 0, 1, calls="kernel")
+    for retired in ("same", "kernel"):  # calls=same (the card tree for every call) was retired, docs/search.md
+        with pytest.raises(OptionError, match="calls"):
+            make_ismcts(game, 0, 1, calls=retired)
     state = _decision_point(game, 3, 0)
     assert state.observation(state.current_player()).phase != PLAY_PHASE
     seat = state.current_player()
@@ -681,11 +671,6 @@ def test_open_call_during_play_is_the_heuristics_and_the_tree_searches_cards_onl
     assert action.kind == "play" and action in state.legal_actions()
     assert bot.last_result is not None and bot.last_result.iterations == 80
     assert bot.last_result.root.children and all(game.actions[c].kind == "play" for c in bot.last_result.root.children)
-    # With calls=same the card tree weighs the open calls as well.
-    same = make_ismcts(game, seat, 7, simulations=80, calls="same")
-    same.choose(obs)
-    assert same.last_result is not None
-    assert any(game.actions[c].kind != "play" for c in same.last_result.root.children)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -724,9 +709,6 @@ def test_a_defenders_double_is_the_heuristics_without_a_search(name: str, phase:
     expected = make_heuristic(state.game, seat, 7).choose(obs)
     bot = make_ismcts(state.game, seat, 7, simulations=40)
     assert bot.choose(obs) == expected and bot.last_result is None
-    searching = make_ismcts(state.game, seat, 7, simulations=40, calls="same")  # the option that searches every call
-    searching.choose(obs)
-    assert searching.last_result is not None and searching.last_result.iterations == 40
 
 
 @pytest.mark.parametrize(("name", "phase"), DOUBLING_PHASES)
@@ -863,24 +845,13 @@ def test_bad_defend_is_named() -> None:
         make_ismcts(make_game("droggn"), 0, 1, simulations=10, defend="pimc")
 
 
-def test_defend_heuristic_plays_the_heuristic_card_as_defender_and_searches_as_declarer() -> None:
-    """With ``defend=heuristic`` a defender's card is the heuristic bot's; the declarer's cards are still searched."""
+def test_retired_variants_are_refused_by_name() -> None:
+    """``defend=heuristic``, ``calls=same``, ``carry`` and ``guide`` were measured and retired (docs/search.md, "Retired variants")."""
     game = make_game("droggn")
-    defended = searched = 0
-    for deal in range(4):
-        state = game.new_state(seed=deal, dealer=deal % game.num_seats)
-        bots = [make_ismcts(game, s, 30 + s, simulations=30, defend="heuristic") for s in range(game.num_seats)]
-        while not state.is_terminal():
-            seat = state.current_player()
-            obs = state.observation(seat)
-            bot = bots[seat]
-            action = bot.choose(obs)
-            if obs.phase == PLAY_PHASE and len(obs.legal_actions) > 1:
-                if obs.public["declarer"] == seat:
-                    searched += bot.last_result is not None
-                else:
-                    assert action == make_heuristic(game, seat, 30 + seat).choose(obs)
-                    assert bot.last_result is None
-                    defended += 1
-            state.apply(action)
-    assert defended >= 20 and searched >= 10
+    with pytest.raises(OptionError, match="defend must be one of tree, careful"):
+        make_ismcts(game, 0, 1, simulations=10, defend="heuristic")
+    with pytest.raises(OptionError, match="calls must be one of auto, heuristic, simulation"):
+        make_ismcts(game, 0, 1, simulations=10, calls="same")
+    for option in ("carry=true", "guide=3"):
+        with pytest.raises(OptionError, match=f"has no option '{option.split('=')[0]}'"):
+            parse_bot_spec(f"ismcts:{option}")

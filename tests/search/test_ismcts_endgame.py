@@ -16,23 +16,13 @@ import random
 
 import pytest
 
+from stich.bots.doppelkopf import kernel
+from stich.bots.rollouts import EXACT_LEAF_TRICKS, kernel_games, make_rollout
+from stich.bots.tarock_rollout import TarockKernelRollout
 from stich.core.registry import make_game
-from stich.search import kernel
-from stich.search.ismcts import (
-    EXACT_LEAF_TRICKS,
-    ExactEndgame,
-    MixedRollout,
-    RandomRollout,
-    Rewards,
-    best_line_scores,
-    bounded_rewards,
-    kernel_games,
-    make_rollout,
-    reward_scale,
-)
+from stich.search.ismcts import ExactEndgame, MixedRollout, RandomRollout, Rewards, best_line_scores, bounded_rewards, reward_scale
 from stich.search.perfect_info import final_score, in_trick_play, minimax, teams, tricks_left
 from stich.search.scores import score_value
-from stich.search.tarock_rollout import TarockKernelRollout
 
 from .test_perfect_info import _endgames
 
@@ -122,8 +112,8 @@ needs_kernel = pytest.mark.skipif(not kernel.available(), reason="numba kernel n
 @needs_kernel
 def test_kernel_rollout_solves_the_last_tricks_exactly() -> None:
     """From SOLVE_TRICKS tricks left the reward is that of Re's eyes under best play (dossier doppelkopf §7.1-7.2)."""
-    from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
-    from stich.search.solver import Solver, position_of
+    from stich.bots.doppelkopf.kernel_rollout import SOLVE_TRICKS, KernelRollout
+    from stich.bots.doppelkopf.solver import Solver, position_of
 
     game = make_game("doppelkopf")
     rollout = KernelRollout(game)
@@ -147,7 +137,7 @@ def test_kernel_rollout_solves_the_last_tricks_exactly() -> None:
 
 @needs_kernel
 def test_kernel_rollout_plays_out_earlier_positions() -> None:
-    from stich.search.ismcts_kernel import KernelRollout
+    from stich.bots.doppelkopf.kernel_rollout import KernelRollout
 
     game = make_game("doppelkopf")
     rollout = KernelRollout(game, solve_tricks=0)
@@ -167,8 +157,8 @@ def test_kernel_rollout_reuses_rule_tables_across_the_positions_of_a_deal() -> N
     trick and remaining eyes, so later solves searched the wrong trick (and
     wrote past the end of its array).
     """
-    from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
-    from stich.search.solver import Solver, position_of
+    from stich.bots.doppelkopf.kernel_rollout import SOLVE_TRICKS, KernelRollout
+    from stich.bots.doppelkopf.solver import Solver, position_of
 
     game = make_game("doppelkopf")
     checked = 0
@@ -199,7 +189,7 @@ def test_kernel_rollout_reuses_rule_tables_across_the_positions_of_a_deal() -> N
 def test_moved_to_refuses_other_rules() -> None:
     import dataclasses
 
-    from stich.search.solver import position_of, random_play_position
+    from stich.bots.doppelkopf.solver import position_of, random_play_position
 
     pos = position_of(random_play_position(make_game("doppelkopf"), 1, tricks_left=5, healthy=True))
     template = kernel.KernelPosition(pos)

@@ -16,12 +16,13 @@ import pytest
 
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
+from stich.bots.rollouts import make_rollout
 from stich.core.errors import OptionError
 from stich.core.game import Observation
 from stich.core.registry import make_game
-from stich.search.ismcts import ISMCTS, Node, choose_paired, make_rollout
+from stich.search.ismcts import ISMCTS, Node, choose_paired
 
-from .test_ismcts_guide import _OneWorld, _play_decision, _twin_deals
+from ._ismcts_helpers import _OneWorld, _play_decision, _twin_deals
 
 
 class _Counting:
@@ -95,7 +96,7 @@ def test_a_model_search_sees_only_the_observation() -> None:
     """The models play the worlds' hands, never the real ones: two deals with the same observation get the same decision."""
     game = make_game("dobbm")
     real, other, seat = _twin_deals(game, 5)
-    options = {"simulations": 150, "paired": True, "others": "heuristic", "guide": 12, "switch": "eager"}
+    options = {"simulations": 150, "paired": True, "others": "heuristic", "switch": "eager"}
     first = make_ismcts(game, seat, 9, **options)  # type: ignore[arg-type]
     second = make_ismcts(game, seat, 9, **options)  # type: ignore[arg-type]
     assert first.choose(real.observation(seat)) == second.choose(other.observation(seat))

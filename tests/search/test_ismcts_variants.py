@@ -13,21 +13,12 @@ import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.ismcts import SCORE_SCALE_FACTOR, IsmctsBot, make_ismcts
+from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
-from stich.search.ismcts import (
-    EXPLORATION,
-    ISMCTS,
-    MIN_SWEEPS,
-    Node,
-    bounded_rewards,
-    halve,
-    make_rollout,
-    rescale,
-    reward_scale,
-)
-from stich.search.sampling import prepare_sampler
+from stich.search.ismcts import EXPLORATION, ISMCTS, MIN_SWEEPS, Node, bounded_rewards, halve, rescale, reward_scale
 from stich.search.scores import score_value
 
 
@@ -172,7 +163,7 @@ def test_bad_halving_and_rewards_are_named() -> None:
 @pytest.mark.parametrize(("rollout", "expected"), [("kernel-heuristic", "kernel-heuristic"), ("mixed", "kernel-heuristic")])
 def test_the_call_simulation_plays_out_as_the_leaves_do(rollout: str, expected: str) -> None:
     """With compiled leaves the calls' ``pimc`` simulation is compiled too; otherwise it is ``pimc``'s default (compiled in Tapp Tarock)."""
-    from stich.search.tarock_rollout import heuristic_available
+    from stich.bots.tarock_rollout import heuristic_available
 
     if not heuristic_available("tapp_tarock"):
         pytest.skip("numba is not available")

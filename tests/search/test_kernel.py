@@ -1,4 +1,4 @@
-"""Tests of the play-phase kernel (stich.search.kernel): compiled == pure Python == engine.
+"""Tests of the play-phase kernel (stich.bots.doppelkopf.kernel): compiled == pure Python == engine.
 
 The compiled tests skip when numba is not installed; the fallback tests run
 everywhere.  numba compiles once per test process (the module fixture), or
@@ -16,13 +16,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from stich.bots.doppelkopf import kernel
+from stich.bots.doppelkopf.solver import Solver, minimax, position_of, random_play_position
 from stich.core.registry import game_from_string
 from stich.games.doppelkopf.contracts import N_FACES
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import ALL_SOLOS
 from stich.games.doppelkopf.state import RE, DoppelkopfState
-from stich.search import kernel
-from stich.search.solver import Solver, minimax, position_of, random_play_position
 
 CONFIGS = (
     "doppelkopf",
@@ -107,8 +107,8 @@ def test_fallback_without_numpy_gives_the_same_answers() -> None:
         sys.modules["numpy"] = None
         sys.modules["numba"] = None
         from stich.core.registry import game_from_string
-        from stich.search import kernel
-        from stich.search.solver import random_play_position
+        from stich.bots.doppelkopf import kernel
+        from stich.bots.doppelkopf.solver import random_play_position
         state = random_play_position(game_from_string("doppelkopf(preset=house_classic)"), 8, tricks_left=4, cards_in_trick=2)
         print(json.dumps({
             "available": kernel.available(),

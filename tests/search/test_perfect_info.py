@@ -13,10 +13,11 @@ import random
 
 import pytest
 
+from stich.bots.doppelkopf import kernel
 from stich.bots.heuristic import make_heuristic
+from stich.bots.pimc import doppelkopf_solver
 from stich.core.game import State
 from stich.core.registry import make_game
-from stich.search import kernel
 from stich.search.perfect_info import (
     AlphaBeta,
     WorldEvaluator,
@@ -135,7 +136,7 @@ def test_world_evaluator_leaves_the_world_unchanged() -> None:
         state = _endgames(name, 6, 1)[0]
         game = state.game
         seat = state.current_player()
-        evaluator = WorldEvaluator(game, seat, [make_heuristic(game, s, 0) for s in range(game.num_seats)])
+        evaluator = WorldEvaluator(game, seat, [make_heuristic(game, s, 0) for s in range(game.num_seats)], solver=doppelkopf_solver)
         before = state.observation(seat), state.history[:]
         codes = play_codes(state)
         values = evaluator.play_values(state, codes)

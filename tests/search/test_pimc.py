@@ -13,11 +13,11 @@ from stich.bots.base import Bot
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MIN_WORLDS, OVERRUN, PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
+from stich.bots.samplers import SAMPLERS, prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.search.budget import LEVELS
-from stich.search.sampling import SAMPLERS, prepare_sampler
 from stich.search.voting import vote, winsorized_mean
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
@@ -292,7 +292,7 @@ def test_dobbm_worlds_explain_the_bidding() -> None:
     """A Dobbm defender's worlds give the declarer a hand the heuristic bids Dobbm with, and each passer one it
     passes with (dobbm §3.1): without this the defenders valued a Schwacher against random declarer hands and
     doubled far too often (the cause of pimc losing to heuristic in Dobbm)."""
-    from stich.bots.dobbm_heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
+    from stich.bots.dobbm.heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
     from stich.bots.heuristic import make_heuristic
     from stich.games.dobbm.pack import DECK
     from stich.search.call_reading import CallReadingSampler
@@ -350,7 +350,7 @@ def test_call_reading_falls_back_to_a_consistent_world() -> None:
 def test_call_reading_gives_up_a_call_no_world_explains() -> None:
     """A call the heuristic makes with no hand the worlds give (a pimc or a human bid) stops being checked after a
     fallback, and the later worlds still give each passer a hand the heuristic passes with (dobbm §3.1)."""
-    from stich.bots.dobbm_heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
+    from stich.bots.dobbm.heuristic import DOBB_GAIN, DOBBM_TRICKS, estimate_tricks
     from stich.core.game import Action, Observation
     from stich.games.dobbm.pack import DECK
     from stich.search.call_reading import CallReadingSampler, checked

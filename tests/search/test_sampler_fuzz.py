@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from stich.bots.heuristic import make_heuristic
+from stich.bots.samplers import prepare_sampler
 from stich.core.game import Game
 from stich.core.registry import game_from_string
 from stich.games.dobbm.state import active_seats
 from stich.games.doppelkopf.contracts import SOLO_NAMES
-from stich.search.sampling import prepare_sampler
 
 ALL_SOLOS = "+".join(SOLO_NAMES)
 ALL_THROW_INS = "five_nines+four_nines_four_kings+nine_of_each_suit+seven_full_cards+max_trump_le_dj+max_trump_le_da"

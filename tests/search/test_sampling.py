@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from stich.bots.doppelkopf.sampling import TABLE_BUDGET, DoppelkopfWorldSampler
+from stich.bots.samplers import prepare_sampler, sample_world
 from stich.cards import Card, parse_cards
 from stich.games.doppelkopf.state import DoppelkopfState
-from stich.search import SamplingError, prepare_sampler, sample_world
-from stich.search.doppelkopf_sampling import TABLE_BUDGET, DoppelkopfWorldSampler
+from stich.search import SamplingError
 from stich.search.sampling import Allocation, Constraints
 
 from ._sampling_helpers import check_world, complete, doppelkopf, positions

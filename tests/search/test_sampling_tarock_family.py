@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
+from stich.bots.samplers import prepare_sampler
 from stich.cards import Card
 from stich.core.game import State
 from stich.core.registry import make_game
 from stich.games.dobbm.state import DobbmState
 from stich.games.droggn.state import DroggnState
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import prepare_sampler
 
 from ._sampling_helpers import check_world, complete
 

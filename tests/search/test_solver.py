@@ -1,4 +1,4 @@
-"""Tests of the pure-Python full-information solver (stich.search.solver).
+"""Tests of the pure-Python full-information solver (stich.bots.doppelkopf.solver).
 
 The solver is checked against hand-worked endgames and, on many seeded
 endgames of up to three tricks, against :func:`minimax`, which plays every
@@ -11,12 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stich.core.registry import game_from_string
-from stich.games.doppelkopf.contracts import CONTRACTS, EYES, N_FACES, card_order, face
-from stich.games.doppelkopf.game import Doppelkopf
-from stich.games.doppelkopf.options import ALL_SOLOS
-from stich.games.doppelkopf.state import PLAY, RE, DoppelkopfState
-from stich.search.solver import (
+from stich.bots.doppelkopf.solver import (
     DULLE_ALWAYS,
     DULLE_EXCEPT_LAST,
     DULLE_OFF,
@@ -31,6 +26,11 @@ from stich.search.solver import (
     solve,
     value,
 )
+from stich.core.registry import game_from_string
+from stich.games.doppelkopf.contracts import CONTRACTS, EYES, N_FACES, card_order, face
+from stich.games.doppelkopf.game import Doppelkopf
+from stich.games.doppelkopf.options import ALL_SOLOS
+from stich.games.doppelkopf.state import PLAY, RE, DoppelkopfState
 
 CONFIGS = (
     "doppelkopf",

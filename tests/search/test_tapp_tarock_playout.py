@@ -1,6 +1,6 @@
-"""The compiled Tapp Tarock heuristic card play (``stich.search.tapp_tarock_playout``) against the bot it twins.
+"""The compiled Tapp Tarock heuristic card play (``stich.bots.tapp_tarock.playout``) against the bot it twins.
 
-:class:`~stich.bots.tapp_tarock_heuristic.TappTarockHeuristic` plays Tapp
+:class:`~stich.bots.tapp_tarock.heuristic.TappTarockHeuristic` plays Tapp
 Tarock cards by the rules of its module docstring (the declarer leads no
 tarock while it holds a plain card, draws with a boss tarock or the
 majority, keeps the Pagat for the last trick after announcing ultimo; a boss
@@ -28,25 +28,25 @@ import pytest
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
 from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.rollouts import EXACT_LEAF_TRICKS, make_rollout
+from stich.bots.tapp_tarock import playout as tapp_tarock_playout
+from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
+from stich.bots.tarock_family.kernel import KernelGame
+from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
 from stich.core.game import Game
 from stich.core.registry import make_game
 from stich.games.tapp_tarock.pack import FACES
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import tapp_tarock_playout
 from stich.search.ismcts import (
-    EXACT_LEAF_TRICKS,
     ExactEndgame,
     HeuristicRollout,
     MixedRollout,
     best_line_scores,
     bounded_rewards,
     heuristic_step,
-    make_rollout,
     reward_scale,
 )
 from stich.search.perfect_info import in_trick_play, tricks_left
-from stich.search.tarock_kernel import KernelGame
-from stich.search.tarock_rollout import HeuristicFinish, TappTarockAdapter, TarockKernelRollout
 
 from ._playout_helpers import check_epsilon_and_seed, compiled_pimc_decides_as_engine_pimc, heuristic_end
 

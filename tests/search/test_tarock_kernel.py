@@ -1,4 +1,4 @@
-"""The Tarock-family card-play kernel (``stich.search.tarock_kernel``) and its ISMCTS rollout (``stich.search.tarock_rollout``).
+"""The Tarock-family card-play kernel (``stich.bots.tarock_family.kernel``) and its ISMCTS rollout (``stich.bots.tarock_rollout``).
 
 Checked against the engine on Dobbm deals played by the heuristic bots (and
 partly at random), at four and five players (dossier dobbm §2: at five the
@@ -13,7 +13,7 @@ solver's value must be that of the engine's exact search
 the games of the pure-Python path.
 
 The greedy card play of the playouts (``tarock_kernel.playouts``) must pick
-the card :class:`~stich.search.greedy_playout.GreedyRollout` picks, and the
+the card :class:`~stich.bots.tarock_family.greedy_playout.GreedyRollout` picks, and the
 rollout plays it for the declarer in the defenders' searches and for every seat in his own (``GREEDY_DEFAULT``).
 """
 
@@ -23,17 +23,20 @@ import random
 
 import pytest
 
+from stich.bots.dobbm.kernel_adapter import DobbmAdapter
+from stich.bots.heuristic import make_heuristic
+from stich.bots.rollouts import make_rollout
+from stich.bots.samplers import prepare_sampler
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family.greedy_playout import EPSILON, GreedyRollout
+from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, playouts, random_playouts, solve, solve_counting
+from stich.bots.tarock_rollout import GREEDY_DEFAULT, SOLVE_TRICKS, TarockKernelRollout
 from stich.core.game import State
 from stich.core.tricks import NO_SUIT, led_suit
 from stich.games.dobbm.pack import ORDER
 from stich.games.dobbm.state import DobbmState
-from stich.search import tarock_kernel
-from stich.search.greedy_playout import EPSILON, GreedyRollout
-from stich.search.ismcts import ISMCTS, MixedRollout, RandomRollout, best_line_scores, bounded_rewards, make_rollout, reward_scale
+from stich.search.ismcts import ISMCTS, MixedRollout, RandomRollout, best_line_scores, bounded_rewards, reward_scale
 from stich.search.perfect_info import play_codes, teams
-from stich.search.sampling import prepare_sampler
-from stich.search.tarock_kernel import TrickPosition, TrickRules, playouts, random_playouts, solve, solve_counting
-from stich.search.tarock_rollout import GREEDY_DEFAULT, SOLVE_TRICKS, DobbmAdapter, TarockKernelRollout
 
 from .test_perfect_info import _endgame
 
@@ -304,7 +307,7 @@ def test_search_tells_the_rollout_whose_search_it_is() -> None:
     state = _play_state(8)
     seat = state.current_player()
     kernel = TarockKernelRollout(state.game)
-    search = ISMCTS(state.game, MixedRollout(state.game, 1, kernel))
+    search = ISMCTS(state.game, MixedRollout(state.game, 1, make_heuristic, kernel))
     observation = state.observation(seat)
     search.search(observation, prepare_sampler(state.game, observation), random.Random(1), iterations=2)
     assert kernel.root == seat
@@ -352,9 +355,9 @@ def test_tapp_tarock_kernel_games_score_as_the_engine(tricks: int) -> None:
     thirds add up to the pile's ``3F - 2n`` (§7), the declarer's tricks (Valat
     §8.2) and the last trick's Pagat (ultimo §8.3) as the engine sees them.
     """
+    from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
     from stich.games.tapp_tarock.pack import ORDER as TAPP_ORDER
     from stich.games.tapp_tarock.pack import PAGAT
-    from stich.search.tarock_rollout import TappTarockAdapter
 
     checked = pagat_last = 0
     for state in _tapp_positions(tricks, 8):
@@ -383,9 +386,9 @@ def test_tapp_tarock_kernel_games_score_as_the_engine(tricks: int) -> None:
 
 
 def test_tapp_tarock_rollout_leaves_the_endgame_to_the_engine() -> None:
+    from stich.bots.tapp_tarock.kernel_adapter import TappTarockAdapter
     from stich.core.registry import make_game
     from stich.search.ismcts import ExactEndgame
-    from stich.search.tarock_rollout import TappTarockAdapter
 
     game = make_game("tapp_tarock")
     rollout = make_rollout("kernel", game, 1)

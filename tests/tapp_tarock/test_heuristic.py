@@ -10,7 +10,7 @@ import pytest
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
-from stich.bots.tapp_tarock_heuristic import DREIER_TRICKS, STEP_TRICKS, TappTarockHeuristic, estimate_tricks, max_level
+from stich.bots.tapp_tarock.heuristic import DREIER_TRICKS, STEP_TRICKS, TappTarockHeuristic, estimate_tricks, max_level
 from stich.cards import parse_cards
 from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string

@@ -67,10 +67,8 @@ factory as keyword arguments after ``(game, seat, seed)``.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import math
 import os
-import re
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -82,7 +80,8 @@ from typing import Any
 
 from stich.bots.base import Bot
 from stich.bots.fallbacks import fallback_counts
-from stich.bots.registry import BOT_NAME, BOTS, bot_names, load_factory, make_bot, register_bot, registered_bots
+from stich.bots.registry import register_bot, registered_bots
+from stich.bots.spec import BotSpec, build_bot, check_options, parse_bot_spec, parse_bot_specs
 from stich.core.errors import OptionError, StichError
 from stich.core.game import Action, Game, State
 from stich.core.records import MAX_SEED, deal_record
@@ -110,14 +109,8 @@ __all__ = [
     "run_duplicate",
 ]
 
-OptionValue = bool | int | float | str
-"""The value of one bot option."""
-
 ARENA_SALT = 0xA2E7_A5EE_D000_0001
 """Mixed into bot seeds so that bots never draw from the same stream as the deal (nor as ``stich sim``'s bots)."""
-
-_KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
-_RESERVED = ("game", "seat", "seed")
 
 
 class ArenaError(StichError, RuntimeError):
@@ -125,132 +118,6 @@ class ArenaError(StichError, RuntimeError):
 
 
 # --------------------------------------------------------------------- bot specs
-def _parse_value(text: str) -> OptionValue:
-    """An option value: ``true``/``false``, an integer, a float, or else the text itself."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        return text
-    return value if math.isfinite(value) else text
-
-
-def _format_value(value: OptionValue) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot by registry name with keyword options, e.g. ``pimc:time=0.5`` (``name="pimc"``, ``options=(("time", 0.5),)``)."""
-
-    name: str
-    options: tuple[tuple[str, OptionValue], ...] = ()
-
-    @property
-    def text(self) -> str:
-        """The canonical text form, ``name`` or ``name:key=value,...`` (keys in the order given)."""
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{key}={_format_value(value)}" for key, value in self.options)
-
-    def __str__(self) -> str:
-        return self.text
-
-    def kwargs(self) -> dict[str, OptionValue]:
-        """The options as keyword arguments of the bot's factory."""
-        return dict(self.options)
-
-
-def _available() -> str:
-    return ", ".join(bot_names())
-
-
-def _factory(name: str) -> Callable[..., Bot]:
-    """The registry's factory (class or function) of bot ``name``."""
-    target = BOTS.get(name)
-    if target is None:
-        raise OptionError(f"unknown bot {name!r}; available: {_available()}")
-    return load_factory(target)
-
-
-def _check_options(spec: BotSpec) -> None:
-    """Every option of ``spec`` must be a keyword parameter of its factory (or the factory takes ``**kwargs``)."""
-    if not spec.options:
-        return
-    factory = _factory(spec.name)
-    try:
-        params = inspect.signature(factory).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature: let the call decide
-        return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return
-    accepted = [
-        name
-        for name, p in params.items()
-        if name not in _RESERVED and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    ]
-    for key, _value in spec.options:
-        if key not in accepted:
-            takes = f"its options: {', '.join(accepted)}" if accepted else "it takes no options"
-            raise OptionError(f"bot {spec.name!r} has no option {key!r}; {takes}")
-
-
-def parse_bot_spec(text: str) -> BotSpec:
-    """One bot spec, ``name`` or ``name:key=value,key=value``; raises :class:`OptionError` naming the problem."""
-    name, sep, rest = text.strip().partition(":")
-    name = name.strip()
-    if not name:
-        raise OptionError(f"empty bot name in {text!r}; available: {_available()}")
-    if name not in BOTS:
-        raise OptionError(f"unknown bot {name!r}; available: {_available()}")
-    options: list[tuple[str, OptionValue]] = []
-    if sep:
-        items = [item.strip() for item in rest.split(",")]
-        if not any(items):
-            raise OptionError(f"bot {text.strip()!r}: expected key=value options after ':'")
-        for item in items:
-            key, eq, value = item.partition("=")
-            key = key.strip()
-            if not eq or not _KEY.match(key) or not value.strip():
-                raise OptionError(f"bot {name!r}: expected key=value, got {item!r}")
-            if key in (k for k, _ in options):
-                raise OptionError(f"bot {name!r}: option {key!r} given twice")
-            options.append((key, _parse_value(value.strip())))
-    spec = BotSpec(name, tuple(options))
-    _check_options(spec)
-    return spec
-
-
-def parse_bot_specs(text: str) -> list[BotSpec]:
-    """A comma-separated list of bot specs; a part with ``=`` but no ``:`` continues the previous bot's options.
-
-    ``"heuristic,random"`` -> two bots; ``"pimc:time=0.5,worlds=20,random"`` ->
-    ``pimc:time=0.5,worlds=20`` and ``random``.
-    """
-    groups: list[str] = []
-    for part in text.split(","):
-        piece = part.strip()
-        if "=" in piece and ":" not in piece:
-            if not groups or ":" not in groups[-1]:
-                raise OptionError(f"option {piece!r} in {text!r} follows no bot; write name:key=value")
-            groups[-1] += "," + piece
-        else:
-            if not piece:
-                raise OptionError(f"empty bot name in {text!r}; available: {_available()}")
-            if not BOT_NAME.match(piece.partition(":")[0].strip()):
-                raise OptionError(f"unknown bot {piece.partition(':')[0].strip()!r}; available: {_available()}")
-            groups.append(piece)
-    return [parse_bot_spec(group) for group in groups]
-
-
 def bot_labels(specs: Sequence[BotSpec]) -> tuple[str, ...]:
     """Distinct labels for the bots of a match: the spec text, with ``#2``, ``#3``... on repeats."""
     seen: dict[str, int] = {}
@@ -260,16 +127,6 @@ def bot_labels(specs: Sequence[BotSpec]) -> tuple[str, ...]:
         seen[spec.text] = count
         labels.append(spec.text if count == 1 else f"{spec.text}#{count}")
     return tuple(labels)
-
-
-def build_bot(spec: BotSpec, game: Game, seat: int, seed: int) -> Bot:
-    """The bot of ``spec`` for ``seat`` of ``game``; a factory that rejects the options raises :class:`OptionError`."""
-    if not spec.options:
-        return make_bot(spec.name, game, seat, seed)
-    try:
-        return _factory(spec.name)(game, seat, seed, **spec.kwargs())
-    except (TypeError, ValueError) as exc:
-        raise OptionError(f"bot {spec.text!r}: {exc}") from None
 
 
 def arena_bot_seed(seed: int, deal_index: int, seat: int) -> int:
@@ -790,7 +647,7 @@ def run_duplicate(
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"the seed must be 0..{MAX_SEED}, not {seed}")
     for spec in (cand, *refs):
-        _check_options(spec)
+        check_options(spec)
         build_bot(spec, game, 0, 0)  # a bad option value fails here, before any work
     labels = bot_labels((cand, *refs))
     earlier = done if done is not None else PlayedDeals([], {}, 0, 0.0)

@@ -1,7 +1,7 @@
 """The ``heuristic`` bot: a rule-based player per game, chosen by game name.
 
 Each game registers its bot class in :data:`HEURISTICS` (for Doppelkopf
-:class:`~stich.bots.doppelkopf_heuristic.DoppelkopfHeuristic`).  A game
+:class:`~stich.bots.doppelkopf.heuristic.DoppelkopfHeuristic`).  A game
 without one gets the seeded :class:`~stich.bots.random_bot.RandomBot`, which
 reports its own name (``random``), so records never pass random play off as
 heuristic play.
@@ -16,11 +16,11 @@ from stich.bots.random_bot import RandomBot
 from stich.core.game import Game
 
 HEURISTICS: dict[str, str] = {
-    "doppelkopf": "stich.bots.doppelkopf_heuristic:DoppelkopfHeuristic",
-    "tapp_tarock": "stich.bots.tapp_tarock_heuristic:TappTarockHeuristic",
-    "dobbm": "stich.bots.dobbm_heuristic:DobbmHeuristic",
-    "droggn": "stich.bots.droggn_heuristic:DroggnHeuristic",
-    "dappen": "stich.bots.dappen_heuristic:DappenHeuristic",
+    "doppelkopf": "stich.bots.doppelkopf.heuristic:DoppelkopfHeuristic",
+    "tapp_tarock": "stich.bots.tapp_tarock.heuristic:TappTarockHeuristic",
+    "dobbm": "stich.bots.dobbm.heuristic:DobbmHeuristic",
+    "droggn": "stich.bots.droggn.heuristic:DroggnHeuristic",
+    "dappen": "stich.bots.dappen.heuristic:DappenHeuristic",
 }
 """Game name -> ``module:Class`` of its heuristic bot (constructed as ``Class(game, seat, seed)``)."""
 

@@ -1,7 +1,7 @@
 """The ``ismcts`` bot: Information Set Monte Carlo Tree Search on worlds sampled from its observation.
 
 Each decision grows a single-observer ISMCTS tree (:mod:`stich.search.ismcts`)
-over worlds drawn by :func:`stich.search.sampling.prepare_sampler`, so the bot
+over worlds drawn by :func:`stich.bots.samplers.prepare_sampler`, so the bot
 sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=500``):
 
 * ``level`` 1..5 or ``time`` (seconds per decision): iterate until the budget
@@ -11,10 +11,10 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``rollout``: ``auto`` (the per-game choice of :data:`AUTO_ROLLOUT`),
   ``mixed`` (heuristic bidding, then random or kernel card play),
   ``greedy`` (``mixed`` with rule-based card play, Tarock family only,
-  :mod:`stich.search.greedy_playout`),
-  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.search.ismcts.kernel_games`),
-  or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.search.dobbm_playout`,
-  :mod:`stich.search.tapp_tarock_playout`);
+  :mod:`stich.bots.tarock_family.greedy_playout`),
+  ``random``, ``heuristic`` or ``kernel`` (Doppelkopf, Dobbm and Tapp Tarock, :func:`~stich.bots.rollouts.kernel_games`),
+  or ``kernel-heuristic`` (Dobbm and Tapp Tarock: the heuristic's card play compiled, :mod:`stich.bots.dobbm.playout`,
+  :mod:`stich.bots.tapp_tarock.playout`);
 * ``prior``: ``true`` (default) anchors the search on the ``heuristic``
   bot's choice: it is tried first, favoured by a fading bonus and played
   unless another action is clearly better (:func:`~stich.search.ismcts.choose_root`);
@@ -24,12 +24,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   the per-game choice of :data:`AUTO_CALLS`; ``heuristic``
   in flat paired sweeps (no tree below the root action) whose rollouts let
   every seat's heuristic bot play the deal out, the last tricks searched
-  exactly, as the ``pimc`` bot simulates them; ``same`` with the settings
-  of card play (``rollout``, ``paired``).
-  Random card play rates a talon half, a discard or a double poorly: with
-  ``same`` the bot lost 1.02 points per deal to ``pimc`` in Tapp Tarock,
-  almost all of it in those decisions (docs/strength.md).  With
-  ``heuristic``, a call open during trick play (Doppelkopf's announcements)
+  exactly, as the ``pimc`` bot simulates them; ``simulation`` by the ``pimc``
+  bot (below, ``call_worlds``).  With ``heuristic``, a call open during trick play (Doppelkopf's announcements)
   is the heuristic's: when it calls, the bot calls; when it plays a card, the
   tree searches the cards alone.  The card-play tree's playouts ignore what
   a hand's strength says about the outcome, so it declined the heuristic's
@@ -47,20 +43,8 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
   of two time-budgeted ``pimc`` simulations swung thousands of points
   either way over 150 deals and buried the cards' difference;
 * ``defend``: ``tree`` (default) searches a defender's cards like the
-  declarer's; ``heuristic`` plays a defender's card as the heuristic bot
-  does (a game with a declarer against defenders: the Tarock family, a
-  Doppelkopf solo), so the tree searches the declarer's cards only.  In
-  Droggn against ``pimc`` at 0.025 s the tree's defenders lost wherever
-  they left the heuristic's card (random playouts: -1,541 points over 333
-  seats; greedy playouts: -3,442 over 944 rotations whose first difference
-  was a defender's card, 550 deals), while ``pimc``'s defenders lost to
-  the heuristic's card where they left it (+1.53 per seat for the bot
-  over 1,574 seats), and the greedy tree's declarer gained (+1,178 over
-  508).  It did not pay: with ``rollout=greedy,defend=heuristic`` on
-  fresh deals (seed 2), stopped after 199 deals, -6.27 per deal (-11.45 ..
-  -1.09); on those deals ``pimc`` (with more worlds since its faster
-  rollouts) beat the heuristic's defender card (-1,922 over 302 rotations), and the
-  declarer's gain did not carry over (docs/strength.md).  ``careful``
+  declarer's (a game with a declarer against defenders: the Tarock family,
+  a Doppelkopf solo); ``careful``
   searches a defender's cards too, but leaves the heuristic's card only
   for a clear lead (the careful switch, whatever ``switch`` says), so that
   with ``switch=eager`` only the declarer takes any paired lead: the
@@ -78,15 +62,6 @@ sees only its observation.  Options (``ismcts:level=2``, ``ismcts:simulations=50
 * ``draw_share``: ``auto`` (:data:`DRAW_SHARES`: 0.3 in Dobbm, no limit
   elsewhere) or a share in (0, 1]: the most of a timed card-play search
   that drawing worlds may take; 1 draws a world whenever one is due.
-* ``carry``: ``true`` starts each card-play search with the worlds of the
-  seat's previous search that still fit (:mod:`stich.search.carry`), then
-  draws fresh ones; ``false`` draws every decision's worlds afresh;
-  ``auto`` (default) is the per-game choice of :data:`CARRY_DEFAULT`;
-* ``guide``: a depth N (0-12): card-play nodes within N plies below the
-  root expand the mover's heuristic choice in the iteration's world first,
-  favour it, and widen to other actions only as their visits grow
-  (:meth:`~stich.search.ismcts.ISMCTS._iterate`); 0 expands in random
-  order; ``auto`` (default) is the per-game choice of :data:`GUIDE_DEFAULT`;
 * ``halving``: with ``paired=true``, ``true`` drops the worse half of
   the root actions after 4 sweeps and again at 8, 16, 32, ... sweeps
   (sequential halving, :func:`~stich.search.ismcts.halve`), so that the
@@ -127,7 +102,7 @@ as ``no_sampler``, ``no_world`` or ``out_of_time``, together with the
 fallbacks of its ``calls=simulation`` ``pimc`` bot, and ``stich arena``
 reports them per bot.  A forced move and the decisions left to the
 heuristic by design (a defender's double, a call during trick play with
-``calls=heuristic``, a defender's card with ``defend=heuristic``) are not
+``calls=heuristic``) are not
 counted.
 """
 
@@ -136,38 +111,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MAX_OTHER_CANDIDATES, MAX_WORLDS, PimcBot, make_pimc
+from stich.bots.rollouts import kernel_games, make_rollout
+from stich.bots.samplers import prepare_sampler
+from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
+from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES
 from stich.core.errors import OptionError
-from stich.core.game import Action, Game, Observation, State
+from stich.core.game import Action, Game, Observation
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
-from stich.search.call_reading import INFER_GAMES, CallReadingSampler, advance_explained
-from stich.search.carry import Drawing, WorldCarry
-from stich.search.greedy_playout import GAMES as GREEDY_GAMES
-from stich.search.ismcts import (
-    EXPLORATION,
-    ISMCTS,
-    PLAY_PHASE,
-    OutOfTime,
-    SearchResult,
-    kernel_games,
-    make_rollout,
-    rescale,
-    reward_scale,
-)
-from stich.search.sampling import SamplingError, WorldSampler, advance_world, prepare_sampler
-from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES
+from stich.search.call_reading import INFER_GAMES, CallReadingSampler
+from stich.search.ismcts import EXPLORATION, ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, rescale, reward_scale
+from stich.search.sampling import SamplingError, WorldSampler
 
 ROLLOUTS = ("auto", "mixed", "greedy", "random", "heuristic", "kernel", "kernel-heuristic")
 """Values of the ``rollout`` option."""
 
-CALLS = ("auto", "heuristic", "same", "simulation")
+CALLS = ("auto", "heuristic", "simulation")
 """Values of the ``calls`` option."""
 
 OTHERS = ("tree", "heuristic")
@@ -186,7 +151,7 @@ At 100 times the scale, ``tanh`` is within 0.4% of linear for every score
 up to ten typical scores (``tanh(0.1) = 0.0997``); the exploration
 constant is divided by the same factor."""
 
-DEFENDS = ("tree", "heuristic", "careful")
+DEFENDS = ("tree", "careful")
 """Values of the ``defend`` option: who chooses a defender's cards."""
 
 AUTO_CALLS: dict[str, str] = {
@@ -246,32 +211,6 @@ decision); with the share a decision cycles through fewer worlds and
 iterates several times as often.
 """
 
-CARRY_DEFAULT: dict[str, bool] = {}
-"""Per game, whether ``carry=auto`` carries worlds from decision to decision (``false`` for a game missing here): none yet.
-
-Dobbm, where a world must explain the calls (about 2.4 ms a draw, plus
-3-4 ms to prepare the sampler), had a median of 6 worlds and 188 iterations
-per 0.025 s card-play decision without carry and 7 and 309 with it (52
-decisions of ten deals against heuristic bots).  Over 1,000 duplicate deals
-against ``pimc`` at 0.025 s it scored -0.29 (-0.48 .. -0.09), -0.12 per deal
-against the same match without carry on the same deals (paired interval
--0.37 .. +0.12): few worlds survive a trick, and the extra iterations did not
-show.  In Tapp Tarock, where a world costs 0.2-0.3 ms, advancing a carried
-world (replay and exact check) costs more than reusing a pooled one: 145
-against 194 iterations per level-1 decision.
-"""
-
-GUIDE_DEFAULT: dict[str, int] = {}
-"""Per game, the plies below the root that ``guide=auto`` guides by the heuristic bots (0 for a game missing here): none yet.
-
-Dobbm against ``pimc`` at 0.025 s, 1,000 duplicate deals with ``guide=3``:
--0.12 per deal (-0.35 .. +0.10), +0.07 against the unguided bot on the same
-deals (paired interval -0.19 .. +0.33), within the noise (docs/strength.md);
-``guide=8`` -0.26 (-0.51 .. -0.01) when stopped after 674 deals.
-Tapp Tarock at level 1, stopped after 399 deals: -0.18 (-0.47 .. +0.11),
--0.26 against the unguided bot on the same deals (paired -0.57 .. +0.06).
-"""
-
 
 @dataclass(frozen=True)
 class Tuning:
@@ -323,9 +262,6 @@ So does Tapp Tarock: against today's compiled ``pimc`` plain ISMCTS scored
 leaves −0.30 and −0.23 (runs ``9-compiled-leaves``, ``10-identical-calls``).
 """
 
-MAX_GUIDE = 12
-"""Largest accepted ``guide`` depth."""
-
 MAX_SIMULATIONS = 10_000_000
 """Largest accepted ``simulations`` (a typo is likelier than intent beyond it)."""
 
@@ -334,7 +270,7 @@ def _auto_rollout(game: Game) -> str:
     """The ``auto`` rollout for ``game``; ``kernel`` falls back to ``random`` without numba."""
     kind = AUTO_ROLLOUT.get(game.name, "mixed")
     if kind == "kernel":
-        from stich.search import kernel
+        from stich.bots.doppelkopf import kernel
 
         if not kernel.available():
             return "random"
@@ -358,8 +294,6 @@ class IsmctsBot:
         prior: bool = True,
         paired: bool = PAIRED_DEFAULT,
         calls: str = "heuristic",
-        carry: bool = False,
-        guide: int = 0,
         others: str = "tree",
         switch: str = "careful",
         call_worlds: int | None = None,
@@ -371,8 +305,6 @@ class IsmctsBot:
         self.game = game
         self.defend = defend
         """``heuristic``: a defender's card is the heuristic's; ``careful``: searched, with the careful switch (``defend`` option)."""
-        self.carry: WorldCarry | None = WorldCarry() if carry else None
-        """With ``carry``: the worlds of the last card-play search, offered to the next one."""
         self.calls = calls
         self.prior = prior
         self.seat = seat
@@ -381,7 +313,6 @@ class IsmctsBot:
         self.rollout_kind = rollout
         self.rng = random.Random(seed)
         self.paired = paired
-        guides = [make_heuristic(game, s, derive_seed(seed, 1000 + s)) for s in range(game.num_seats)] if guide else None
         factor = SCORE_SCALE_FACTOR if rewards == "score" else 1.0
         scale = reward_scale(game) * factor
         self.search = ISMCTS(
@@ -392,8 +323,6 @@ class IsmctsBot:
             halving=halving,
             paired=paired,
             draw_share=draw_share,
-            guide=guides,
-            guide_depth=guide,
             others=[make_heuristic(game, s, derive_seed(seed, 2000 + s)) for s in range(game.num_seats)] if others == "heuristic" else None,
             eager=switch == "eager",
         )
@@ -435,11 +364,9 @@ class IsmctsBot:
         deadline = self.clock(self.budget) if self.simulations is None and self.budget is not None else None
         heuristic = self.fallback.choose(observation)
         only: tuple[Action, ...] | None = None
-        if self.calls != "same" and is_defender_double(self.game, observation):
+        if is_defender_double(self.game, observation):
             return heuristic
-        if self.defend == "heuristic" and self._defending(observation):
-            return heuristic
-        if observation.phase == PLAY_PHASE and self.calls != "same":
+        if observation.phase == PLAY_PHASE:
             plays = tuple(a for a in legal if a.kind == "play")
             if len(plays) < len(legal):
                 # A call is open during trick play (Doppelkopf's announcements): the heuristic decides it, and
@@ -447,19 +374,13 @@ class IsmctsBot:
                 if heuristic.kind != "play" or not plays:
                     return heuristic
                 only = plays
-        carry = self.carry if observation.phase == PLAY_PHASE else None
-        source: Drawing | None
-        if carry is not None:
-            # The carried worlds come first; the sampler is prepared only once they run out.
-            source = carry.source(observation, self._advance(observation), lambda: self._sampler(observation))
-        else:
-            source = self._sampler(observation)
-            if source is None:
-                self.fallbacks.note(self._unsampled)
-                return heuristic
-            if deadline is not None and deadline.expired():
-                self.fallbacks.note("out_of_time")
-                return heuristic
+        source = self._sampler(observation)
+        if source is None:
+            self.fallbacks.note(self._unsampled)
+            return heuristic
+        if deadline is not None and deadline.expired():
+            self.fallbacks.note("out_of_time")
+            return heuristic
         rng = random.Random(self.rng.getrandbits(64))
         try:
             search = self.search if observation.phase == PLAY_PHASE else self.call_search
@@ -474,25 +395,14 @@ class IsmctsBot:
                 eager=False if self.defend == "careful" and self._defending(observation) else None,
             )
         except SamplingError as exc:
-            if carry is not None:
-                carry.keep([])
-            # A carried search prepares its sampler late, inside the search (``_sampler`` notes why it got none).
             self.fallbacks.note("out_of_time" if isinstance(exc, OutOfTime) else self._unsampled)
             return heuristic
-        if carry is not None:
-            carry.keep(result.states)
         self.last_result = result
         return self.game.actions[result.code]
 
     def _defending(self, observation: Observation) -> bool:
         """Whether ``observation`` is a card-play decision of a defender (a game with a declarer, and it is another seat)."""
         return observation.phase == PLAY_PHASE and observation.public.get("declarer") not in (None, self.seat)
-
-    def _advance(self, observation: Observation) -> Callable[[State], State | None]:
-        """How a carried world is brought up to ``observation`` (checking its new calls where worlds read them, :data:`INFER_GAMES`)."""
-        if self.game.name in INFER_GAMES:
-            return partial(advance_explained, self.game, observation, self.readers)
-        return partial(advance_world, self.game, observation)
 
     def _sampler(self, observation: Observation) -> WorldSampler | CallReadingSampler | None:
         """The world sampler for ``observation``, or ``None`` where the game has none or no world fits.
@@ -551,8 +461,6 @@ def make_ismcts(
     prior: bool = True,
     paired: bool | None = None,
     calls: str = "auto",
-    carry: bool | str = "auto",
-    guide: int | str = "auto",
     others: str | None = None,
     switch: str | None = None,
     call_worlds: int | None = None,
@@ -602,14 +510,6 @@ def make_ismcts(
         raise OptionError(f"paired must be true or false, got {paired!r}")
     if not isinstance(calls, str) or calls not in CALLS:
         raise OptionError(f"calls must be one of {', '.join(CALLS)}, got {calls!r}")
-    if carry == "auto":
-        carry = CARRY_DEFAULT.get(game.name, False)
-    if not isinstance(carry, bool):
-        raise OptionError(f"carry must be true, false or auto, got {carry!r}")
-    if guide == "auto":
-        guide = GUIDE_DEFAULT.get(game.name, 0)
-    if isinstance(guide, bool) or not isinstance(guide, int) or not 0 <= guide <= MAX_GUIDE:
-        raise OptionError(f"guide must be auto or a whole number from 0 to {MAX_GUIDE}, got {guide!r}")
     if not isinstance(others, str) or others not in OTHERS:
         raise OptionError(f"others must be one of {', '.join(OTHERS)}, got {others!r}")
     if not isinstance(switch, str) or switch not in SWITCHES:
@@ -648,8 +548,6 @@ def make_ismcts(
         prior=prior,
         paired=paired,
         calls=calls,
-        carry=carry,
-        guide=guide,
         others=others,
         switch=switch,
         call_worlds=call_worlds,

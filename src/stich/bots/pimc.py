@@ -1,7 +1,7 @@
 """The ``pimc`` bot: Perfect Information Monte Carlo (determinized search) for every game.
 
 For each decision the bot draws *worlds*, full deals consistent with its
-observation (:func:`stich.search.sampling.prepare_sampler`), values every
+observation (:func:`stich.bots.samplers.prepare_sampler`), values every
 candidate action in each world as if all cards were known
 (:class:`stich.search.perfect_info.WorldEvaluator`) and plays the action
 with the best robust mean over the worlds.  It never sees the real state.
@@ -102,15 +102,16 @@ from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
+from stich.bots.samplers import prepare_sampler
+from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
 from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import PLAY_PHASE
-from stich.search.perfect_info import WorldEvaluator
-from stich.search.sampling import SamplingError, prepare_sampler
-from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
+from stich.search.perfect_info import EyeSolver, WorldEvaluator
+from stich.search.sampling import SamplingError
 from stich.search.voting import vote
 
 DOUBLES = ("heuristic", "search")
@@ -120,9 +121,9 @@ ROLLOUTS = ("auto", "heuristic", "random", "kernel-heuristic")
 """Values of the ``rollout`` option: who plays the worlds on.
 
 ``heuristic``: the games' heuristic bots; ``random``: uniformly random play;
-``kernel-heuristic`` (Dobbm and Tapp Tarock, :data:`~stich.search.tarock_rollout.HEURISTIC_POLICY_GAMES`):
+``kernel-heuristic`` (Dobbm and Tapp Tarock, :data:`~stich.bots.tarock_rollout.HEURISTIC_POLICY_GAMES`):
 the heuristic bots until card play, then their card play compiled
-(:class:`~stich.search.tarock_rollout.HeuristicFinish`): the same values as
+(:class:`~stich.bots.tarock_rollout.HeuristicFinish`): the same values as
 ``heuristic``, card play about a hundred times faster, so the same time
 buys more worlds; without numba it is ``heuristic``.  ``auto`` (the
 default) is :data:`AUTO_ROLLOUT`'s choice for the game."""
@@ -135,7 +136,7 @@ and the extra worlds pay: ``pimc:time=0.025,rollout=kernel-heuristic``
 against ``pimc:time=0.025`` (``heuristic`` then) over 1,000 duplicate deals
 +0.77 per deal (+0.48 .. +1.06), 19.2 against 19.7 ms per decision
 (docs/strength.md, run ``16-compiled-heuristic``).  So does Tapp Tarock's
-(:mod:`stich.search.tapp_tarock_playout`; about 86 worlds per card decision
+(:mod:`stich.bots.tapp_tarock.playout`; about 86 worlds per card decision
 at level 1 instead of 5): ``pimc:level=1,rollout=kernel-heuristic`` against
 ``pimc:level=1`` (``heuristic`` then) over 1,000 duplicate deals +0.56 per
 deal (+0.38 .. +0.73) (docs/strength.md, run ``5-compiled-heuristic``)."""
@@ -260,7 +261,7 @@ class PimcBot:
         seed = self._decision_seed(observation)
         rng_seed = derive_seed(seed, 0)
         rng = random.Random(rng_seed)
-        evaluator = WorldEvaluator(self.game, observation.seat, self._players(seed), finish=self._finish)
+        evaluator = WorldEvaluator(self.game, observation.seat, self._players(seed), finish=self._finish, solver=doppelkopf_solver)
         preferred = self.heuristic.choose(observation)
         plays = [a for a in legal if a.kind == "play"]
         others = [a for a in legal if a.kind != "play"]
@@ -425,11 +426,18 @@ _FALLBACK_MODES: dict[FallbackReason, str] = {
 _kernel_ready = False
 
 
+def doppelkopf_solver(state: State) -> EyeSolver:
+    """The compiled kernel's exact solver of a Doppelkopf position with known parties (what :class:`WorldEvaluator` searches with)."""
+    from stich.bots.doppelkopf import kernel  # imported late: numba loads only where Doppelkopf is searched
+
+    return kernel.KernelSolver(state)  # type: ignore[arg-type]
+
+
 def _warm_kernel() -> None:
     """Compile (or load) the Doppelkopf kernel once per process, outside any decision's time."""
     global _kernel_ready
     if not _kernel_ready:
-        from stich.search import kernel
+        from stich.bots.doppelkopf import kernel
 
         kernel.warmup()
         _kernel_ready = True

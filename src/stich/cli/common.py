@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from stich.bots.base import Bot
-from stich.bots.registry import bot_names, make_bot
+from stich.bots.registry import bot_names
+from stich.bots.spec import build_bot, parse_bot_spec, parse_bot_specs
 from stich.core import registry
-from stich.core.errors import OptionError, StichError
+from stich.core.errors import StichError
 from stich.core.game import Game
 from stich.core.options import parse_assignments
 from stich.core.registry import make_game
@@ -39,18 +40,25 @@ def build_game(name: str, preset: str | None, assignments: Sequence[str], player
 
 
 def parse_bot_list(text: str, count: int, what: str = "seat") -> list[str]:
-    """Bot names from a comma list: one name for all ``count`` seats, or exactly one per seat."""
-    names = [part.strip() for part in text.split(",")]
-    if any(not name for name in names):
+    """Bot specs from ``--bots``, read as ``stich arena`` reads them: one for all ``count`` seats, or one per seat.
+
+    :func:`stich.bots.spec.parse_bot_specs` parses; this returns the specs'
+    canonical texts (a bare name stays the name), so
+    ``--bots pimc:level=3,worlds=20,heuristic`` gives two bots.
+    """
+    if any(not part.strip() for part in text.split(",")):
         raise UsageError(f"empty bot name in --bots {text!r}; available: {', '.join(bot_names())}")
-    for name in names:
-        if name not in bot_names():
-            raise OptionError(f"unknown bot {name!r}; available: {', '.join(bot_names())}")
+    names = [spec.text for spec in parse_bot_specs(text)]
     if len(names) == 1:
         return names * count
     if len(names) != count:
         raise UsageError(f"--bots names {len(names)} bots, but there are {count} {what}s: give one name for all or one per {what}")
     return names
+
+
+def make_seat_bot(spec: str, game: Game, seat: int, seed: int) -> Bot:
+    """The bot of spec text ``spec`` (see :func:`parse_bot_list`) for ``seat`` of ``game``."""
+    return build_bot(parse_bot_spec(spec), game, seat, seed)
 
 
 def bot_seed(seed: int, game_index: int, seat: int, deal_index: int = 0) -> int:
@@ -60,8 +68,8 @@ def bot_seed(seed: int, game_index: int, seat: int, deal_index: int = 0) -> int:
 
 
 def make_bots(game: Game, names: Sequence[str], seed: int, game_index: int, deal_index: int = 0) -> list[Bot]:
-    """One seeded bot per seat."""
-    return [make_bot(name, game, seat, bot_seed(seed, game_index, seat, deal_index)) for seat, name in enumerate(names)]
+    """One seeded bot per seat, from the spec texts of :func:`parse_bot_list`."""
+    return [make_seat_bot(name, game, seat, bot_seed(seed, game_index, seat, deal_index)) for seat, name in enumerate(names)]
 
 
 def session_class(game_name: str) -> type[Session]:

@@ -72,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", metavar="N", type=_int_type("--games", 1), required=True, help="deals to play (lists with --lists)")
     sim.add_argument("--seed", metavar="S", type=_int_type("--seed", 0, MAX_SEED), required=True, help="seed of the whole run")
     sim.add_argument(
-        "--bots", metavar="B[,B...]", default="random", help=f"one bot for all seats or one per seat ({', '.join(bot_names())})"
+        "--bots",
+        metavar="B[,B...]",
+        default="random",
+        help=f"one bot spec (name or name:key=value,...) for all seats or one per seat ({', '.join(bot_names())})",
     )
     sim.add_argument("--lists", action="store_true", help="play N whole lists (sessions with score sheets) instead of N deals")
     sim.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
@@ -91,7 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play at the terminal against bots")
     _add_game_arguments(play)
     play.add_argument("--seat", metavar="K", type=_int_type("--seat", 0), default=0, help="your seat (default 0)")
-    play.add_argument("--bots", metavar="B[,B...]", default="heuristic", help="one bot for all other seats, or one per other seat")
+    play.add_argument(
+        "--bots",
+        metavar="B[,B...]",
+        default="heuristic",
+        help="one bot spec (name or name:key=value,...) for all other seats or one per seat",
+    )
     play.add_argument("--seed", metavar="S", type=_int_type("--seed", 0, MAX_SEED), help="seed (default: a random one, printed)")
     play.add_argument("--german-suits", action="store_true", help="show German suit letters instead of symbols")
     length = play.add_mutually_exclusive_group()

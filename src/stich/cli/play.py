@@ -23,9 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from stich.bots.base import Bot
-from stich.bots.registry import make_bot
 from stich.cards import parse_card
-from stich.cli.common import UsageError, bot_seed, session_class
+from stich.cli.common import UsageError, bot_seed, make_seat_bot, session_class
 from stich.cli.render import (
     action_markup,
     card_markup,
@@ -181,7 +180,7 @@ class TerminalGame:
         self._private = {}
         number = self.session.deal_index
         bots: dict[int, Bot] = {
-            s: make_bot(self.bot_names[s], self.game, s, bot_seed(self.seed, 0, s, number))
+            s: make_seat_bot(self.bot_names[s], self.game, s, bot_seed(self.seed, 0, s, number))
             for s in range(self.game.num_seats)
             if s != self.seat
         }

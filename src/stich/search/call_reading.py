@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from stich.bots.base import Bot
 from stich.core.errors import IllegalActionError, NotationError
-from stich.core.game import Game, Observation, State
-from stich.search.sampling import World, WorldSampler, advance_world
+from stich.core.game import Game, State
+from stich.search.policy import Policy
+from stich.search.sampling import World, WorldSampler
 
 INFER_GAMES = frozenset({"dobbm"})
 """Games whose worlds must explain the other seats' calls (see the module docstring and the ``pimc`` bot's "Reading the calls").
@@ -59,7 +59,7 @@ class CallReadingSampler:
     3-7 ms a world against about 1 ms (docs/search.md).
     """
 
-    def __init__(self, sampler: WorldSampler, game: Game, seat: int, players: Sequence[Bot], attempts: int = INFER_ATTEMPTS) -> None:
+    def __init__(self, sampler: WorldSampler, game: Game, seat: int, players: Sequence[Policy], attempts: int = INFER_ATTEMPTS) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be at least 1, got {attempts}")
         self.sampler = sampler
@@ -136,7 +136,7 @@ class CallReadingSampler:
         return fallback if fallback is not None else self.sampler.draw(rng, stop)
 
 
-def agrees(game: Game, seat: int, players: Sequence[Bot], state: State, code: int) -> bool:
+def agrees(game: Game, seat: int, players: Sequence[Policy], state: State, code: int) -> bool:
     """Whether the action ``code`` about to be made in ``state`` is what ``players`` (the heuristic bots) would do, where it is checked.
 
     Checked: a call (kind not in :data:`UNVERIFIED_KINDS`) of a seat other
@@ -145,7 +145,7 @@ def agrees(game: Game, seat: int, players: Sequence[Bot], state: State, code: in
     return not checked(game, seat, state, code) or heuristic_makes(players, state, code)
 
 
-def heuristic_makes(players: Sequence[Bot], state: State, code: int) -> bool:
+def heuristic_makes(players: Sequence[Policy], state: State, code: int) -> bool:
     """Whether the mover's bot in ``players``, asked from its own observation of ``state``, chooses the action ``code``."""
     mover = state.current_player()
     return players[mover].choose(state.observation(mover)).code == code
@@ -154,14 +154,3 @@ def heuristic_makes(players: Sequence[Bot], state: State, code: int) -> bool:
 def checked(game: Game, seat: int, state: State, code: int) -> bool:
     """Whether the action ``code`` about to be made in ``state`` is a call to check: another seat's, with an alternative."""
     return state.current_player() != seat and game.actions.actions[code].kind not in UNVERIFIED_KINDS and len(state.legal_codes()) >= 2
-
-
-def advance_explained(game: Game, observation: Observation, players: Sequence[Bot], world: State) -> State | None:
-    """A world of an earlier decision brought up to ``observation`` (:func:`~stich.search.sampling.advance_world`), new calls checked.
-
-    A world a search kept was explained then (or the fallback after
-    :data:`INFER_ATTEMPTS` draws); the calls made since must be the
-    heuristic's as well, as for a fresh world.
-    """
-    seat = observation.seat
-    return advance_world(game, observation, world, lambda state, code: agrees(game, seat, players, state, code))

@@ -12,9 +12,7 @@ information set and each edge an action code.  Every iteration
    action is legal in this world, by UCB1 with *availability counts*: a
    child's exploration term uses how often it was available (legal when its
    parent was visited), not the parent's visit count;
-3. **expands** one action legal in this world that has no child yet (with
-   a ``guide``, near the root the mover's heuristic choice first, others
-   only as the node's visits grow);
+3. **expands** one action legal in this world that has no child yet;
 4. plays a **rollout** to the end of the deal (:class:`RandomRollout`,
    :class:`HeuristicRollout`, or for Doppelkopf :class:`KernelRollout`);
 5. **backpropagates** the bounded reward of every seat: a node adds the
@@ -47,15 +45,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from stich.bots.base import Bot
-from stich.bots.heuristic import make_heuristic
 from stich.core.game import Action, Game, Observation, State
-from stich.search.carry import CarriedWorlds, Drawing
 from stich.search.perfect_info import in_trick_play, play_flags, teams, tricks_left
-from stich.search.sampling import SamplingError
+from stich.search.policy import Policy, PolicyFactory
+from stich.search.sampling import Drawing, SamplingError
 from stich.search.scores import score_value
 from stich.search.voting import vote
 
@@ -84,12 +80,6 @@ MIN_VARIANCE = 0.01
 
 PRIOR_BONUS = 0.5
 """Progressive bias of the anchor action at the root: UCB adds ``PRIOR_BONUS / visits`` to it, fading as evidence grows."""
-
-WIDEN_VISITS = 4.0
-"""Progressive widening at a guided node: another child only while it has fewer than ``ceil(sqrt(visits / WIDEN_VISITS))``.
-
-The guide's own choices are always added (see :meth:`ISMCTS._iterate`);
-this bounds the others: one child up to 4 visits, two up to 16, three up to 36."""
 
 SWITCH_Z = 2.0
 """How many standard errors better than the anchor's mean a root action must be for :meth:`ISMCTS.search` to prefer it."""
@@ -153,7 +143,7 @@ class RandomRollout:
         return bounded_rewards(state.result().scores, self.scale)
 
 
-def heuristic_step(state: State, bots: Sequence[Bot]) -> None:
+def heuristic_step(state: State, bots: Sequence[Policy]) -> None:
     """One action in ``state`` by its mover's bot from the mover's observation (a forced action without asking)."""
     codes = state.legal_codes()
     if len(codes) == 1:
@@ -164,7 +154,7 @@ def heuristic_step(state: State, bots: Sequence[Bot]) -> None:
 
 
 class HeuristicRollout:
-    """Every seat plays the game's ``heuristic`` bot on its own observation (stronger, 30-60x slower per action).
+    """Every seat plays its policy from ``players`` (the ``heuristic`` bots) on its own observation (stronger, 30-60x slower per action).
 
     With a ``finish`` rollout, card play with at most ``finish_tricks``
     tricks left is handed to it: the exact endgame search (the
@@ -174,9 +164,9 @@ class HeuristicRollout:
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int, finish: Rollout | None = None, finish_tricks: int = 0) -> None:
+    def __init__(self, game: Game, seed: int, players: PolicyFactory, finish: Rollout | None = None, finish_tricks: int = 0) -> None:
         self.scale = reward_scale(game)
-        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.bots: list[Policy] = [players(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.table = game.actions.actions
         self.finish = finish
         self.finish_tricks = finish_tricks if finish is not None else 0
@@ -192,7 +182,7 @@ class HeuristicRollout:
 
 
 class MixedRollout:
-    """The heuristic bot for every action before card play (bidding, talon, announcements), then a fast card-play rollout.
+    """The seats' policies from ``players`` (the heuristic bots) before card play (bids, talon, announcing), then a fast card-play rollout.
 
     Random bidding makes a declaration look bad (random partners and
     opponents bid and double wildly), which made random rollouts pass in
@@ -205,9 +195,9 @@ class MixedRollout:
 
     name = "mixed"
 
-    def __init__(self, game: Game, seed: int, play: Rollout) -> None:
+    def __init__(self, game: Game, seed: int, players: PolicyFactory, play: Rollout) -> None:
         self.scale = reward_scale(game)
-        self.bots: list[Bot] = [make_heuristic(game, seat, seed + seat) for seat in range(game.num_seats)]
+        self.bots: list[Policy] = [players(game, seat, seed + seat) for seat in range(game.num_seats)]
         self.play = play
 
     def set_root(self, seat: int) -> None:
@@ -222,15 +212,6 @@ class MixedRollout:
         if state.is_terminal():
             return bounded_rewards(state.result().scores, self.scale)
         return self.play(state, rng)
-
-
-EXACT_LEAF_TRICKS: dict[str, int] = {"tapp_tarock": 2, "dobbm": 2, "droggn": 2}
-"""Tricks left from which :class:`ExactEndgame` plays a leaf out by exact search, per game.
-
-Doppelkopf solves its endgames in the kernel rollout itself.  Dappen has
-none: with its six seats two tricks cost about 5 ms through the engine
-(measured on the 2-core machine under load), twenty random endings' worth.
-"""
 
 
 def best_line_scores(state: State) -> tuple[float, Sequence[int]]:
@@ -314,98 +295,6 @@ class ExactEndgame:
         return self.inner(state, rng)
 
 
-def kernel_games() -> dict[str, bool]:
-    """Games with a ``kernel`` rollout -> whether its compiled kernel is in use (else it runs the pure-Python path)."""
-    from stich.search import kernel, tarock_kernel
-    from stich.search.tarock_rollout import ADAPTERS
-
-    games = {"doppelkopf": kernel.available()}
-    games.update(dict.fromkeys(ADAPTERS, tarock_kernel.available()))
-    return games
-
-
-def make_rollout(kind: str, game: Game, seed: int) -> Rollout:
-    """The rollout policy ``kind`` (``mixed``, ``greedy``, ``random``, ``heuristic``, ``kernel`` or ``kernel-heuristic``) for ``game``.
-
-    ``heuristic`` hands the last tricks to the exact endgame search
-    (:class:`ExactEndgame`, or the Doppelkopf kernel rollout's solve) where
-    the game has one.  ``mixed`` plays card play with the ``kernel`` rollout
-    where the game has one and its compiled kernel is available (Doppelkopf,
-    :mod:`stich.search.ismcts_kernel`; Dobbm and Tapp Tarock,
-    :mod:`stich.search.tarock_rollout`; all value their last tricks exactly,
-    Tapp Tarock's through :class:`ExactEndgame`) and with random actions otherwise,
-    the last :data:`EXACT_LEAF_TRICKS` tricks of a Tarock-family game
-    searched exactly (:class:`ExactEndgame`).  ``greedy``
-    is ``mixed`` with the rule-based card play of
-    :class:`~stich.search.greedy_playout.GreedyRollout` (Tarock-family games only).
-    ``kernel-heuristic`` (Dobbm and Tapp Tarock) is ``heuristic`` with the
-    card play in the compiled kernel (:mod:`stich.search.dobbm_playout`,
-    :mod:`stich.search.tapp_tarock_playout`: the same cards, tens to hundreds
-    of times faster, bench/bench_tarock_kernel.py), leaves with few tricks
-    left solved exactly (Dobbm: the kernel's solver in
-    :class:`~stich.search.tarock_rollout.TarockKernelRollout`; Tapp Tarock,
-    whose score the solver does not give: :class:`ExactEndgame`) and the
-    others played to the end by the heuristic's cards (``heuristic``
-    searches the last tricks of every rollout instead); without numba it
-    is ``heuristic``.
-    """
-    if kind == "random":
-        return RandomRollout(game)
-    if kind == "heuristic":
-        if game.name == "doppelkopf":
-            from stich.search import kernel
-
-            if kernel.available():
-                from stich.search.ismcts_kernel import SOLVE_TRICKS, KernelRollout
-
-                return HeuristicRollout(game, seed, KernelRollout(game), SOLVE_TRICKS)
-            return HeuristicRollout(game, seed)
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if exact:
-            return HeuristicRollout(game, seed, ExactEndgame(game, RandomRollout(game), exact), exact)
-        return HeuristicRollout(game, seed)
-    if kind in ("mixed", "greedy"):
-        play: Rollout = RandomRollout(game)
-        if kind == "greedy":
-            from stich.search.greedy_playout import GreedyRollout
-
-            play = GreedyRollout(game)
-        elif kernel_games().get(game.name, False):
-            # The compiled card play (Doppelkopf; Tarock-family games with an adapter) solves its own endgames.
-            return MixedRollout(game, seed, make_rollout("kernel", game, seed))
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if exact:
-            play = ExactEndgame(game, play, exact)
-        return MixedRollout(game, seed, play)
-    if kind == "kernel-heuristic":
-        from stich.search.tarock_rollout import HEURISTIC_POLICY_GAMES, TarockKernelRollout, heuristic_available
-
-        if game.name not in HEURISTIC_POLICY_GAMES:
-            raise ValueError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
-        if not heuristic_available(game.name):
-            return make_rollout("heuristic", game, seed)  # the same cards through the engine
-        compiled = TarockKernelRollout(game, policy="heuristic")
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if not compiled.adapter.exact and exact:
-            return MixedRollout(game, seed, ExactEndgame(game, compiled, exact))  # the kernel's solver does not give this score
-        return MixedRollout(game, seed, compiled)
-    if kind == "kernel":
-        if game.name not in kernel_games():
-            raise ValueError(f"rollout 'kernel' exists only for {', '.join(sorted(kernel_games()))}, not {game.name}")
-        if game.name == "doppelkopf":
-            from stich.search.ismcts_kernel import KernelRollout  # numba/numpy only when asked for
-
-            return KernelRollout(game)
-        from stich.search.tarock_rollout import TarockKernelRollout
-
-        rollout = TarockKernelRollout(game)
-        exact = EXACT_LEAF_TRICKS.get(game.name, 0)
-        if not rollout.adapter.exact and exact:
-            return ExactEndgame(game, rollout, exact)  # the kernel's solver does not give this game's score
-        return rollout
-    raise ValueError(f"unknown rollout {kind!r}; choose mixed, greedy, random, heuristic, kernel or kernel-heuristic")
-
-
 def rescale(rollout: Rollout, scale: float) -> Rollout:
     """Set the reward ``scale`` of ``rollout`` and of the rollouts it hands over to (``play``, ``finish``, ``inner``), in place.
 
@@ -455,7 +344,7 @@ class Node:
         self.outcomes: dict[int, Rewards] | None = None
         """At a terminal node: the rewards per world of the pool (the end of a deal is evaluated once per world)."""
         self.guided: dict[int, int] | None = None
-        """At a guided node the guide's choice, at another seat's node with ``others`` its model's, per world of the pool.
+        """At another seat's node with ``others``, its model's choice, per world of the pool.
 
         The node and the world fix the state, so each pair costs one call."""
 
@@ -556,9 +445,6 @@ class OutOfTime(SamplingError):
 class WorldPool:
     """Determinizations for one decision: a new world every ``resample_every`` iterations up to ``pool_size``, then cycling.
 
-    Carried worlds (``ready()`` true) are taken every iteration, whatever the
-    schedule and the draw share: they cost tens of microseconds.
-
     ``draw`` may return ``None`` (out of time): the pool then cycles through
     the worlds it has, or raises :class:`OutOfTime` when it has none.
     """
@@ -571,7 +457,6 @@ class WorldPool:
         pool_size: int,
         resample_every: int,
         draw_share: float | None = None,
-        ready: Callable[[], bool] | None = None,
     ) -> None:
         if pool_size < 1 or resample_every < 1:
             raise ValueError("pool_size and resample_every must be at least 1")
@@ -583,8 +468,6 @@ class WorldPool:
         self.resample_every = resample_every
         self.draw_share = draw_share
         """With a share: a due world is drawn only while drawing took at most this share of the time since the pool began."""
-        self.ready = ready
-        """When given and true, the next world is cheap (a carried one, :mod:`stich.search.carry`): take it at once."""
         self.drawing = 0.0
         self.started = time.perf_counter()
         self.worlds: list[State] = []
@@ -593,8 +476,6 @@ class WorldPool:
     def _may_draw(self, iteration: int) -> bool:
         if len(self.worlds) >= self.pool_size:
             return False
-        if self.ready is not None and self.ready():
-            return True
         if iteration % self.resample_every:
             return False
         return self.draw_share is None or self.drawing <= self.draw_share * (time.perf_counter() - self.started)
@@ -625,8 +506,6 @@ class SearchResult:
     root: Node
     iterations: int
     worlds: int
-    states: list[State] = field(default_factory=list)
-    """The worlds the search used, as drawn (at the decision point; the next decision may carry them, :mod:`stich.search.carry`)."""
 
 
 class ISMCTS:
@@ -646,9 +525,7 @@ class ISMCTS:
         paired: bool = False,
         flat: bool = False,
         draw_share: float | None = None,
-        guide: Sequence[Bot] | None = None,
-        guide_depth: int = 0,
-        others: Sequence[Bot] | None = None,
+        others: Sequence[Policy] | None = None,
         eager: bool = False,
         scale: float | None = None,
         halving: bool = False,
@@ -668,12 +545,6 @@ class ISMCTS:
         """The searching seat of the current :meth:`search`."""
         self.others = list(others) if others is not None else None
         """One bot per seat that plays the other seats' cards in the tree (see :meth:`_iterate`); ``None``: the tree chooses them."""
-        self.guide = list(guide) if guide is not None and guide_depth > 0 else None
-        """One bot per seat whose choice a guided node tries first (the heuristic bots; see :meth:`_iterate`)."""
-        self.guide_depth = guide_depth
-        """Plies below the root whose nodes are guided (0: none)."""
-        if guide_depth < 0:
-            raise ValueError(f"guide_depth must be at least 0, got {guide_depth}")
         self.draw_share = draw_share
         """Most of a timed search's time that drawing worlds may take (:class:`WorldPool`); ``None``: no limit."""
         self.rollout = rollout
@@ -753,10 +624,7 @@ class ISMCTS:
         else:
             pool_size, resample_every = self.pool_size, self.resample_every
         share = self.draw_share if iterations is None else None  # a fixed number of iterations stays reproducible
-        ready = sampler.pending if isinstance(sampler, CarriedWorlds) else None
-        pool = WorldPool(
-            lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share, ready=ready
-        )
+        pool = WorldPool(lambda r: sampler.draw(r, stop), rng, pool_size=pool_size, resample_every=resample_every, draw_share=share)
         root_codes = frozenset(a.code for a in (observation.legal_actions if only is None else only))
         narrowed = root_codes if only is not None else None
         if anchor is not None and anchor not in root_codes:
@@ -799,7 +667,7 @@ class ISMCTS:
             code = choose_paired(rows, sweep, anchor, gap=gap, eager=self.eager if eager is None else eager)
         else:
             code = choose_root(root, root_codes, anchor, gap=gap)
-        return SearchResult(code, root, done, len(pool.worlds), list(pool.worlds))
+        return SearchResult(code, root, done, len(pool.worlds))
 
     def _iterate(
         self,
@@ -817,19 +685,12 @@ class ISMCTS:
         root is selected by UCB like every other node, among the ``narrowed``
         codes only when given (see ``only`` in :meth:`search`).
 
-        A *guided* node (card play, 1 to ``guide_depth`` plies below the
-        root, more than one legal action) favours the choice of the mover's
-        ``guide`` bot on the mover's observation of this world, cached per
-        world in :attr:`Node.guided`: it is expanded first, gets the
-        anchor's fading UCB bonus, and while it is tried another action is
-        expanded only below the progressive-widening bound
-        (:data:`WIDEN_VISITS`).  Elsewhere untried actions come in random
-        order (the anchor first at the root).
+        Untried actions come in random order (the anchor first at the root).
 
         With ``others``, a card-play node where a seat other than the
         observer moves with a choice is no choice of the tree: that seat's
-        model bot plays from its observation of this world (cached like a
-        guide's choice) and the descent goes on without expanding there.
+        model bot plays from its observation of this world (cached per world
+        in :attr:`Node.guided`) and the descent goes on without expanding there.
         """
         c = self.exploration
         log = math.log
@@ -848,10 +709,8 @@ class ISMCTS:
             node = child
             if expanded or self.flat:
                 return self._finish(path, state, world, rng)
-        guide = self.guide
         others = self.others
         observer = self.observer
-        depth = len(path) - 1
         while not state.is_terminal():
             codes = state.legal_codes()
             if others is not None and len(codes) > 1 and in_trick_play(state):
@@ -870,21 +729,12 @@ class ISMCTS:
                     state._apply_code(code)
                     path.append(child)
                     node = child
-                    depth += 1
                     continue
             if narrowed is not None and node is root:
                 codes = [code for code in codes if code in narrowed]
             children = node.children
-            # The action this node favours: the anchor at the root, the mover's guide choice at a guided node.
+            # The action the root favours: the anchor.
             favoured = anchor if node is root else None
-            guided = guide is not None and 0 < depth <= self.guide_depth and len(codes) > 1 and in_trick_play(state)
-            if guided and guide is not None:
-                if node.guided is None:
-                    node.guided = {}
-                favoured = node.guided.get(world)
-                if favoured is None:
-                    mover = state.current_player()
-                    favoured = node.guided[world] = guide[mover].choose(state.observation(mover)).code
             untried: list[int] = []
             best = -math.inf
             chosen = -1
@@ -901,14 +751,6 @@ class ISMCTS:
                 if value > best:
                     best = value
                     chosen = code
-            if (
-                guided
-                and untried
-                and favoured not in untried
-                and chosen >= 0
-                and len(children) >= math.ceil(sqrt(node.visits / WIDEN_VISITS))
-            ):
-                untried = []  # progressive widening: another action only once the node has been visited often enough
             if untried:
                 first = favoured is not None and favoured in untried
                 code = favoured if first and favoured is not None else untried[int(rand() * len(untried))]
@@ -919,7 +761,6 @@ class ISMCTS:
                 break
             node = children[chosen]
             path.append(node)
-            depth += 1
             state._apply_code(chosen)
         return self._finish(path, state, world, rng)
 

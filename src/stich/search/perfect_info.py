@@ -19,10 +19,12 @@ card were known?"  This module answers with the engine itself (``clone`` and
   is the slow, obviously correct check;
 * :class:`WorldEvaluator` values actions in a world: a trick-play decision
   with few tricks left is searched exactly (Doppelkopf with known parties by
-  the compiled kernel, :mod:`stich.search.kernel`; every other case by
+  the exact solver the bot hands in, the compiled kernel's
+  :class:`~stich.bots.doppelkopf.kernel.KernelSolver`; every other case by
   :class:`AlphaBeta`); otherwise each action is played and the world rolled
-  out by the games' heuristic bots, each from its own observation of the
-  world (Doppelkopf rollouts hand over to the kernel for the last tricks).
+  out by the policies the bot hands in (the games' heuristic bots), each
+  from its own observation of the world (Doppelkopf rollouts hand over to
+  that solver for the last tricks).
 
 Doppelkopf play decisions are valued in *eyes* (the seat's party's final
 eyes plus :data:`THRESHOLD_BONUS` per game point won or lost at the 120/90/60/30
@@ -34,14 +36,32 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from stich.bots.base import Bot
 from stich.core.game import Game, State
+from stich.search.policy import Policy
 from stich.search.scores import score_value
 
 Leaf = Callable[[State, int], float]
 """Value of a finished (terminal) state for a seat."""
+
+
+class EyeSolver(Protocol):
+    """An exact Doppelkopf card-play solver for one position (the compiled kernel's ``KernelSolver``)."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched so far."""
+        ...
+
+    def solve(self) -> dict[int, int]:
+        """Re's final eyes after each legal card of the player to move, with best play afterwards."""
+        ...
+
+    def value(self) -> int:
+        """Re's final eyes with best play by both parties."""
+        ...
+
 
 THRESHOLD_BONUS = 30.0
 """Eyes one Doppelkopf game point is worth in :func:`doppelkopf_eye_value` (win, keine 90/60/30)."""
@@ -259,8 +279,9 @@ ROLLOUT_KERNEL_TRICKS = 4
 class WorldEvaluator:
     """Values of actions in one fully known world for ``seat``.
 
-    ``players`` holds one bot per seat for the rollouts (the games' heuristic
-    bots).  :meth:`play_values` values the cards of a trick-play decision:
+    ``players`` holds one policy per seat for the rollouts (the games' heuristic
+    bots), ``solver`` the exact Doppelkopf solver (the compiled kernel's,
+    without which Doppelkopf is searched like the other games).  :meth:`play_values` values the cards of a trick-play decision:
     exactly when the world is within a search horizon (:data:`KERNEL_TRICKS`
     for Doppelkopf with known parties, :data:`EXACT_TRICKS` otherwise), else
     by playing each card and rolling out (Doppelkopf rollouts stop at
@@ -275,25 +296,28 @@ class WorldEvaluator:
         self,
         game: Game,
         seat: int,
-        players: Sequence[Bot],
+        players: Sequence[Policy],
         *,
         exact_tricks: int | None = None,
         kernel_tricks: int = KERNEL_TRICKS,
         rollout_kernel_tricks: int = ROLLOUT_KERNEL_TRICKS,
         finish: Callable[[State], Sequence[int]] | None = None,
+        solver: Callable[[State], EyeSolver] | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
         self.players = list(players)
         self.doppelkopf = game.name == "doppelkopf"
+        self.solver = solver if self.doppelkopf else None
+        """The exact solver of a Doppelkopf position with known parties (the bot's compiled kernel); ``None``: none."""
         self.exact_tricks = EXACT_TRICKS.get(game.name, 2) if exact_tricks is None else exact_tricks
-        self.kernel_tricks = kernel_tricks if self.doppelkopf else 0
-        self.rollout_kernel_tricks = rollout_kernel_tricks if self.doppelkopf else 0
+        self.kernel_tricks = kernel_tricks if self.solver is not None else 0
+        self.rollout_kernel_tricks = rollout_kernel_tricks if self.solver is not None else 0
         self.play_leaf: Leaf = doppelkopf_leaf if self.doppelkopf else final_score
         self.nodes = 0
         self.finish = None if self.doppelkopf else finish
         """Every seat's final score of a state in trick play as the rollout bots would end it, computed at once
-        (:class:`~stich.search.tarock_rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
+        (:class:`~stich.bots.tarock_rollout.HeuristicFinish`); ``None``: the bots step through the engine."""
 
     # -- rollouts
     def step(self, state: State) -> None:
@@ -306,7 +330,7 @@ class WorldEvaluator:
         state.apply(self.players[mover].choose(state.observation(mover)))
 
     def _kernel_ready(self, state: State, tricks: int) -> bool:
-        return self.doppelkopf and bool(state.__dict__.get("clarified")) and tricks_left(state) <= tricks
+        return self.solver is not None and bool(state.__dict__.get("clarified")) and tricks_left(state) <= tricks
 
     def search_ready(self, state: State) -> bool:
         """Whether the cards of trick-play ``state`` are valued by exact search (within a search horizon)."""
@@ -315,9 +339,8 @@ class WorldEvaluator:
         return self._kernel_ready(state, self.kernel_tricks) or tricks_left(state) <= self.exact_tricks
 
     def _kernel_value(self, state: State) -> float:
-        from stich.search import kernel  # imported late: numba loads only where Doppelkopf is searched
-
-        solver = kernel.KernelSolver(state)  # type: ignore[arg-type]
+        assert self.solver is not None  # _kernel_ready said so
+        solver = self.solver(state)
         re_eyes = solver.value()
         self.nodes += solver.nodes
         return doppelkopf_eye_value(re_eyes, teams(state)[self.seat] == 0)
@@ -344,9 +367,8 @@ class WorldEvaluator:
         """Value of each ``play`` action ``codes`` in ``world`` (which is not changed)."""
         if self.search_ready(world) and all(play_flags(self.game)[code] for code in codes):
             if self._kernel_ready(world, self.kernel_tricks):
-                from stich.search import kernel
-
-                solver = kernel.KernelSolver(world)  # type: ignore[arg-type]
+                assert self.solver is not None  # _kernel_ready said so
+                solver = self.solver(world)
                 solved = solver.solve()
                 self.nodes += solver.nodes
                 is_re = teams(world)[self.seat] == 0

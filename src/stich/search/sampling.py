@@ -11,7 +11,7 @@ that the seat cannot tell apart from the real one.  ::
 The API takes only the game and the observation, so a sampler cannot read
 the real state's hidden cards even by mistake.
 
-**How a world is built.**  A game's sampler (registered in :data:`SAMPLERS`)
+**How a world is built.**  A game's sampler (registered in :data:`stich.bots.samplers.SAMPLERS`)
 
 1. derives from the observation where every card may lie *now*: the seat's
    own hand and everything it saw are fixed; each other card goes to a hidden
@@ -47,14 +47,13 @@ queen of clubs held), never of what a player would likely have done.
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import factorial, prod
-from typing import Any
+from typing import Any, Protocol
 
 from stich.cards import Card
 from stich.core.errors import IllegalActionError, NotationError, StichError
@@ -63,17 +62,16 @@ from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
 
 Predicate = Callable[[tuple[int, ...]], bool]
 
-SAMPLERS: dict[str, str] = {
-    "doppelkopf": "stich.search.doppelkopf_sampling:DoppelkopfWorldSampler",
-    "tapp_tarock": "stich.search.tapp_tarock_sampling:TappTarockWorldSampler",
-    "dobbm": "stich.search.dobbm_sampling:DobbmWorldSampler",
-    "droggn": "stich.search.droggn_sampling:DroggnWorldSampler",
-    "dappen": "stich.search.dappen_sampling:DappenWorldSampler",
-}
-"""Game name -> ``"module:Class"`` of its :class:`WorldSampler` (loaded on first use)."""
-
 DEFAULT_MAX_ATTEMPTS = 10_000
 """Redraws before :meth:`WorldSampler.sample` gives up (a rare fact left to verification)."""
+
+
+class Drawing(Protocol):
+    """A world sampler as a search uses it (a :class:`WorldSampler`, or a sampler that also reads the calls)."""
+
+    def draw(self, rng: random.Random, stop: Callable[[], bool] | None = None) -> State | None:
+        """A fresh world, or ``None`` when ``stop()`` says so."""
+        ...
 
 
 class SamplingError(StichError, ValueError):
@@ -522,7 +520,7 @@ def replay(game: Game, world: World) -> State:
 
 
 class WorldSampler(ABC):
-    """Draws worlds consistent with one observation; built by :func:`prepare_sampler`.
+    """Draws worlds consistent with one observation; built by :func:`stich.bots.samplers.prepare_sampler`.
 
     Subclasses implement :meth:`propose`; :meth:`sample` replays and
     verifies each proposal (see the module docstring).
@@ -595,76 +593,9 @@ class WorldSampler(ABC):
         )
 
 
-def advance_world(
-    game: Game,
-    observation: Observation,
-    world: State,
-    before: Callable[[State, int], bool] | None = None,
-) -> State | None:
-    """``world``, a world of an earlier observation of this deal, brought up to ``observation``; ``None`` if it no longer fits.
-
-    The actions the observation lists after the world's history are applied
-    to a clone, and the result must pass the same exact check as a fresh
-    world (:meth:`WorldSampler.check`): the seat's observation of it equals
-    ``observation``.  A world drawn uniformly among those that fit the
-    earlier observation and kept only when it fits this one is drawn
-    uniformly among those that fit this one, so carrying worlds from decision to decision
-    (:mod:`stich.search.carry`) keeps the distribution.  An action hidden
-    from the seat (a placeholder such as ``discard ?``) cannot be replayed:
-    such a world is dropped.  ``before(state, code)``, when given, is asked
-    before each action is applied; ``False`` drops the world
-    (:func:`~stich.search.call_reading.advance_explained` checks the new calls there).  Needs no prepared
-    sampler, so a search that has enough carried worlds never pays for one.
-    """
-    events = observation.events
-    done = len(world.history)
-    if done > len(events):
-        return None
-    state = world.clone()
-    parse = game.actions.parse
-    try:
-        for actor, text in events[done:]:
-            code = parse(text).code
-            if state.current_player() != actor or (before is not None and not before(state, code)):
-                return None
-            state.apply(code)
-    except (IllegalActionError, NotationError):
-        return None
-    return state if _shows(state, observation, None) else None
-
-
 def _shows(state: State, observation: Observation, target: dict[str, Any] | None) -> bool:
     """Whether ``state`` gives the observation's seat exactly ``observation`` (``target``: its JSON form, made when needed)."""
     seen = state.observation(observation.seat)
     # Equal fields give an equal JSON form; the JSON comparison only catches a representation
     # that differs while meaning the same (e.g. a tuple for a list).
     return seen == observation or seen.to_json() == (target if target is not None else observation.to_json())
-
-
-def _load(target: str) -> type[WorldSampler]:
-    """The sampler class registered as ``"module:Class"``."""
-    module_name, _, attr = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), attr)
-    if not (isinstance(cls, type) and issubclass(cls, WorldSampler)):  # pragma: no cover - registry misconfigured
-        raise TypeError(f"{target} is not a WorldSampler")
-    return cls
-
-
-def prepare_sampler(game: Game, observation: Observation) -> WorldSampler:
-    """A reusable sampler for one observation (the constraint tables are built once)."""
-    target = SAMPLERS.get(game.name)
-    if target is None:
-        raise NotImplementedError(
-            f"world sampling is not implemented for {game.name} yet (available: {', '.join(SAMPLERS)}); see docs/search.md"
-        )
-    return _load(target)(game, observation)
-
-
-def sample_world(game: Game, observation: Observation, rng: random.Random) -> State:
-    """A full state at the observation's point of the deal, consistent with everything the seat knows.
-
-    The world is drawn uniformly among the consistent positions (see the
-    module docstring); for many draws from one observation, keep the sampler
-    of :func:`prepare_sampler` instead.
-    """
-    return prepare_sampler(game, observation).sample(rng)

@@ -7,9 +7,9 @@ per card (2-3 ms a deal), so a tree would get a dozen of them per decision;
 compiled, it costs about 14 µs (bench/bench_tarock_kernel.py), and a tree
 may value every leaf as ``pimc`` values a world (``rollout=kernel-heuristic``;
 against ``pimc`` it did not pay, docs/strength.md run ``14-others-eager``).
-:mod:`stich.search._dobbm_policy` is a line-by-line twin of the card play of
-:class:`~stich.bots.dobbm_heuristic.DobbmHeuristic` on the masks of the
-Tarock kernel (:mod:`stich.search.tarock_kernel`), and the differential
+:mod:`stich.bots.dobbm.policy` is a line-by-line twin of the card play of
+:class:`~stich.bots.dobbm.heuristic.DobbmHeuristic` on the masks of the
+Tarock kernel (:mod:`stich.bots.tarock_family.kernel`), and the differential
 tests hold it to the bot's choices in every position they reach.
 
 What each seat may know is read from the state once per position
@@ -19,10 +19,10 @@ known to lack from the tricks so far; a seat's unseen cards are then the
 other hands plus its face-down ones, exactly the bot's ``_View``.
 What every compiled heuristic does alike (the voids and face-down cards
 of the knowledge, the policy's ``ctx``, the checked calls) is in
-:mod:`stich.search.policy_playout`.
+:mod:`stich.bots.tarock_family.policy_playout`.
 
 numba is optional: without it :func:`available` is false, and the
-``kernel-heuristic`` rollout (:func:`stich.search.ismcts.make_rollout`)
+``kernel-heuristic`` rollout (:func:`stich.bots.rollouts.make_rollout`)
 plays through the engine with the heuristic bots instead (the same cards).
 """
 
@@ -30,18 +30,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family import policy_playout
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
+from stich.bots.tarock_family.policy_playout import SeatKnowledge
 from stich.core.tricks import TRUMP
 from stich.games.dobbm.pack import CONTRACTS, N_FACES, ORDER
 from stich.games.dobbm.state import DobbmState
-from stich.search import policy_playout, tarock_kernel
-from stich.search.policy_playout import SeatKnowledge
-from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
 __all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts", "knowledge", "warmup"]
 
 _core: Any = None
 if tarock_kernel.available():
-    from stich.search import _dobbm_policy
+    from stich.bots.dobbm import policy as _dobbm_policy
 
     _core = _dobbm_policy
 
@@ -90,7 +91,7 @@ def heuristic_card(pos: TrickPosition, know: SeatKnowledge) -> int:
 
 
 def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledge, *, epsilon: float = 0.0) -> list[KernelGame]:
-    """``n`` games from ``pos`` played out by the heuristic's card play (:class:`~stich.search.tarock_kernel.KernelGame` each).
+    """``n`` games from ``pos`` played out by the heuristic's card play (:class:`~stich.bots.tarock_family.kernel.KernelGame` each).
 
     With ``epsilon`` above 0 each card with a choice is, with that
     probability, a uniformly random legal one instead (``seed`` fixes the

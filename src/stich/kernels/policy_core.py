@@ -1,6 +1,6 @@
 """What the compiled heuristic card plays share (numba).  Import it only through a policy module.
 
-:mod:`stich.search._dobbm_policy` and :mod:`stich.search._tapp_tarock_policy`
+:mod:`stich.bots.dobbm.policy` and :mod:`stich.bots.tapp_tarock.policy`
 are line-by-line twins of their games' heuristic bots; their rules differ,
 everything around the rules is here once: the play-out loop
 (:func:`make_playouts`), the ``above`` table their estimates count unseen
@@ -15,7 +15,7 @@ arguments as in :func:`_playouts`; ``flags`` are the game's own bits, e.g.
 Tapp Tarock's Pagat ultimo), and gets its play-out loop from
 :func:`make_playouts`.
 
-``ctx`` is the Tarock kernel's table (:mod:`stich.search._tarock_core`)
+``ctx`` is the Tarock kernel's table (:mod:`stich.kernels.tarock_core`)
 with the ``above`` table appended at :data:`C_ABOVE`; a game may append its
 own tables from :data:`ABOVE_END` on.
 """
@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from stich.search._kernel_core import jit, next_random, nth_face, pick_below
-from stich.search._tarock_core import C_EFF, C_SEATS, C_SIDE, CTX_SIZE, NO_SUIT, TRUMP, legal_cards, popcount64, trick_state
+from stich.kernels.core import jit, next_random, nth_face, pick_below
+from stich.kernels.tarock_core import C_EFF, C_SEATS, C_SIDE, CTX_SIZE, NO_SUIT, TRUMP, legal_cards, popcount64, trick_state
 
 STRIDE = 32
 """Strengths per effective suit in the ``above`` table (every strength must lie below it; Tapp Tarock's tarocks reach 22)."""
@@ -90,7 +90,7 @@ def _playouts(
     flags: int,
     out: Any,
 ) -> None:
-    """Play ``count`` games to the end by the heuristic's card play; ``out[g]`` as in :func:`~stich.search._tarock_core.playouts`.
+    """Play ``count`` games to the end by the heuristic's card play; ``out[g]`` as in :func:`~stich.kernels.tarock_core.playouts`.
 
     A card with a choice is the heuristic's, except when a draw of the
     splitmix64 stream (seeded by ``seed``) has its top 32 bits below

@@ -1,14 +1,14 @@
 """What the compiled heuristic card plays share on the Python side: the seats' knowledge, the policy ``ctx``, the calls.
 
-:mod:`stich.search.dobbm_playout` and :mod:`stich.search.tapp_tarock_playout`
+:mod:`stich.bots.dobbm.playout` and :mod:`stich.bots.tapp_tarock.playout`
 read each game's knowledge from its state and call its compiled policy
-(:mod:`stich.search._dobbm_policy`, :mod:`stich.search._tapp_tarock_policy`,
-both built on :mod:`stich.search._policy_core`); what is the same for every
+(:mod:`stich.bots.dobbm.policy`, :mod:`stich.bots.tapp_tarock.policy`,
+both built on :mod:`stich.kernels.policy_core`); what is the same for every
 game is here: the suits a seat is known to lack, the face-down cards, the
 ``above`` table of the policy's ``ctx``, and the checked calls of the
 compiled ``heuristic_card`` and ``heuristic_playouts``.
 
-Without numba (:func:`stich.search.tarock_kernel.available` false) the module
+Without numba (:func:`stich.bots.tarock_family.kernel.available` false) the module
 still imports; only the functions that build arrays need numpy, and the game
 modules call them only with their compiled policy present.
 """
@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
 from stich.core.tricks import TRUMP
-from stich.search import tarock_kernel
-from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
 __all__ = [
     "CardPlay",
@@ -41,7 +41,7 @@ _shared: Any = None
 if tarock_kernel.available():
     import numpy as _numpy
 
-    from stich.search import _policy_core
+    from stich.kernels import policy_core as _policy_core
 
     _np, _shared = _numpy, _policy_core
 

@@ -1,14 +1,14 @@
 """Tapp Tarock card play by the heuristic bot's rules, compiled: rollouts as sensible as the ``pimc`` bot's, at kernel speed.
 
-The counterpart of :mod:`stich.search.dobbm_playout` for Tapp Tarock.  The
+The counterpart of :mod:`stich.bots.dobbm.playout` for Tapp Tarock.  The
 ``pimc`` bot values a card by letting the heuristic bots play the deal out in
 each sampled world; through the engine that costs an observation and a
 decision per card (about a millisecond a deal from the first card), so at
 0.05 s a decision ``pimc`` and the ISMCTS tree get a few dozen play-outs
-(docs/decisions/0020-ismcts-rung.md).  :mod:`stich.search._tapp_tarock_policy`
+(docs/decisions/0020-ismcts-rung.md).  :mod:`stich.bots.tapp_tarock.policy`
 is a line-by-line twin of the card play of
-:class:`~stich.bots.tapp_tarock_heuristic.TappTarockHeuristic` on the masks of
-the Tarock kernel (:mod:`stich.search.tarock_kernel`), and the differential
+:class:`~stich.bots.tapp_tarock.heuristic.TappTarockHeuristic` on the masks of
+the Tarock kernel (:mod:`stich.bots.tarock_family.kernel`), and the differential
 tests (tests/search/test_tapp_tarock_playout.py) hold it to the bot's choices
 in every position they reach, for every preset the kernel adapter plays.
 
@@ -30,11 +30,11 @@ decision's position) is never drawn from in card play: every card-play rule
 returns a card, so the bot's card is a function of the observation alone.
 What every compiled heuristic does alike (the voids and face-down cards
 of the knowledge, the policy's ``ctx``, the checked calls) is in
-:mod:`stich.search.policy_playout`.
+:mod:`stich.bots.tarock_family.policy_playout`.
 
 numba is optional: without it :func:`available` is false, and the
-``kernel-heuristic`` rollouts (:class:`~stich.search.tarock_rollout.HeuristicFinish`,
-:func:`stich.search.ismcts.make_rollout`) play through the engine with the
+``kernel-heuristic`` rollouts (:class:`~stich.bots.tarock_rollout.HeuristicFinish`,
+:func:`stich.bots.rollouts.make_rollout`) play through the engine with the
 heuristic bots instead (the same cards).
 """
 
@@ -43,16 +43,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from stich.bots.tarock_family import kernel as tarock_kernel
+from stich.bots.tarock_family import policy_playout
+from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
 from stich.games.tapp_tarock.pack import N_FACES, ORDER, POINTS
 from stich.games.tapp_tarock.state import TappTarockState
-from stich.search import policy_playout, tarock_kernel
-from stich.search.tarock_kernel import KernelGame, TrickPosition, TrickRules
 
 __all__ = ["SeatKnowledge", "available", "heuristic_card", "heuristic_playouts", "knowledge", "warmup"]
 
 _core: Any = None
 if tarock_kernel.available():
-    from stich.search import _tapp_tarock_policy
+    from stich.bots.tapp_tarock import policy as _tapp_tarock_policy
 
     _core = _tapp_tarock_policy
 
@@ -72,7 +73,7 @@ def available() -> bool:
 class SeatKnowledge(policy_playout.SeatKnowledge):
     """Per kernel seat what the heuristic's estimates read besides the hands (``dead``: the bot's ``_View.hidden_out``).
 
-    See :mod:`stich.search._tapp_tarock_policy`; besides the seats' knowledge, the announcement the bot reads.
+    See :mod:`stich.bots.tapp_tarock.policy`; besides the seats' knowledge, the announcement the bot reads.
     """
 
     ultimo: bool
@@ -132,7 +133,7 @@ def heuristic_card(pos: TrickPosition, know: SeatKnowledge) -> int:
 
 
 def heuristic_playouts(pos: TrickPosition, n: int, seed: int, know: SeatKnowledge, *, epsilon: float = 0.0) -> list[KernelGame]:
-    """``n`` games from ``pos`` played out by the heuristic's card play (:class:`~stich.search.tarock_kernel.KernelGame` each).
+    """``n`` games from ``pos`` played out by the heuristic's card play (:class:`~stich.bots.tarock_family.kernel.KernelGame` each).
 
     With ``epsilon`` above 0 each card with a choice is, with that
     probability, a uniformly random legal one instead (``seed`` fixes the

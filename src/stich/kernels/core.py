@@ -1,11 +1,15 @@
-"""The compiled part of :mod:`stich.search.kernel` (numba).  Import it only through ``kernel``.
+"""The compiled Doppelkopf card-play kernel (numba), and the primitives every kernel shares (``jit``, the random stream, bit helpers).
+
+Import it only through its adapter, :mod:`stich.bots.doppelkopf.kernel`
+(:mod:`stich.kernels.tarock_core` and :mod:`stich.kernels.policy_core`
+import its primitives).
 
 Everything here works on small numpy arrays and is compiled with
 ``numba.njit(cache=True)``; the first call compiles (or loads the on-disk
 cache), later calls run native code.  Importing this module needs numba and
 numpy and raises :class:`ImportError` without them.
 
-Conventions (shared with :mod:`stich.search.kernel`, which builds the arrays):
+Conventions (shared with :mod:`stich.bots.doppelkopf.kernel`, which builds the arrays):
 
 * hands are int64 in count form (bit ``f``: one copy or more of face ``f``,
   bit ``f + 24``: both copies); faces 0..23;
@@ -275,7 +279,7 @@ def tt_store(tt: Any, slot: int, found: int, w0: int, hands: Any, gen: int, lo: 
 def gen_moves(ctx: Any, order: Any, legal: int, foreign: int, row: Any) -> int:
     """Write one face per class of equivalent legal faces into ``row``; return how many.
 
-    Same rule as :func:`stich.search.solver.equivalent_moves`.
+    Same rule as :func:`stich.bots.doppelkopf.solver.equivalent_moves`.
     """
     m = 0
     for suit in range(5):
@@ -302,7 +306,7 @@ def gen_moves(ctx: Any, order: Any, legal: int, foreign: int, row: Any) -> int:
 
 @jit
 def order_moves(ctx: Any, row: Any, m: int, n: int, led: int, best_key: int, partner_wins: bool, first: int) -> None:
-    """Sort ``row[:m]`` by the heuristic of :meth:`stich.search.solver.Solver._ordered`; ``first`` (if there) leads."""
+    """Sort ``row[:m]`` by the heuristic of :meth:`stich.bots.doppelkopf.solver.Solver._ordered`; ``first`` (if there) leads."""
     for i in range(m):
         f = row[i]
         if n == 0:

@@ -3,11 +3,11 @@
 From a leaf of the tree the rollout plays uniformly random actions through
 the engine until the deal reaches trick play with the parties known (a
 wedding clarified), then hands the position to
-:func:`stich.search.kernel.random_playouts`, which plays ``playouts``
+:func:`stich.bots.doppelkopf.kernel.random_playouts`, which plays ``playouts``
 random card sequences to the end in compiled code (a few µs each, the call
 itself about 40 µs) and returns Re's final eyes for each.  With at most
 ``solve_tricks`` tricks left (default :data:`SOLVE_TRICKS`) the position is
-solved exactly instead (:class:`stich.search.kernel.KernelSolver`, both
+solved exactly instead (:class:`stich.bots.doppelkopf.kernel.KernelSolver`, both
 parties playing for eyes, as the ``pimc`` bot values its endgames): a single
 exact value, which costs about what the playouts do at that depth (median
 0.04 ms at four tricks, 0.17 ms at five on one core) and is worth far more
@@ -28,13 +28,13 @@ from __future__ import annotations
 import random
 from math import tanh
 
+from stich.bots.doppelkopf import kernel
+from stich.bots.doppelkopf.solver import PlayPosition, position_of
 from stich.core.game import Game, State
 from stich.games.doppelkopf.scoring import KONTRA, RE, SOLO_FACTOR, Tally, find_winner, value_items
 from stich.games.doppelkopf.state import PLAY, DoppelkopfState
 from stich.games.doppelkopf.state import RE as RE_PARTY
-from stich.search import kernel
 from stich.search.ismcts import RandomRollout, Rewards, bounded_rewards, reward_scale
-from stich.search.solver import PlayPosition, position_of
 
 SOLO_KINDS = frozenset({"solo", "stille_hochzeit", "hochzeit_solo"})
 """Game kinds scored as a solo (the soloist scores three times the value, §7.4)."""
@@ -74,11 +74,11 @@ class KernelRollout:
     def _kernel_position(self, pos: PlayPosition) -> PlayPosition | kernel.KernelPosition:
         """``pos`` in the kernel's array form, reusing the rule tables of an earlier position with the same card order and parties.
 
-        Building a :class:`~stich.search.kernel.KernelPosition` fills its
+        Building a :class:`~stich.bots.doppelkopf.kernel.KernelPosition` fills its
         rule tables face by face (most of the ~40 µs a kernel call costs);
         they depend only on the card order, the rule flags and the parties,
         which stay the same through a deal's card play, so a cached template
-        is moved to this position (:meth:`~stich.search.kernel.KernelPosition.moved_to`:
+        is moved to this position (:meth:`~stich.bots.doppelkopf.kernel.KernelPosition.moved_to`:
         hands, current trick and eyes still to be won rebuilt).
         """
         if not kernel.available():

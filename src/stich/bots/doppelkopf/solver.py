@@ -32,7 +32,7 @@ endgames (three tricks or fewer).
 
 Positions come from a :class:`~stich.games.doppelkopf.state.DoppelkopfState`
 in phase ``play`` through :func:`position_of`; the compiled kernel
-(:mod:`stich.search.kernel`) reads the same :class:`PlayPosition`.
+(:mod:`stich.bots.doppelkopf.kernel`) reads the same :class:`PlayPosition`.
 Weddings whose partner is not found yet are refused (the parties, and with
 them the objective of each player, are not known until the clarification
 trick).

@@ -1,6 +1,6 @@
 """Fast card play for the Tarock-family games: random playouts and an exact endgame solver, compiled with numba.
 
-The Doppelkopf kernel (:mod:`stich.search.kernel`) made the ISMCTS bot's
+The Doppelkopf kernel (:mod:`stich.bots.doppelkopf.kernel`) made the ISMCTS bot's
 playouts cheap enough for a deep tree; this is its counterpart for the
 plain trick play the Tarock-family games share (:mod:`stich.core.tricks`):
 follow suit, else trump where the game has Trumpfzwang, else anything; an
@@ -13,7 +13,7 @@ current trick, the tricks left, who is on the declarer's side), and
   legal cards and reports, per game, the cards and tricks side 0 (the
   declarer's team) won from the current trick on and who took the last trick;
   :func:`playouts` lets chosen seats follow by the rules of
-  :mod:`stich.search.greedy_playout` instead (smear, take, duck);
+  :mod:`stich.bots.tarock_family.greedy_playout` instead (smear, take, duck);
 * :func:`solve` searches the rest exactly: side 0's card points from the
   current trick on when both sides play their best, plus an optional bonus
   for ending with at least one trick (a Dobbm declarer without a trick loses
@@ -22,7 +22,7 @@ current trick, the tricks left, who is on the declarer's side), and
 
 Games' special card-play rules (a laid-out Pagat, Gstieß kept back,
 Buchenbach's first tricks) are not modelled: a game with them needs its own
-adapter before it may use the kernel.  :mod:`stich.search.tarock_rollout`
+adapter before it may use the kernel.  :mod:`stich.bots.tarock_rollout`
 holds the adapters and the ISMCTS rollout built on this module.
 
 numba is optional (``pip install stich[fast]``), as for the Doppelkopf
@@ -38,10 +38,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from stich.bots.tarock_family.greedy_playout import EPSILON, TAKE_SHARE
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder, legal_cards
-from stich.search import kernel
-from stich.search.greedy_playout import EPSILON, TAKE_SHARE
-from stich.search.kernel import splitmix
+from stich.kernels.stream import splitmix, switched_off
 
 __all__ = [
     "MAX_CARDS",
@@ -63,12 +62,15 @@ MAX_CARDS = 63
 
 _core: Any = None
 _np: Any = None
-if kernel.available():  # the same conditions (numba, numpy, no STICH_NO_NUMBA); the compiled part shares its helpers
-    import numpy as _numpy
+if not switched_off():  # the same conditions as the Doppelkopf kernel's: numba, numpy, no STICH_NO_NUMBA
+    try:
+        import numpy as _numpy
 
-    from stich.search import _tarock_core
+        from stich.kernels import tarock_core as _tarock_core
 
-    _np, _core = _numpy, _tarock_core
+        _np, _core = _numpy, _tarock_core
+    except ImportError:  # pragma: no cover - depends on the environment
+        pass
 
 
 def available() -> bool:
@@ -219,7 +221,7 @@ def _arrays(pos: TrickPosition) -> _Arrays:
 def kernel_arrays(pos: TrickPosition) -> Any:
     """The compiled kernel's arrays of ``pos`` (``ctx``, ``hands``, ``trick``), for game-specific policies built on it.
 
-    Only with the compiled kernel (:func:`available`); see :mod:`stich.search.dobbm_playout`.
+    Only with the compiled kernel (:func:`available`); see :mod:`stich.bots.dobbm.playout`.
     """
     if _core is None:
         raise RuntimeError("the kernel arrays exist only with the compiled kernel (numba)")
@@ -243,7 +245,7 @@ def playouts(pos: TrickPosition, n: int, seed: int, *, greedy: int = 0, epsilon:
 
     A seat in ``greedy`` that follows to a trick with a choice of cards
     plays, with probability ``1 - epsilon``, the card of the rules of
-    :mod:`stich.search.greedy_playout` (smear on its own side's trick, take
+    :mod:`stich.bots.tarock_family.greedy_playout` (smear on its own side's trick, take
     the other side's trick when it is last or the trick is rich, else add
     its poorest card); otherwise, and when leading, a uniformly random card.
     ``greedy=0`` plays the games of :func:`random_playouts`.

@@ -1,4 +1,4 @@
-"""The compiled part of :mod:`stich.search.tarock_kernel` (numba).  Import it only through ``tarock_kernel``.
+"""The compiled part of :mod:`stich.bots.tarock_family.kernel` (numba).  Import it only through ``tarock_kernel``.
 
 Plain Tarock-family trick play (:mod:`stich.core.tricks`): follow suit, else
 trump when the game has Trumpfzwang, else anything; an excuse may always be
@@ -16,7 +16,7 @@ trick points from which an earlier player takes an opponent's trick in
 greedy card play (:func:`greedy_card`).
 
 The random stream and the choice rule are those of the Doppelkopf kernel
-(:mod:`stich.search._kernel_core`: splitmix64, one legal card chosen
+(:mod:`stich.kernels.core`: splitmix64, one legal card chosen
 uniformly by a multiply-high of the top 32 bits), so the pure-Python path of
 ``tarock_kernel`` plays exactly the same games.
 """
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from stich.search._kernel_core import jit, next_random, nth_face, pick_below
+from stich.kernels.core import jit, next_random, nth_face, pick_below
 
 C_EFF = 0
 C_STR = 64
@@ -125,7 +125,7 @@ def greedy_card(ctx: Any, legal: int, led: int, best_key: int, mine: bool, last:
     ``best_key`` is the key of the card taking the trick so far, ``mine``
     whether it belongs to the seat's own side, ``last`` whether the seat
     plays the trick's last card and ``points`` the trick's card points so
-    far.  The rules of :mod:`stich.search.greedy_playout`: on its own side's
+    far.  The rules of :mod:`stich.bots.tarock_family.greedy_playout`: on its own side's
     trick the last player smears its richest card, an earlier one adds its
     poorest; on the other side's trick the last player takes it with its
     richest winning card, an earlier one with its strongest winning card

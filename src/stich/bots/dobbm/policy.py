@@ -1,17 +1,17 @@
-"""The compiled Dobbm heuristic's card play (numba).  Import it only through :mod:`stich.search.dobbm_playout`.
+"""The compiled Dobbm heuristic's card play (numba).  Import it only through :mod:`stich.bots.dobbm.playout`.
 
-A line-by-line twin of the card play of :class:`stich.bots.dobbm_heuristic.DobbmHeuristic`
+A line-by-line twin of the card play of :class:`stich.bots.dobbm.heuristic.DobbmHeuristic`
 (``_play``, ``_lead``, ``_follow`` and the ``_View`` estimates they use) on
-the masks of :mod:`stich.search._tarock_core`: the same rules, the same
+the masks of :mod:`stich.kernels.tarock_core`: the same rules, the same
 probabilities computed in the same order, the same tie-breaks (the lowest
 card among equals, as ``min`` and ``max`` over the ascending cards keep the
 first).  The differential tests hold it to the bot's choices.
 
 ``ctx`` is the Tarock kernel's table with an ``above`` table appended
-(:data:`stich.search._policy_core.C_ABOVE`), so that counting a seat's
+(:data:`stich.kernels.policy_core.C_ABOVE`), so that counting a seat's
 unseen cards stronger than a card is a mask and a popcount.  The play-out
 loop around :func:`heuristic_card` is the one all compiled heuristics share
-(:func:`stich.search._policy_core.make_playouts`).
+(:func:`stich.kernels.policy_core.make_playouts`).
 
 What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
 face-down cards (the Dobb or the discards) it has not seen; ``dead[s]``,
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from stich.search._kernel_core import jit, nth_face
-from stich.search._policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
-from stich.search._tarock_core import C_EFF, C_FOLLOW, C_PTS, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
+from stich.kernels.core import jit, nth_face
+from stich.kernels.policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
+from stich.kernels.tarock_core import C_EFF, C_FOLLOW, C_PTS, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
 SAFE = 0.6
 """Chance a winning card must have of holding the trick (the bot's ``SAFE``)."""
@@ -287,7 +287,7 @@ def heuristic_card(
 ) -> int:
     """The card the Dobbm heuristic plays for kernel seat ``(leader + n) % m`` (its legal cards: two or more).
 
-    The card choice of :func:`stich.search._policy_core.make_playouts`; the
+    The card choice of :func:`stich.kernels.policy_core.make_playouts`; the
     Dobbm bot reads neither the tricks left nor any ``flags``.
     """
     m = ctx[C_SEATS]
@@ -305,4 +305,4 @@ def heuristic_card(
 
 heuristic_playouts = make_playouts(heuristic_card, __name__)
 """``heuristic_playouts(hands0, trick0, n0, leader0, tricks_left0, ctx, count, seed, epsilon, down, dead, voids0, flags, out)``:
-games played out by :func:`heuristic_card` (:func:`stich.search._policy_core._playouts`; ``flags`` 0)."""
+games played out by :func:`heuristic_card` (:func:`stich.kernels.policy_core._playouts`; ``flags`` 0)."""

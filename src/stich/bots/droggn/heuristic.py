@@ -56,7 +56,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from stich.bots.trick_reading import read_tricks
+from stich.bots.tarock_family.trick_reading import read_tricks
 from stich.cards import Card
 from stich.core.game import Action, Game, Observation
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder

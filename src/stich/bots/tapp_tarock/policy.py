@@ -1,9 +1,9 @@
-"""The compiled Tapp Tarock heuristic's card play (numba).  Import it only through :mod:`stich.search.tapp_tarock_playout`.
+"""The compiled Tapp Tarock heuristic's card play (numba).  Import it only through :mod:`stich.bots.tapp_tarock.playout`.
 
 A line-by-line twin of the card play of
-:class:`stich.bots.tapp_tarock_heuristic.TappTarockHeuristic` (``_play``,
+:class:`stich.bots.tapp_tarock.heuristic.TappTarockHeuristic` (``_play``,
 ``_lead``, ``_follow``, ``_smear``, ``_cheapest``, ``_risk`` and the
-``_View`` estimates they use) on the masks of :mod:`stich.search._tarock_core`:
+``_View`` estimates they use) on the masks of :mod:`stich.kernels.tarock_core`:
 the same rules, the same probabilities computed in the same order, the same
 tie-breaks (``min`` and ``max`` over the ascending cards keep the first, so
 a strict comparison over ascending faces keeps the lowest card among
@@ -11,13 +11,13 @@ equals).  The differential tests (tests/search/test_tapp_tarock_playout.py)
 hold it to the bot's choices.
 
 ``ctx`` is the Tarock kernel's table with two tables appended: ``above``
-(:data:`stich.search._policy_core.C_ABOVE`, so that counting unseen cards
+(:data:`stich.kernels.policy_core.C_ABOVE`, so that counting unseen cards
 stronger than a card is a mask and a popcount) and the cards' face values
 (:data:`C_POINTS`: the kernel's own ``C_PTS`` holds Tapp Tarock's thirds,
 ``3 f - 2``, while the bot's rules read the face values, e.g. a partner's
 trick worth 4 or more).  The play-out loop around :func:`heuristic_card`
 is the one all compiled heuristics share
-(:func:`stich.search._policy_core.make_playouts`).
+(:func:`stich.kernels.policy_core.make_playouts`).
 
 What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
 face-down cards (talon halves, discards) it has not seen; ``dead[s]``, how
@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from stich.search._kernel_core import jit, nth_face
-from stich.search._policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
-from stich.search._tarock_core import C_EFF, C_FOLLOW, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
+from stich.kernels.core import jit, nth_face
+from stich.kernels.policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
+from stich.kernels.tarock_core import C_EFF, C_FOLLOW, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
 SAFE = 0.6
 """Chance a winning card must have of holding the trick (the bot's ``SAFE``)."""
@@ -285,7 +285,7 @@ def heuristic_card(
 ) -> int:
     """The card the Tapp Tarock heuristic plays for kernel seat ``(leader + n) % m`` (its legal cards: two or more).
 
-    The card choice of :func:`stich.search._policy_core.make_playouts`,
+    The card choice of :func:`stich.kernels.policy_core.make_playouts`,
     whose ``flags`` are ``ultimo``: whether Pagat ultimo was announced.
     """
     m = ctx[C_SEATS]
@@ -307,4 +307,4 @@ def heuristic_card(
 
 heuristic_playouts = make_playouts(heuristic_card, __name__)
 """``heuristic_playouts(hands0, trick0, n0, leader0, tricks_left0, ctx, count, seed, epsilon, down, dead, voids0, ultimo, out)``:
-games played out by :func:`heuristic_card` (:func:`stich.search._policy_core._playouts`; ``flags``: ``ultimo``)."""
+games played out by :func:`heuristic_card` (:func:`stich.kernels.policy_core._playouts`; ``flags``: ``ultimo``)."""

@@ -1,6 +1,6 @@
 """Fast play-phase kernel: random playouts and the exact solver's inner loop, compiled with numba.
 
-The kernel works on an array form of a :class:`~stich.search.solver.PlayPosition`
+The kernel works on an array form of a :class:`~stich.bots.doppelkopf.solver.PlayPosition`
 (:class:`KernelPosition`: hands as ``uint64`` count-form masks, the card
 order as numpy tables) and offers
 
@@ -8,7 +8,7 @@ order as numpy tables) and offers
   legal cards (one choice among the legal *faces*, as the engine's ``play``
   actions are faces) and return Re's final eyes per game;
 * :class:`KernelSolver` (and :func:`solve`, :func:`value`, :func:`reaches`)
-  — the same alpha-beta search as :class:`stich.search.solver.Solver`, with
+  — the same alpha-beta search as :class:`stich.bots.doppelkopf.solver.Solver`, with
   its transposition table as a flat array (two-entry buckets, at trick starts
   only) and the same move merging and ordering (plus the best move the table
   remembers, tried first).
@@ -18,7 +18,7 @@ numpy, or with the environment variable ``STICH_NO_NUMBA`` set) the module
 still imports, :func:`available` is ``False`` and every function runs a
 pure-Python path with identical results: playouts use the same splitmix64
 stream and the same choice rule, and the solver is the reference
-:class:`~stich.search.solver.Solver` (exact values are unique, so the answers
+:class:`~stich.bots.doppelkopf.solver.Solver` (exact values are unique, so the answers
 agree; node counts do not).
 
 The first call of a compiled function compiles it (a few seconds) or loads
@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import copy
 import itertools
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from stich.bots.doppelkopf.solver import PlayPosition, Solver, position_of, suit_orders
 from stich.games.doppelkopf.contracts import EYES, N_FACES, TRUMP
 from stich.games.doppelkopf.state import DoppelkopfState
-from stich.search.solver import PlayPosition, Solver, position_of, suit_orders
+from stich.kernels.stream import MASK64, splitmix, switched_off
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,21 +56,18 @@ __all__ = [
     "warmup",
 ]
 
-_MASK64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MIX_1 = 0xBF58476D1CE4E5B9
-_MIX_2 = 0x94D049BB133111EB
+_MASK64 = MASK64
 
 _core: Any = None
 _np: Any = None
 _reason = ""
-if os.environ.get("STICH_NO_NUMBA"):
+if switched_off():
     _reason = "switched off by STICH_NO_NUMBA"
 else:
     try:
         import numpy as _numpy
 
-        from stich.search import _kernel_core
+        from stich.kernels import core as _kernel_core
 
         _np, _core = _numpy, _kernel_core
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -102,7 +99,7 @@ class KernelPosition:
     ``hands`` is ``uint64[4]`` in count form; ``tricks`` holds the current
     trick in row ``tricks_left``; ``ctx`` the card order, eyes, parties and
     rule flags; ``order`` each effective suit's faces strongest first (see
-    :mod:`stich.search._kernel_core` for the layout).
+    :mod:`stich.kernels.core` for the layout).
     """
 
     def __init__(self, position: PlayPosition | DoppelkopfState) -> None:
@@ -163,14 +160,6 @@ class KernelPosition:
 
 
 # ------------------------------------------------------------------ playouts
-
-
-def splitmix(state: int) -> tuple[int, int]:
-    """One step of the kernels' splitmix64 stream in pure Python: the next state and its 64-bit output."""
-    state = (state + _GAMMA) & _MASK64
-    z = ((state ^ (state >> 30)) * _MIX_1) & _MASK64
-    z = ((z ^ (z >> 27)) * _MIX_2) & _MASK64
-    return state, z ^ (z >> 31)
 
 
 def _py_playouts(pos: PlayPosition, n: int, seed: int) -> list[int]:
@@ -259,7 +248,7 @@ def _table(bits: int) -> _Table:
 
 
 class KernelSolver:
-    """The compiled counterpart of :class:`stich.search.solver.Solver` (same methods, same answers).
+    """The compiled counterpart of :class:`stich.bots.doppelkopf.solver.Solver` (same methods, same answers).
 
     The transposition table (``2**tt_bits`` entries of 64 bytes) is shared by
     all solvers of the process with the same ``tt_bits`` and told apart by a

@@ -46,7 +46,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from stich.bots.trick_reading import read_tricks
+from stich.bots.tarock_family.trick_reading import read_tricks
 from stich.cards import Card
 from stich.core.game import Action, Game, Observation
 from stich.core.tricks import TRUMP

@@ -1,0 +1,1 @@
+"""What the Dappen players know: the heuristic and the world sampler."""

@@ -1,0 +1,1 @@
+"""What the Droggn players know: the heuristic and the world sampler."""
