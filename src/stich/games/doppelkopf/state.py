@@ -347,7 +347,10 @@ class DoppelkopfState(PhasedState):
         for s in self.active:
             self.party[s] = RE if s == seat else KONTRA
         self.order = card_order(CONTRACTS[name], opts.dullen)
-        leads = (self.pflicht and opts.pflichtsolo_soloist_leads) or (not self.pflicht and opts.lustsolo_soloist_leads)
+        # A Vorführung is always led by the forced player (§2.3); pflichtsolo_soloist_leads concerns
+        # compulsory solos played during the normal rounds only (OPEN-POINTS).
+        forced = self.forced == seat
+        leads = forced or (self.pflicht and opts.pflichtsolo_soloist_leads) or (not self.pflicht and opts.lustsolo_soloist_leads)
         self._start_play(seat if leads else self.active[0])
 
     def _settle_hochzeit(self, seat: int) -> None:
