@@ -60,6 +60,16 @@ def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
     return known
 
 
+def _top_cards(state: DoppelkopfState) -> list[str]:
+    """The cards the table knows to rank above the Dullen now, highest first [§1.3]."""
+    top = []
+    if state.super_live and state.super_shown and state.super_face is not None:
+        top.append(FACES[state.super_face].text)
+    if state.schweine_live and state.schweine_shown and state.schwein_face is not None:
+        top.append(FACES[state.schwein_face].text)
+    return top
+
+
 def _event_text(state: DoppelkopfState, seat: int, actor: int, code: int) -> str:
     text = A.ACTIONS[code].text
     if A.DISCARD <= code < A.GESUND:
@@ -84,8 +94,9 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "reservations": {str(s): ("vorbehalt" if v else "gesund") for s, v in state.said.items()},
         "calls": {"re": state.level[0], "kontra": state.level[1]},
         "parties": {str(s): p for s, p in sorted(_known_parties(state, kind).items())},
-        "schweine": state.schweine_seat,
-        "superschweine": state.superschweine_seat,
+        "schweine": state.schweine_seat if state.schweine_shown else None,
+        "superschweine": state.superschweine_seat if state.super_shown else None,
+        "schweine_cards": _top_cards(state),
         "poor": state.poor,
         "armut_taker": state.armut_taker,
         "armut_trumps_returned": (state.armut_returned & state.order.follow[TRUMP]).bit_count() if state.armut_taker is not None else None,

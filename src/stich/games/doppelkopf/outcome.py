@@ -49,6 +49,14 @@ class DealFacts:
     tricks: tuple[PlayedTrick, ...]
     multiplier: int = 1
     schweine_seat: int | None = None
+    schwein_tricks: frozenset[int] | None = None
+    """Tricks in which a diamond ace was played as a Schwein; ``None``: every diamond ace of ``schweine_seat`` was one."""
+
+    def schwein_in(self, index: int, seat: int) -> bool:
+        """Whether a diamond ace that ``seat`` played in trick ``index`` was a Schwein (so no fox, A-24)."""
+        if self.schwein_tricks is not None:
+            return index in self.schwein_tricks
+        return seat == self.schweine_seat
 
     @property
     def is_solo_scoring(self) -> bool:

@@ -190,12 +190,15 @@ class DoppelkopfSession(Session):
         scores = result.scores
         if len(scores) != self.game.num_seats:
             raise SessionError(f"{where}: {len(scores)} scores for {self.game.num_seats} seats")
-        if sum(scores) != 0:
+        counting = self.options.counting
+        if counting == "plus_minus" and sum(scores) != 0:
             raise SessionError(f"{where}: the entries {list(scores)} do not sum to zero (§7.6)")
+        if (counting == "plus" and min(scores) < 0) or (counting == "minus" and max(scores) > 0):
+            raise SessionError(f"{where}: the entries {list(scores)} book the wrong side for counting={counting} (§7.8)")
         idle = [seat for seat in range(self.game.num_seats) if seat not in state.active]
         if any(scores[seat] for seat in idle):
             raise SessionError(f"{where}: the idle dealer must score 0, entries {list(scores)} (§2.1, §7.5)")
-        if len({scores[seat] % 2 for seat in state.active}) > 1:
+        if counting == "plus_minus" and len({scores[seat] % 2 for seat in state.active}) > 1:
             raise SessionError(f"{where}: the entries {list(scores)} are not all even or all odd (§7.6)")
         if state.thrown is not None:
             return

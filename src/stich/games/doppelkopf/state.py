@@ -30,9 +30,7 @@ from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
     CONTRACTS,
     CQ,
-    D9,
     DA,
-    DK,
     FACE_MASK,
     FACES,
     H10,
@@ -43,6 +41,7 @@ from stich.games.doppelkopf.contracts import (
     face,
 )
 from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.schweine import schwein_faces
 from stich.games.doppelkopf.scoring import evaluate
 
 if TYPE_CHECKING:
@@ -52,8 +51,6 @@ RESERVATION, DECLARE, ARMUT_GIVE, ARMUT_OFFER, ARMUT_RETURN, PLAY, END = range(7
 PHASE_NAMES = ("reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end")
 RE, KONTRA = 0, 1
 PARTY_NAMES = ("re", "kontra")
-CALL_MIN_CARDS = (0, 11, 10, 9, 8, 7)
-"""Cards a caller must still hold for each level with 12 cards [§5.2, TSR 6.2.2]."""
 
 # Tier names of the reservation query [§3.1, §3.2].
 T_PFLICHT, T_LUST, T_THROW, T_ARMUT, T_HOCHZEIT = "pflichtsolo", "lustsolo", "schmeissen", "armut", "hochzeit"
@@ -134,8 +131,19 @@ class DoppelkopfState(PhasedState):
         self.clar_trick = 0
         self.party = [KONTRA] * n
         self.order: CardOrder = _NORMAL_ORDER if opts.dullen else _NORMAL_ORDER_NO_DULLEN
+        # Schweine [§1.3]: their faces, holders, whether they rank on top now, whether the table knows
+        self.schwein_face: int | None = None
+        self.super_face: int | None = None
         self.schweine_seat: int | None = None
         self.superschweine_seat: int | None = None
+        self.schweine_live = False
+        self.super_live = False
+        self.schweine_shown = False
+        self.super_shown = False
+        self.schwein_due: str | None = None
+        """Change due when the current trick ends: ``revert`` (first_played) or ``judge`` (second_if_first_won)."""
+        self.schwein_tricks: frozenset[int] = frozenset()
+        """Tricks in which a diamond ace was played as a Schwein (it is no fox there, A-24)."""
         self.thrown: tuple[str, int] | None = None
         # Poverty
         self.poor: int | None = None
@@ -149,6 +157,7 @@ class DoppelkopfState(PhasedState):
         self.late_reply = [False, False]
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
+        self.deadlines = opts.call_deadlines
         # Trick play
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
@@ -363,8 +372,9 @@ class DoppelkopfState(PhasedState):
 
     def _start_play(self, leader: int) -> None:
         opts = self.game.options
-        # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS).
-        if opts.schweine == "both" and self.kind in ("normal", "stille_hochzeit", "armut"):
+        # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS),
+        # unless schweine_fixed=reservation judges them on the dealt hands when the game is named.
+        if self.kind != "hochzeit" or opts.schweine_fixed == "reservation":
             self._find_schweine()
         self.phase = PLAY
         self.leader = leader
@@ -373,26 +383,76 @@ class DoppelkopfState(PhasedState):
         self.ann_open = opts.announcements and (self.clarified or early)
 
     def _find_schweine(self) -> None:
-        """[VAR §1.3] both diamond aces in one hand become the highest trumps."""
+        """[VAR §1.3] settle the Schweine: a hand holding both Schwein cards (on the dealt hands with
+        ``schweine_fixed=reservation``); with ``second_if_first_won`` they wait for the first one's trick."""
         opts = self.game.options
-        top: tuple[int, ...] = ()
-        for s in self.active:
-            if count_face(self.hands[s], DA) == 2:
-                self.schweine_seat = s
-                top = (DA,)
-        if top and opts.superschweine:
-            card = D9 if opts.nines else DK
-            for s in self.active:
-                if count_face(self.hands[s], card) == 2:
-                    self.superschweine_seat = s
-                    top = (card, DA)
-        if top:
-            self.order = card_order(CONTRACTS[self.contract], opts.dullen, top)
+        faces = schwein_faces(self.kind, self.contract, opts)
+        if faces is None:
+            return
+        self.schwein_face, self.super_face = faces
+        hands = self.dealt if opts.schweine_fixed == "reservation" else self.hands
+        holders = [s for s in self.active if count_face(hands[s], faces[0]) == 2]
+        if not holders:
+            return
+        self.schweine_seat = holders[0]
+        if opts.schweine != "second_if_first_won":
+            self._schweine_go_live(hands)
+
+    def _schweine_go_live(self, hands: Sequence[int]) -> None:
+        """The Schweine rank on top from now on, Superschweine above them if a hand holds both [§1.3]."""
+        opts = self.game.options
+        self.schweine_live = True
+        self.schweine_shown = opts.schweine_announce == "reservation"
+        if self.super_face is not None:
+            # A Superschwein exists only while both are still held when the Schweine come.
+            supers = [s for s in self.active if count_face(hands[s], self.super_face) == 2]
+            if supers:
+                self.superschweine_seat = supers[0]
+                self.super_live = True
+                self.super_shown = self.schweine_shown
+        self._rebuild_order()
+
+    def _rebuild_order(self) -> None:
+        top = ((self.super_face,) if self.super_live and self.super_face is not None else ()) + (
+            (self.schwein_face,) if self.schweine_live and self.schwein_face is not None else ()
+        )
+        self.order = card_order(CONTRACTS[self.contract], self.game.options.dullen, top)
+
+    def _note_schwein_play(self, p: int, f: int) -> None:
+        """A Schwein or Superschwein card is played: record it, show it (``on_play``), plan a change at trick end."""
+        opts = self.game.options
+        if f == self.super_face and self.super_live:
+            self.super_shown = True
+        if f != self.schwein_face:
+            return
+        if self.schweine_live:
+            # (after a poverty exchange with schweine_fixed=reservation the two may lie in different hands)
+            self.schweine_shown = True
+            if f == DA:
+                self.schwein_tricks = self.schwein_tricks | {len(self.tricks)}
+            if opts.schweine == "first_played":
+                self.schwein_due = "revert"
+        elif opts.schweine == "second_if_first_won" and p == self.schweine_seat and count_face(self.hands[p], f) == 1:
+            self.schwein_due = "judge"
+
+    def _settle_schwein_due(self, winner: int) -> None:
+        """At the end of a trick: the first-played Schwein leaves the top, or the second ace becomes one."""
+        due, self.schwein_due = self.schwein_due, None
+        if due == "revert":
+            self.schweine_live = False
+            self._rebuild_order()
+        elif due == "judge" and self.schweine_seat is not None and self.party[winner] == self.party[self.schweine_seat]:
+            self._schweine_go_live(self.hands)
 
     # ------------------------------------------------------------- announce
     def required(self, level: int) -> int:
-        """Cards in hand a call of ``level`` requires now [§5.2, §5.4]."""
-        return CALL_MIN_CARDS[level] - self.call_offset
+        """Cards in hand a call of ``level`` requires now (option ``call_min_cards``) [§5.2, §5.4]."""
+        return self.deadlines[level] - self.call_offset
+
+    def _below_last_limit(self, h: int) -> bool:
+        """[VAR §5.5] ``call_last_min_cards``: no call at all with fewer cards in hand."""
+        last = self.game.options.call_last_min_cards
+        return bool(last) and h < last - self.call_offset
 
     def _announce_codes(self, p: int) -> list[int]:
         opts = self.game.options
@@ -401,6 +461,8 @@ class DoppelkopfState(PhasedState):
         if own == SCHWARZ:
             return []
         h = self.hands[p].bit_count()
+        if self._below_last_limit(h):
+            return []
         opp = self.level[1 - party]
         top = SCHWARZ if opts.skip_levels else own + 1
         if not self.clarified:
@@ -508,6 +570,8 @@ class DoppelkopfState(PhasedState):
                 self.best_pos = len(cards)
         cards.append(bit.bit_length() - 1)
         self.trick_seats.append(p)
+        if f in (self.schwein_face, self.super_face):
+            self._note_schwein_play(p, f)
         if len(cards) < 4:
             self.to_move = self.next_seat[p]
             return
@@ -515,6 +579,8 @@ class DoppelkopfState(PhasedState):
         self.tricks.append((tuple(self.trick_seats), tuple(cards), winner))
         self.trick_seats = []
         self.trick_cards = []
+        if self.schwein_due is not None:
+            self._settle_schwein_due(winner)
         if not self.clarified:
             self._clarify(winner)
         if len(self.tricks) == self.n_tricks:
@@ -544,7 +610,7 @@ class DoppelkopfState(PhasedState):
         if winner != self.hochzeiter and qualifies:
             self.party[winner] = RE
             self.clarified = True
-            if opts.schweine == "both":
+            if opts.schweine_fixed == "play_start":
                 self._find_schweine()
         elif number >= opts.hochzeit_window_tricks:
             self.kind = "hochzeit_solo"
@@ -628,6 +694,7 @@ class DoppelkopfState(PhasedState):
             tricks=tuple(PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks),
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
+            schwein_tricks=self.schwein_tricks,
         )
 
     def result(self) -> DealResult:
@@ -663,6 +730,17 @@ class DoppelkopfState(PhasedState):
             known |= self.armut_cards | self.armut_returned
         if self.thrown is not None and self.thrown[0] != "armut_not_taken":
             known |= self.hands[self.thrown[1]]  # a thrown-in hand is shown [§4.6]
+        return known | self.announced_schwein_cards()
+
+    def announced_schwein_cards(self) -> int:
+        """Schweine and Superschweine announced to the table and still in their holder's hand [§1.3]."""
+        known = 0
+        for seat, f, shown in (
+            (self.schweine_seat, self.schwein_face, self.schweine_shown),
+            (self.superschweine_seat, self.super_face, self.super_shown),
+        ):
+            if shown and seat is not None and f is not None:
+                known |= self.hands[seat] & ((1 << f) | (1 << (f + N_FACES)))
         return known
 
     # ---------------------------------------------------------- explanations
@@ -714,6 +792,11 @@ class DoppelkopfState(PhasedState):
         if self.late_reply[party]:
             return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
         opts = self.game.options
+        if self._below_last_limit(self.hands[p].bit_count()):
+            return (
+                f"no calls with fewer than {opts.call_last_min_cards - self.call_offset} cards in hand (call_last_min_cards)",
+                "§5.5 [VAR]",
+            )
         if level > max(self.level[party] + 1, RE_KONTRA) and not opts.skip_levels:
             return ("levels may not be skipped (skip_levels=false)", "§5.2, TSR 6.4.3")
         if level > RE_KONTRA and self.level[1 - party] >= KEINE90 and not opts.absage_after_opponent_absage:
