@@ -93,6 +93,11 @@ class Doppelkopf(Game):
         """
         contract = CONTRACTS.get(str(public.get("contract", "normal")), CONTRACTS["normal"])
         top = tuple(face(text) for text in public.get("schweine_cards") or ())
+        if "schweine_cards" not in public and public.get("schweine") is not None:
+            # observations written before Schweine variants existed: the diamond aces (and nines or kings)
+            top = (face("DA"),)
+            if public.get("superschweine") is not None:
+                top = (face("D9") if self.options.nines else face("DK"), face("DA"))
         order = card_order(contract, self.options.dullen, top)
         indexed = sorted(
             ((FACES.index(c), c) for c in cards), key=lambda fc: (order.eff[fc[0]] != TRUMP, order.eff[fc[0]], -order.strength[fc[0]])

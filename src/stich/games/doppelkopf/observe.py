@@ -39,7 +39,7 @@ def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
     known: dict[int, str] = {}
     if kind == "armut" and (state.armut_taker is None or state.phase < PLAY):
         return known  # parties form only once the exchange is complete [§4.5]
-    if kind in ("solo", "stille_hochzeit", "hochzeit_solo", "armut") or (kind == "hochzeit" and state.clarified):
+    if kind in ("solo", "stille_hochzeit", "hochzeit_solo", "armut", "genscher") or (kind == "hochzeit" and state.clarified):
         return {s: PARTY_NAMES[state.party[s]] for s in state.active}
     if kind == "hochzeit" and state.hochzeiter is not None:
         known[state.hochzeiter] = "re"
@@ -97,6 +97,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "schweine": state.schweine_seat if state.schweine_shown else None,
         "superschweine": state.superschweine_seat if state.super_shown else None,
         "schweine_cards": _top_cards(state),
+        "genscher": {"seat": state.genscher[0], "partner": state.genscher[1]} if state.genscher else None,
         "poor": state.poor,
         "armut_taker": state.armut_taker,
         "armut_trumps_returned": (state.armut_returned & state.order.follow[TRUMP]).bit_count() if state.armut_taker is not None else None,

@@ -92,6 +92,11 @@ class DoppelkopfOptions:
     # §8.3 game types and game finding
     solos: frozenset[str] = option(DDV_SOLOS, "solo types that may be declared", "1.3", choices=ALL_SOLOS)
     hochzeit: bool = option(True, "a player with both queens of clubs may announce a wedding", "4.2")
+    genscher: bool = option(
+        False,
+        "[VAR] in a normal game the holder of both diamond kings may, on playing the first, choose a new partner",
+        "4.1, decision 0022",
+    )
     hochzeit_rule: str = option(
         "first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump")
     )
@@ -161,7 +166,7 @@ class DoppelkopfOptions:
     def __post_init__(self) -> None:
         _ = self.call_deadlines  # validates call_min_cards
         if self.superschweine and self.schweine == "off":
-            raise OptionError("superschweine=true needs schweine other than off")
+            raise OptionError("superschweine=true needs schweine=both (or another Schweine variant than off)")
         schweine_options = ("schweine_fixed", "schweine_announce", "schweine_in_solo")
         if self.schweine == "off" and any(getattr(self, name) != OPTION_DEFAULTS[name] for name in schweine_options):
             raise OptionError("schweine_fixed / schweine_announce / schweine_in_solo need schweine other than off")
@@ -224,6 +229,34 @@ PRESETS: dict[str, dict[str, object]] = {
         "lustsolo_soloist_leads": True,
         "lustsolo_same_dealer_redeals": True,
     },
+}
+
+# FreeDoko's rule files data/rules/standard and data/rules/tournament (FreeDoko 0.7.x), option by option;
+# where stich reads a FreeDoko rule differently or lacks it, docs/decisions/0023-freedoko-presets.md says so.
+PRESETS["freedoko_standard"] = {
+    "pflichtsolo": False,  # number of duty soli = 0
+    "lustsolo_soloist_leads": True,  # lustsolo player leads
+    "second_dulle_beats_first": True,  # dollen second over first (no exception in the last trick or in solos)
+    "second_dulle_in_solo": True,
+    "schweine": "both",  # swines, swine only second = false
+    "schweine_in_solo": "trump_suit_aces",  # swines in solo: the trump suit's aces
+    "solos": "+".join(sorted(DDV_SOLOS | {"koenig", "damen_buben", "koenig_buben", "koenig_damen", "koehler"})),
+    "hochzeit_window_tricks": 12,  # marriage determination = 12, first foreign
+    "genscher": True,
+    "armut": True,  # poverty with shift
+    "schmeissen": "five_nines",  # throw with nines, at least 5
+    "call_min_cards": "11/9/6/3/3",  # announcement no 120 / 90 / 60 / 30 / 0
+    "call_last_min_cards": 3,  # last announcement = 3
+    "call_scoring": "double",  # announcement re/contra doubles
+    "sp_karlchen_gefangen": True,  # extrapoint catch charlie
+    "bock": True,
+    "bock_triggers": "120_120+schwarz",  # bock after 120-120 and after a black game
+    "bock_stacking": "multiply",  # append bock = false: overlapping bock rounds multiply
+    "counting": "plus",
+}
+PRESETS["freedoko_tournament"] = {
+    "reply_allowed": False,  # announcement reply = false (dossier A-5: not the TSR)
+    "call_last_min_cards": 5,  # last announcement = 5
 }
 
 OPTION_TABLE = OptionTable("doppelkopf", DoppelkopfOptions, PRESETS, "ddv")

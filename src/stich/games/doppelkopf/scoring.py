@@ -93,7 +93,7 @@ RE = "re"
 KONTRA = "kontra"
 PARTIES = (RE, KONTRA)
 
-NORMAL_KINDS = frozenset({"normal", "hochzeit", "armut"})
+NORMAL_KINDS = frozenset({"normal", "hochzeit", "armut", "genscher"})
 """Game kinds that score special points under the DDV rules, and the only ones with gegen die Alten (§7.3)."""
 
 SOLO_FACTOR = 3

@@ -58,6 +58,7 @@ KIND_LABELS = {
     "armut": "Armut",
     "stille_hochzeit": "Stille Hochzeit",
     "hochzeit_solo": "Hochzeit ohne Partner (Karo-Solo)",
+    "genscher": "Genscher",
 }
 
 
@@ -282,6 +283,8 @@ class DoppelkopfSession(Session):
             label = f"{KIND_LABELS[state.kind]} (seat {state.soloist})"
         elif state.kind == "hochzeit":
             label = f"Hochzeit (seat {state.hochzeiter})"
+        elif state.kind == "genscher" and state.genscher is not None:
+            label = f"Genscher (seat {state.genscher[0]} with seat {state.genscher[1]})"
         elif state.kind == "armut":
             label = f"Armut (seat {state.poor}, taken by seat {state.armut_taker})"
         else:

@@ -31,6 +31,7 @@ from stich.games.doppelkopf.contracts import (
     CONTRACTS,
     CQ,
     DA,
+    DK,
     FACE_MASK,
     FACES,
     H10,
@@ -158,6 +159,8 @@ class DoppelkopfState(PhasedState):
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
         self.deadlines = opts.call_deadlines
+        self.genscher: tuple[int, int] | None = None
+        """(player, partner) of a Genscher, once made (decision 0022)."""
         # Trick play
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
@@ -184,7 +187,10 @@ class DoppelkopfState(PhasedState):
         phase = self.phase
         if phase == PLAY:
             p = self.to_move
-            codes = face_codes(faces_of(self._playable(p)))
+            playable = self._playable(p)
+            codes = face_codes(faces_of(playable))
+            if self._may_genscher(p, playable):
+                codes += [A.GENSCHER + s for s in self.active if s != p]
             if self.ann_open:
                 codes += self._announce_codes(p)
             return codes
@@ -505,7 +511,9 @@ class DoppelkopfState(PhasedState):
         self.history.append((p, code))
         phase = self.phase
         if phase == PLAY:
-            if code < N_FACES:
+            if code >= A.GENSCHER:
+                self._genscher(p, code - A.GENSCHER)
+            elif code < N_FACES:
                 self._play(p, code)
             else:
                 self._announce(p, code)
@@ -588,6 +596,30 @@ class DoppelkopfState(PhasedState):
             return
         self.leader = winner
         self.to_move = winner
+
+    def _may_genscher(self, p: int, playable: int) -> bool:
+        """[decision 0022] ``p`` may play the first of both diamond kings as a Genscher."""
+        return (
+            self.game.options.genscher
+            and self.kind == "normal"
+            and self.genscher is None
+            and count_face(self.hands[p], DK) == 2
+            and bool(playable >> DK & 1)
+        )
+
+    def _genscher(self, p: int, partner: int) -> None:
+        """[decision 0022] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
+        self.genscher = (p, partner)
+        self.kind = "genscher"
+        callers = {seat for seat, c in self.history if A.ANNOUNCE <= c < A.SOLO}
+        for s in self.active:
+            self.party[s] = RE if s in (p, partner) else KONTRA
+        # Each call stays a plain Re / Kontra for the party its caller now belongs to; absagen lapse (FreeDoko).
+        for party in (RE, KONTRA):
+            self.level[party] = RE_KONTRA if any(self.party[s] == party for s in callers) else NONE
+        self.late_reply = [False, False]
+        self.kontra_caller = None
+        self._play(p, DK)
 
     def _second_dulle_wins(self) -> bool:
         """[VAR §1.2] does a second Dulle beat the first in this trick?"""
@@ -756,6 +788,10 @@ class DoppelkopfState(PhasedState):
             return ("you must beat the trick when you can (Überstechen)", "§6.1 [VAR]")
         if phase == PLAY and A.ANNOUNCE <= code < A.SOLO:
             return self._explain_announce(code)
+        if code >= A.GENSCHER:
+            if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
+                return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0022")
+            return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0022")
         if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
