@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from stich.core.errors import IllegalActionError, OptionError
+from stich.games.doppelkopf.state import DoppelkopfState
 
-from .helpers import act, game, legal_calls, play
+from .helpers import act, deal, game, healthy, legal, legal_calls, play, public
 from .test_rules_announcements import SCRIPT, SCRIPT_40, before_trick, table
 
 FREEDOKO = "11/9/6/3/3"
@@ -90,3 +91,45 @@ def test_malformed_call_min_cards_named(bad: str) -> None:
     # a malformed option names itself
     with pytest.raises(OptionError, match="call_min_cards"):
         game(call_min_cards=bad)
+
+
+# ------------------------------------------------------------------ compulsory call after a first trick of 30 eyes
+
+RE_HAND_30 = "CQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
+VOID_HEARTS = "H10 H10 DA DA D10 D10 HJ HJ C9 S9 DJ SK"
+LOW_30 = "DJ DK DK D9 D9 C9 S9 SK HK HK H9 H9"
+
+
+def thirty_eye_trick(**options: object) -> DoppelkopfState:
+    s = healthy(deal(game(**options), RE_HAND_30, RE_HAND_30, VOID_HEARTS, LOW_30))
+    play(s, "HA HA D10 HK")  # 11 + 11 + 10 + 4 = 36 eyes, seat 2 (Kontra) ruffs and wins
+    return s
+
+
+def test_compulsory_call_after_a_first_trick_of_30_eyes() -> None:
+    # §5.5 [VAR] compulsory_call_first_trick_30 (FreeDoko): the winner must say his party's call before his next card
+    s = thirty_eye_trick(compulsory_call_first_trick_30=True)
+    assert s.current_player() == 2 and legal(s) == {"announce kontra"}
+    with pytest.raises(IllegalActionError, match=r"30 eyes.*§5.5"):
+        s.apply("play DA")
+    act(s, "announce kontra")
+    assert "play DA" in legal(s)
+    assert public(s)["calls"]["kontra"] == 1
+
+
+def test_no_compulsory_call_by_default_or_below_30_eyes() -> None:
+    # §8.4 default off; with the option a first trick under 30 eyes obliges nobody
+    s = thirty_eye_trick()
+    assert "play DA" in legal(s)
+    s = healthy(deal(game(compulsory_call_first_trick_30=True), RE_HAND_30, RE_HAND_30, VOID_HEARTS, LOW_30))
+    play(s, "CA CK C9 C9")  # 11 + 4 = 15 eyes
+    assert "play CQ" in legal(s)
+
+
+def test_compulsory_call_not_when_the_party_has_called() -> None:
+    # §5.5 [VAR]: a party that has already said its call owes nothing more
+    s = healthy(deal(game(compulsory_call_first_trick_30=True), RE_HAND_30, RE_HAND_30, VOID_HEARTS, LOW_30))
+    play(s, "HA HA")
+    act(s, "announce kontra")
+    play(s, "D10 HK")
+    assert "play DA" in legal(s)

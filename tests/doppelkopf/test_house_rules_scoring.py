@@ -5,6 +5,8 @@ counting modes ``plus_minus`` / ``plus`` / ``minus`` with ``solo_always_triple``
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from stich.core.errors import OptionError
@@ -12,7 +14,7 @@ from stich.games.doppelkopf.outcome import KEINE90, RE_KONTRA
 from stich.games.doppelkopf.session import DoppelkopfSession
 
 from .helpers import game
-from .test_evaluation_examples import DOPPELKOPF_KONTRA, deal, result, scores
+from .test_evaluation_examples import DOPPELKOPF_KONTRA, deal, result, scores, trick
 
 
 @pytest.mark.parametrize(
@@ -95,3 +97,35 @@ def test_session_books_one_sided_counting(counting: str) -> None:
     sign = 1 if counting == "plus" else -1
     assert all(sign * entry >= 0 for row in booked for entry in row)
     assert session.totals == [sum(row[s] for row in booked) for s in range(4)]
+
+
+def test_herzstich_special_point() -> None:
+    # §7.3 [VAR] sp_herzstich (FreeDoko "heart trick"): a hearts trick nobody trumped, to the party that took it
+    # Re 121 + Herzstich taken by Re (HA HK H9 H9, no trump) = 2; a hearts trick with a trump scores nothing
+    hearts = trick("0:HA 1:HK 2:H9 3:H9", winner=0)
+    assert scores(deal(121, tricks=[hearts]), sp_herzstich=True) == (2, 2, -2, -2)
+    assert scores(deal(121, tricks=[hearts])) == (1, 1, -1, -1)
+    ruffed = trick("0:HA 1:HK 2:H9 3:DJ", winner=3)
+    assert [s["name"] for s in result(deal(121, tricks=[ruffed]), sp_herzstich=True)["specials"]] == []
+    dulle = trick("0:HA 1:H10 2:H9 3:H9", winner=1)  # the Dulle is a trump: the trick was trumped
+    assert [s["name"] for s in result(deal(121, tricks=[dulle]), sp_herzstich=True)["specials"]] == []
+
+
+def test_repeat_if_value_le_repeats_a_cheap_game() -> None:
+    # §7.8 [VAR] repeat_if_value_le=1: a game worth 1 is repeated by the same dealer and books nothing
+    from .test_session import next_deal, play_out
+
+    session = DoppelkopfSession(game(repeat_if_value_le=1), seed=3, deals=4)
+    rows = []
+    for _ in range(12):
+        state = play_out(next_deal(session))
+        rows.append((state.dealer, abs(state.result().breakdown.get("value", 0)), session.book(state)))
+        if session.is_over():
+            break
+    repeats = [(dealer, row) for dealer, value, row in rows if row.notes.get("reason") == "repeat_if_value_le"]
+    assert repeats, "no game was worth 1 or less in this list"
+    for (dealer, value, row), (next_dealer, _, _) in pairwise(rows):
+        if row.notes.get("reason") == "repeat_if_value_le":
+            assert value <= 1 and row.scores == (0, 0, 0, 0) and next_dealer == dealer
+        elif not row.notes.get("redeal"):
+            assert value > 1

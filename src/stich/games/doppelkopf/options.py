@@ -132,6 +132,11 @@ class DoppelkopfOptions:
         maximum=12,
     )
     reply_allowed: bool = option(True, "a party may reply Re/Kontra one card after its own deadline", "5.3")
+    compulsory_call_first_trick_30: bool = option(
+        False,
+        "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card (not in a wedding)",
+        "5.5, 8.4",
+    )
     skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
     absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
     # §8.5 scoring
@@ -147,11 +152,19 @@ class DoppelkopfOptions:
     sp_double_karlchen: bool = option(False, "[VAR] 2 points when both jacks of clubs of one party are in the last trick", "7.3")
     sp_fuchs_last_trick: bool = option(False, "[VAR] special point: a diamond ace wins the last trick", "7.3")
     sp_dulle_gefangen: bool = option(False, "[VAR] special point: the second Dulle beats the first", "7.3")
+    sp_herzstich: bool = option(False, "[VAR] special point: a hearts trick that nobody trumped", "7.3, 8.5")
     specials_in_solo: bool = option(False, "[VAR] special points also count in solos", "7.3")
     bock: bool = option(False, "[VAR] bock rounds double the value of following games", "7.8")
     bock_triggers: frozenset[str] = option(frozenset({"120_120"}), "[VAR] events that start bock rounds", "7.8", choices=BOCK_TRIGGERS)
     bock_games: int = option(4, "[VAR] games in one bock round", "7.8", minimum=1, maximum=30)
     bock_stacking: str = option("append", "[VAR] bock rounds queue up or multiply", "7.8", choices=("append", "multiply"))
+    repeat_if_value_le: int = option(
+        -1,
+        "[VAR] in a list, a game whose value is at most this is repeated (same dealer, nothing booked); -1 = never",
+        "7.8, 8.5",
+        minimum=-1,
+        maximum=10,
+    )
     bock_applies_to_specials: bool = option(False, "[VAR] the bock factor multiplies the special points too", "7.8, 8.5")
     counting: str = option(
         "plus_minus",
@@ -247,6 +260,7 @@ PRESETS["freedoko_standard"] = {
     "schmeissen": "five_nines",  # throw with nines, at least 5
     "call_min_cards": "11/9/6/3/3",  # announcement no 120 / 90 / 60 / 30 / 0
     "call_last_min_cards": 3,  # last announcement = 3
+    "compulsory_call_first_trick_30": True,  # announcement first trick thirty points (only Re/Kontra, not in a marriage)
     "call_scoring": "double",  # announcement re/contra doubles
     "sp_karlchen_gefangen": True,  # extrapoint catch charlie
     "bock": True,

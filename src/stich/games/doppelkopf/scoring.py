@@ -57,6 +57,8 @@ follow the dossier (DDV tournament rules, TSR 7):
    ``dulle_gefangen``
        [VAR] the later of two hearts tens in one trick wins it, and the two
        were played by different parties.
+   ``herzstich``
+       [VAR] a plain hearts card was led and nobody trumped the trick.
 
 5. **Value for Re**: the signed item sum (Re items plus, Kontra items minus),
    times the bock ``multiplier``, plus the netted special points (times the
@@ -83,9 +85,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from stich.cards import Card
+from stich.cards import Card, Suit
 from stich.core.game import DealResult
-from stich.games.doppelkopf.contracts import CJ, DA, EYES, FACES, H10
+from stich.games.doppelkopf.contracts import CJ, CONTRACTS, DA, EYES, FACES, H10, SUITS, TRUMP, card_order
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, LEVEL_NAMES, NONE, SCHWARZ, DealFacts, PlayedTrick
 
@@ -273,6 +275,15 @@ def trick_specials(index: int, trick: PlayedTrick, party_of: PartyOf, facts: Dea
                 yield Special("fuchs_gefangen", taker, 1, index)
     if options.sp_dulle_gefangen and dulle_caught(trick, party_of):
         yield Special("dulle_gefangen", taker, 1, index)
+    if options.sp_herzstich and hearts_untrumped(trick, facts, options):
+        yield Special("herzstich", taker, 1, index)
+
+
+def hearts_untrumped(trick: PlayedTrick, facts: DealFacts, options: DoppelkopfOptions) -> bool:
+    """[VAR] Herzstich: a plain hearts card led and no trump in the trick (FreeDoko's "heart trick")."""
+    order = card_order(CONTRACTS[facts.contract], options.dullen)
+    faces = [FACES.index(card) for card in trick.cards]
+    return order.eff[faces[0]] == SUITS.index(Suit.HEARTS) and all(order.eff[f] != TRUMP for f in faces)
 
 
 def dulle_caught(trick: PlayedTrick, party_of: PartyOf) -> bool:

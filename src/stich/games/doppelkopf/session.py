@@ -183,7 +183,17 @@ class DoppelkopfSession(Session):
         self._check(state, result)
         if state.thrown is not None:
             return self._book_redeal(state, result)
+        limit = self.options.repeat_if_value_le
+        if limit >= 0 and abs(int(result.breakdown["value"])) <= limit:
+            return self._book_repeat(state, result)
         return self._book_game(state, result)
+
+    def _book_repeat(self, state: DoppelkopfState, result: DealResult) -> SheetRow:
+        """[VAR §7.8 repeat_if_value_le] a game worth too little: nothing booked, same dealer, not a counted game."""
+        value = int(result.breakdown["value"])
+        notes = {"redeal": True, "reason": "repeat_if_value_le", "value": value, "game": None, "round": self.round_number}
+        zero = tuple(0 for _ in result.scores)
+        return SheetRow(self.deal_index + 1, state.dealer, f"Redeal (repeat_if_value_le: value {value})", zero, tuple(self.totals), notes)
 
     def _check(self, state: DoppelkopfState, result: DealResult) -> None:
         """Zero-sum, parity and idle-dealer checks, and consistency with the session's bookkeeping [§7.6, §2.2, §2.3]."""

@@ -32,6 +32,7 @@ from stich.games.doppelkopf.contracts import (
     CQ,
     DA,
     DK,
+    EYES,
     FACE_MASK,
     FACES,
     H10,
@@ -160,6 +161,8 @@ class DoppelkopfState(PhasedState):
         self.call_offset = 0 if opts.nines else 2
         self.deadlines = opts.call_deadlines
         self.genscher: tuple[int, int] | None = None
+        self.must_call: int | None = None
+        """[VAR §5.5] the winner of a first trick of 30 eyes or more, who owes his party's Re/Kontra."""
         """(player, partner) of a Genscher, once made (decision 0022)."""
         # Trick play
         self.leader = self.active[0]
@@ -187,6 +190,8 @@ class DoppelkopfState(PhasedState):
         phase = self.phase
         if phase == PLAY:
             p = self.to_move
+            if self.must_call == p and self.level[self.party[p]] == NONE:
+                return [A.ANNOUNCE + self.party[p]]  # [VAR §5.5] the compulsory call comes first
             playable = self._playable(p)
             codes = face_codes(faces_of(playable))
             if self._may_genscher(p, playable):
@@ -209,7 +214,7 @@ class DoppelkopfState(PhasedState):
 
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         phase = self.phase
-        if phase == PLAY and code < N_FACES:
+        if phase == PLAY and code < N_FACES and self.must_call is None:
             # a card: one bit test instead of building the legal list
             return None if faces_of(self._playable(self.to_move)) >> code & 1 else self._explain(code)
         if phase == END:
@@ -455,6 +460,10 @@ class DoppelkopfState(PhasedState):
         """Cards in hand a call of ``level`` requires now (option ``call_min_cards``) [§5.2, §5.4]."""
         return self.deadlines[level] - self.call_offset
 
+    def call_count(self, p: int) -> int:
+        """The count the call deadlines measure for ``p``: its cards in hand [§5.2]."""
+        return int(self.hands[p].bit_count())
+
     def _below_last_limit(self, h: int) -> bool:
         """[VAR §5.5] ``call_last_min_cards``: no call at all with fewer cards in hand."""
         last = self.game.options.call_last_min_cards
@@ -466,7 +475,7 @@ class DoppelkopfState(PhasedState):
         own = self.level[party]
         if own == SCHWARZ:
             return []
-        h = self.hands[p].bit_count()
+        h = self.call_count(p)
         if self._below_last_limit(h):
             return []
         opp = self.level[1 - party]
@@ -499,7 +508,7 @@ class DoppelkopfState(PhasedState):
         party = self.party[p]
         idx = code - A.ANNOUNCE
         level = RE_KONTRA if idx < 2 else idx
-        if self.level[party] == NONE and self.hands[p].bit_count() < self.required(RE_KONTRA):
+        if self.level[party] == NONE and self.call_count(p) < self.required(RE_KONTRA):
             self.late_reply[party] = True
         if code == A.ANNOUNCE + KONTRA:
             self.kontra_caller = p
@@ -591,6 +600,8 @@ class DoppelkopfState(PhasedState):
             self._settle_schwein_due(winner)
         if not self.clarified:
             self._clarify(winner)
+        if len(self.tricks) == 1 and self.game.options.compulsory_call_first_trick_30:
+            self._compulsory_call(winner, cards)
         if len(self.tricks) == self.n_tricks:
             self._finish()
             return
@@ -620,6 +631,13 @@ class DoppelkopfState(PhasedState):
         self.late_reply = [False, False]
         self.kontra_caller = None
         self._play(p, DK)
+
+    def _compulsory_call(self, winner: int, cards: Sequence[int]) -> None:
+        """[VAR §5.5] a first trick of 30 eyes or more obliges its winner to say Re/Kontra (FreeDoko; not in a wedding)."""
+        if self.kind in ("hochzeit", "hochzeit_solo") or sum(EYES[c % N_FACES] for c in cards) < 30:
+            return
+        if self.ann_open and self.level[self.party[winner]] == NONE and A.ANNOUNCE + self.party[winner] in self._announce_codes(winner):
+            self.must_call = winner
 
     def _second_dulle_wins(self) -> bool:
         """[VAR §1.2] does a second Dulle beat the first in this trick?"""
@@ -780,6 +798,8 @@ class DoppelkopfState(PhasedState):
         """Why ``code`` is illegal now: a message and the dossier rule."""
         phase = self.phase
         p = self.to_move
+        if phase == PLAY and code < N_FACES and self.must_call == p and self.level[self.party[p]] == NONE:
+            return ("the first trick held 30 eyes or more: say your party's Re/Kontra first", "§5.5 [VAR]")
         if phase == PLAY and code < N_FACES:
             if not faces_of(self.hands[p]) >> code & 1:
                 return (f"{FACES[code].text} is not in your hand", "§6.1")
@@ -828,7 +848,7 @@ class DoppelkopfState(PhasedState):
         if self.late_reply[party]:
             return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
         opts = self.game.options
-        if self._below_last_limit(self.hands[p].bit_count()):
+        if self._below_last_limit(self.call_count(p)):
             return (
                 f"no calls with fewer than {opts.call_last_min_cards - self.call_offset} cards in hand (call_last_min_cards)",
                 "§5.5 [VAR]",
