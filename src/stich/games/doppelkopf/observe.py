@@ -90,6 +90,7 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "soloist": state.soloist if kind in ("solo", "stille_hochzeit", "hochzeit_solo") else None,
         "pflichtsolo": state.pflicht,
         "hochzeiter": state.hochzeiter,
+        "hochzeit_suit": A.HOCHZEIT_SUITS[state.hochzeit_suit] if state.hochzeit_suit is not None else None,
         "clarification_trick": state.clar_trick or None,
         "reservations": {str(s): ("vorbehalt" if v else "gesund") for s, v in state.said.items()},
         "calls": {"re": state.level[0], "kontra": state.level[1]},

@@ -98,7 +98,10 @@ class DoppelkopfOptions:
         "4.1, decision 0022",
     )
     hochzeit_rule: str = option(
-        "first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump")
+        "first_foreign",
+        "which trick finds the wedding partner; named_suit = the first trick of a plain suit the bride names when announcing",
+        "4.2",
+        choices=("first_foreign", "first_plain", "first_trump", "named_suit"),
     )
     hochzeit_window_tricks: int = option(3, "tricks in which the wedding partner can be found", "4.2", minimum=1, maximum=12)
     hochzeit_announcement_timing: str = option(

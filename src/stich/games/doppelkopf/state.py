@@ -129,6 +129,8 @@ class DoppelkopfState(PhasedState):
         self.soloist: int | None = None
         self.pflicht = False
         self.hochzeiter: int | None = None
+        self.hochzeit_suit: int | None = None
+        """[VAR §4.2 named_suit] the plain suit (0 clubs, 1 spades, 2 hearts) the bride named."""
         self.clarified = True
         self.clar_trick = 0
         self.party = [KONTRA] * n
@@ -264,6 +266,8 @@ class DoppelkopfState(PhasedState):
     def _tier_codes(self, seat: int, tier: str) -> list[int]:
         if tier in (T_PFLICHT, T_LUST):
             return sorted(A.SOLO_CODE[name] for name in self.game.options.solos)
+        if tier == T_HOCHZEIT and self.game.options.hochzeit_rule == "named_suit":
+            return [A.HOCHZEIT_SUIT + i for i in range(len(A.HOCHZEIT_SUITS))]
         return [{T_THROW: A.SCHMEISSEN, T_ARMUT: A.ARMUT, T_HOCHZEIT: A.HOCHZEIT}[tier]]
 
     def _declare_codes(self) -> list[int]:
@@ -520,7 +524,7 @@ class DoppelkopfState(PhasedState):
         self.history.append((p, code))
         phase = self.phase
         if phase == PLAY:
-            if code >= A.GENSCHER:
+            if A.GENSCHER <= code < A.HOCHZEIT_SUIT:
                 self._genscher(p, code - A.GENSCHER)
             elif code < N_FACES:
                 self._play(p, code)
@@ -546,6 +550,9 @@ class DoppelkopfState(PhasedState):
             self.ask_pos += 1
             self.to_move = self.asks[self.ask_pos][0]
         elif code == A.HOCHZEIT:
+            self._settle_hochzeit(p)
+        elif code >= A.HOCHZEIT_SUIT:
+            self.hochzeit_suit = code - A.HOCHZEIT_SUIT
             self._settle_hochzeit(p)
         elif code == A.ARMUT:
             self.poor = p
@@ -656,7 +663,12 @@ class DoppelkopfState(PhasedState):
         _seats, cards, _w = self.tricks[-1]
         led_trump = self.order.eff[cards[0] % N_FACES] == TRUMP
         rule = opts.hochzeit_rule
-        qualifies = rule == "first_foreign" or (rule == "first_plain" and not led_trump) or (rule == "first_trump" and led_trump)
+        qualifies = (
+            rule == "first_foreign"
+            or (rule == "first_plain" and not led_trump)
+            or (rule == "first_trump" and led_trump)
+            or (rule == "named_suit" and self.order.eff[cards[0] % N_FACES] == self.hochzeit_suit)
+        )
         if winner != self.hochzeiter and qualifies:
             self.party[winner] = RE
             self.clarified = True
@@ -808,7 +820,7 @@ class DoppelkopfState(PhasedState):
             return ("you must beat the trick when you can (Überstechen)", "§6.1 [VAR]")
         if phase == PLAY and A.ANNOUNCE <= code < A.SOLO:
             return self._explain_announce(code)
-        if code >= A.GENSCHER:
+        if A.GENSCHER <= code < A.HOCHZEIT_SUIT and phase == PLAY:
             if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
                 return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0022")
             return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0022")
