@@ -321,11 +321,21 @@ def test_random_option_sets_are_varied() -> None:
     assert RANDOM_REJECTED > 0
     assert {v["players"] for v in RANDOM_SETS} == {4, 5}
     assert {v["nines"] for v in RANDOM_SETS} == {True, False}
+    # issue 29's options take other values than their defaults somewhere among the sets
+    assert {v["counting"] for v in RANDOM_SETS} == {"plus_minus", "plus", "minus"}
+    assert {v["schweine"] for v in RANDOM_SETS} >= {"both", "first_played", "second_if_first_won"}
+    assert {v["hochzeit_rule"] for v in RANDOM_SETS} >= {"named_suit"}
+    for name in ("genscher", "compulsory_call_first_trick_30", "sp_herzstich", "bock_applies_to_specials", "solo_always_triple"):
+        assert any(v[name] for v in RANDOM_SETS), name
+    assert any(v["call_min_cards"] != "11/10/9/8/7" for v in RANDOM_SETS)
+    assert any(v["call_last_min_cards"] > 0 for v in RANDOM_SETS)
+    assert any(v["repeat_if_value_le"] >= 0 for v in RANDOM_SETS)
+    assert any(v["schweine_in_solo"] != "off" for v in RANDOM_SETS)
 
 
 def test_suite_reaches_every_kind_of_deal() -> None:
     # the random player reaches every game kind and phase, so the checks above run on all of them
-    wanted_kinds = {"normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "thrown"}
+    wanted_kinds = {"normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "thrown", "genscher"}
     wanted_phases = {"reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end"}
     extra = {
         "armut": True,
@@ -334,6 +344,7 @@ def test_suite_reaches_every_kind_of_deal() -> None:
         "schmeissen": "max_trump_le_da",
         "hochzeit_window_tricks": 1,
         "stille_hochzeit": False,
+        "genscher": True,
     }
     games = [make_game("doppelkopf", "house_classic"), make_game("doppelkopf", "ddv", extra)]
     kinds: set[str] = set()
