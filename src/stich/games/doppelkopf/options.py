@@ -8,6 +8,7 @@ is silently ignored would be worse than none); docs/decisions/ says which.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 from stich.core.errors import OptionError
@@ -201,7 +202,7 @@ class DoppelkopfOptions:
         if self.sp_dulle_gefangen and not self.second_dulle_beats_first:
             raise OptionError("sp_dulle_gefangen needs second_dulle_beats_first=true")
 
-    @property
+    @cached_property
     def call_deadlines(self) -> tuple[int, ...]:
         """Cards in hand each level needs with 12 cards, indexed by level (0 = none, 1 = Re/Kontra .. 5 = schwarz) [§5.2]."""
         parts = self.call_min_cards.split("/")

@@ -162,10 +162,12 @@ class DoppelkopfState(PhasedState):
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
         self.deadlines = opts.call_deadlines
+        self.last_call = opts.call_last_min_cards
         self.genscher: tuple[int, int] | None = None
+        """(player, partner) of a Genscher, once made (decision 0022)."""
+        self.genscher_on = opts.genscher
         self.must_call: int | None = None
         """[VAR §5.5] the winner of a first trick of 30 eyes or more, who owes his party's Re/Kontra."""
-        """(player, partner) of a Genscher, once made (decision 0022)."""
         # Trick play
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
@@ -196,7 +198,7 @@ class DoppelkopfState(PhasedState):
                 return [A.ANNOUNCE + self.party[p]]  # [VAR §5.5] the compulsory call comes first
             playable = self._playable(p)
             codes = face_codes(faces_of(playable))
-            if self._may_genscher(p, playable):
+            if self.genscher_on and self._may_genscher(p, playable):
                 codes += [A.GENSCHER + s for s in self.active if s != p]
             if self.ann_open:
                 codes += self._announce_codes(p)
@@ -470,8 +472,7 @@ class DoppelkopfState(PhasedState):
 
     def _below_last_limit(self, h: int) -> bool:
         """[VAR §5.5] ``call_last_min_cards``: no call at all with fewer cards in hand."""
-        last = self.game.options.call_last_min_cards
-        return bool(last) and h < last - self.call_offset
+        return bool(self.last_call) and h < self.last_call - self.call_offset
 
     def _announce_codes(self, p: int) -> list[int]:
         opts = self.game.options
@@ -479,9 +480,9 @@ class DoppelkopfState(PhasedState):
         own = self.level[party]
         if own == SCHWARZ:
             return []
-        h = self.call_count(p)
-        if self._below_last_limit(h):
-            return []
+        h = self.hands[p].bit_count()
+        if self.last_call and h < self.last_call - self.call_offset:
+            return []  # [VAR §5.5] call_last_min_cards
         opp = self.level[1 - party]
         top = SCHWARZ if opts.skip_levels else own + 1
         if not self.clarified:
@@ -617,13 +618,7 @@ class DoppelkopfState(PhasedState):
 
     def _may_genscher(self, p: int, playable: int) -> bool:
         """[decision 0022] ``p`` may play the first of both diamond kings as a Genscher."""
-        return (
-            self.game.options.genscher
-            and self.kind == "normal"
-            and self.genscher is None
-            and count_face(self.hands[p], DK) == 2
-            and bool(playable >> DK & 1)
-        )
+        return self.kind == "normal" and self.genscher is None and count_face(self.hands[p], DK) == 2 and bool(playable >> DK & 1)
 
     def _genscher(self, p: int, partner: int) -> None:
         """[decision 0022] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
