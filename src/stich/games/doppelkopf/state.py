@@ -9,7 +9,11 @@ Phases (dossier sections in brackets):
   Vorführung starts here with the forced player alone [§2.3];
 * ``armut_give`` / ``armut_offer`` / ``armut_return`` — poverty [§4.5];
 * ``play`` — trick play; the player to move may first make announcements
-  (model A of §5.6: every deadline in own cards in hand is kept exactly);
+  (model A of §5.6: every deadline in own cards in hand is kept exactly;
+  the winner of a 30-eye first trick may owe one, §5.5 [VAR]); with
+  ``genscher`` the first of both diamond kings may be played as
+  ``genscher <seat>`` (decision 0022); Schweine variants change the card
+  order between tricks [§1.3];
 * ``end`` — evaluated [§7].
 
 Cards in a hand are a physical-card bitmask (``copy * 24 + face``); ``play``
