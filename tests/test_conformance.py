@@ -49,22 +49,39 @@ def documented_contradiction(values: dict[str, Any]) -> str | None:
     """The contradictions options.py documents (a word of the expected message), or None."""
     if values["superschweine"] and values["schweine"] == "off":
         return "superschweine"
+    defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
+    if values["schweine"] == "off" and any(values[k] != v for k, v in defaults.items()):
+        return "schweine"
+    if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
+        return "superschweine_in_solo"
     if values["second_dulle_beats_first"] and not values["dullen"]:
         return "dullen"
     if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
         return "second_dulle_beats_first"
     if not values["solos"]:
         return "solo"
+    if values["solo_always_triple"] and values["counting"] == "plus_minus":
+        return "solo_always_triple"
+    if values["bock_applies_to_specials"] and not values["bock"]:
+        return "bock"
     if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:
         return "second_dulle_beats_first"
     return None
+
+
+def random_call_min_cards(rng: random.Random) -> str:
+    """Five card counts in 1..12 that never rise (a valid ``call_min_cards``)."""
+    counts = sorted((rng.randint(1, 12) for _ in range(5)), reverse=True)
+    return "/".join(map(str, counts))
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
     """One value for every option of the table, drawn with ``rng``."""
     values: dict[str, Any] = {}
     for info in TABLE.infos:
-        if info.type == "bool":
+        if info.name == "call_min_cards":
+            values[info.name] = random_call_min_cards(rng)
+        elif info.type == "bool":
             values[info.name] = rng.random() < 0.5
         elif info.type == "int":
             low = info.minimum if info.minimum is not None else 0
@@ -178,6 +195,13 @@ def knowable_faces(state: DoppelkopfState, seat: int) -> set[Card]:
         known |= state.armut_cards | state.armut_returned
     if state.thrown is not None and state.thrown[0] != "armut_not_taken":
         known |= state.hand_mask(state.thrown[1])
+    # announced Schweine / Superschweine: the table knows the holder's two cards (§1.3)
+    for holder, f, shown in (
+        (state.schweine_seat, state.schwein_face, state.schweine_shown),
+        (state.superschweine_seat, state.super_face, state.super_shown),
+    ):
+        if shown and holder is not None and f is not None:
+            known |= state.hand_mask(holder) & ((1 << f) | (1 << (f + 24)))
     return set(deck.cards(known))
 
 
@@ -221,11 +245,16 @@ def check_end(state: DoppelkopfState) -> None:
     result = state.result()
     n = state.game.num_seats
     assert len(result.scores) == n
-    assert sum(result.scores) == 0, f"not zero-sum: {result.scores}"
+    counting = state.game.options.counting
+    if counting == "plus_minus":
+        assert sum(result.scores) == 0, f"not zero-sum: {result.scores}"
+    else:  # §7.8 counting plus / minus: one side books, with the sign of its mode
+        sign = 1 if counting == "plus" else -1
+        assert all(sign * entry >= 0 for entry in result.scores), f"counting={counting} booked {result.scores}"
     active = [s for s in range(n) if n == 4 or s != state.dealer]
     if n == 5:
         assert result.scores[state.dealer] == 0
-    if not result.breakdown.get("redeal"):
+    if not result.breakdown.get("redeal") and counting == "plus_minus":
         assert len({result.scores[s] % 2 for s in active}) == 1, f"parity broken: {result.scores}"
     with pytest.raises(IllegalActionError):
         state.apply(0)
@@ -292,11 +321,21 @@ def test_random_option_sets_are_varied() -> None:
     assert RANDOM_REJECTED > 0
     assert {v["players"] for v in RANDOM_SETS} == {4, 5}
     assert {v["nines"] for v in RANDOM_SETS} == {True, False}
+    # issue 29's options take other values than their defaults somewhere among the sets
+    assert {v["counting"] for v in RANDOM_SETS} == {"plus_minus", "plus", "minus"}
+    assert {v["schweine"] for v in RANDOM_SETS} >= {"both", "first_played", "second_if_first_won"}
+    assert {v["hochzeit_rule"] for v in RANDOM_SETS} >= {"named_suit"}
+    for name in ("genscher", "compulsory_call_first_trick_30", "sp_herzstich", "bock_applies_to_specials", "solo_always_triple"):
+        assert any(v[name] for v in RANDOM_SETS), name
+    assert any(v["call_min_cards"] != "11/10/9/8/7" for v in RANDOM_SETS)
+    assert any(v["call_last_min_cards"] > 0 for v in RANDOM_SETS)
+    assert any(v["repeat_if_value_le"] >= 0 for v in RANDOM_SETS)
+    assert any(v["schweine_in_solo"] != "off" for v in RANDOM_SETS)
 
 
 def test_suite_reaches_every_kind_of_deal() -> None:
     # the random player reaches every game kind and phase, so the checks above run on all of them
-    wanted_kinds = {"normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "thrown"}
+    wanted_kinds = {"normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "thrown", "genscher"}
     wanted_phases = {"reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end"}
     extra = {
         "armut": True,
@@ -305,6 +344,7 @@ def test_suite_reaches_every_kind_of_deal() -> None:
         "schmeissen": "max_trump_le_da",
         "hochzeit_window_tricks": 1,
         "stille_hochzeit": False,
+        "genscher": True,
     }
     games = [make_game("doppelkopf", "house_classic"), make_game("doppelkopf", "ddv", extra)]
     kinds: set[str] = set()

@@ -32,7 +32,8 @@ def test_sim_replay_and_an_error_in_a_subprocess(tmp_path: Path) -> None:
     assert replay.returncode == 0 and "3 valid, all valid" in replay.stdout
     bad = run("sim", "doppelkopf", "--preset", "nope", "--games", "1", "--seed", "1")
     assert bad.returncode == 2
-    assert bad.stderr.splitlines() == ["stich: error: doppelkopf has no preset 'nope'; presets: ddv, ddv_no_nines, house_classic"]
+    presets = "ddv, ddv_no_nines, house_classic, freedoko_standard, freedoko_tournament"
+    assert bad.stderr.splitlines() == [f"stich: error: doppelkopf has no preset 'nope'; presets: {presets}"]
 
 
 def test_play_quits_on_end_of_input_in_a_subprocess() -> None:

@@ -23,18 +23,30 @@ def contradiction(values: dict[str, Any]) -> str | None:
     """The documented contradictions of Doppelkopf options (a key word of the message), or None."""
     if values["superschweine"] and values["schweine"] == "off":
         return "superschweine"
+    schweine_defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
+    if values["schweine"] == "off" and any(values[k] != v for k, v in schweine_defaults.items()):
+        return "schweine"
+    if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
+        return "superschweine_in_solo"
     if values["second_dulle_beats_first"] and not values["dullen"]:
         return "dullen"
     if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
         return "second_dulle_beats_first"
     if not values["solos"]:
         return "solo"
+    if values["solo_always_triple"] and values["counting"] == "plus_minus":
+        return "solo_always_triple"
+    if values["bock_applies_to_specials"] and not values["bock"]:
+        return "bock"
     if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:
         return "second_dulle_beats_first"
     return None
 
 
 def value_strategy(info: OptionInfo) -> st.SearchStrategy[Any]:
+    if info.name == "call_min_cards":  # five card counts that never rise (issue 29)
+        counts = st.lists(st.integers(1, 12), min_size=5, max_size=5).map(lambda c: sorted(c, reverse=True))
+        return counts.map(lambda c: "/".join(map(str, c)))
     if info.type == "bool":
         return st.booleans()
     if info.type == "int":

@@ -135,6 +135,8 @@ def test_explicit_deal_sizes_are_checked() -> None:
         ("furtwangen", {"gstiesieren": True, "first_three_tricks": True}, "exclude"),
         ("furtwangen", {"raise_levels": "hannes_ladder"}, "factor"),
         ("jeu_du_tarot", {"game_scale": "half"}, "game_scale"),
+        ("breitnau", {"game_scale": "half"}, "game_scale"),  # issue 29 fix 3: the half game is §8.1 only
+        ("buchenbach", {"game_scale": "half"}, "game_scale"),
         ("furtwangen", {"solo": False, "solo_stretch": True}, "solo"),
         ("buchenbach", {"ulti": "1_2_3"}, "ulti"),
         ("breitnau", {"compulsory_enforcement": "penalty_marsch"}, "compulsory_a"),

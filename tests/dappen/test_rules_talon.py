@@ -149,9 +149,25 @@ def test_jeu_du_tarot_honneurs_are_kings_and_five_point_trumps_stay() -> None:
     assert {"CK", "SK", "HK", "DK"} <= allowed and not allowed & {"T22", "T21", "T1"}
 
 
-def test_jeu_du_tarot_seven_players_no_restriction() -> None:
-    # §8.4: with seven players there is no restriction on laying away
+def test_jeu_du_tarot_seven_players_lift_only_the_honneurs_restriction() -> None:
+    # §8.4: with seven players the honneurs (kings) may be laid away; §10.14: five-point trumps never
+    # (issue 29 fix 2: seed 2657123233696958874, the lone player tried to lay away T1)
     g = game("jeu_du_tarot", players=7)
+    state = act(g.new_state(seed=2657123233696958874, dealer=0), "pass", "pass", "bid dapp")
+    lone = state.current_player()
+    assert (state.phase_name, lone) == ("discard", 3)
+    hand = texts(state.observation(lone).hand)
+    assert "T1" in hand
+    with pytest.raises(IllegalActionError, match="five-point trumps"):
+        state.apply("discard T1")
+    assert legal_discards(state) == hand - {"T22", "T21", "T1"}
+    kings = {"CK", "SK", "HK", "DK"} & hand
+    assert kings and len(kings) < 4  # kings free although the lone player does not hold all four
+
+
+def test_jeu_du_tarot_seven_players_honneurs_fives_no_restriction() -> None:
+    # §8.4 with honneurs read as all five-pointers (§10.14 alternative): seven players lift the restriction
+    g = game("jeu_du_tarot", players=7, discard_rule="honneurs_fives")
     state = g.new_state(seed=2, dealer=6)
     act(state, "bid dapp")
     assert legal_discards(state) == texts(state.observation(0).hand)

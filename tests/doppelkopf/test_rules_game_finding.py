@@ -230,3 +230,18 @@ def test_reservations_are_public_but_lower_reservations_are_not() -> None:
     # seat 0's wedding was never named: nothing says seat 0 holds both queens of clubs
     assert [text for _, text in view["events"]] == ["vorbehalt", "gesund", "vorbehalt", "gesund", "pass", "solo pik"]
     assert view["public"]["hochzeiter"] is None
+
+
+def test_vorfuehrung_forced_player_leads_whatever_pflichtsolo_soloist_leads_says() -> None:
+    # §2.3 the forced player leads a Vorführung; pflichtsolo_soloist_leads (OPEN-POINTS) concerns compulsory
+    # solos during the normal rounds only (issue 29, fix 1: seed 1, dealer 0, forced seat 2)
+    g = game(pflichtsolo_soloist_leads=False)
+    s = g.new_state(seed=1, dealer=0, context={"owes_solo": [True, True, True, True], "forced_soloist": 2})
+    s.apply("solo herz")
+    assert (s.phase_name, s.current_player(), public(s)["pflichtsolo"]) == ("play", 2, True)
+
+
+def test_pflichtsolo_in_the_normal_rounds_follows_pflichtsolo_soloist_leads() -> None:
+    # OPEN-POINTS: with pflichtsolo_soloist_leads=false a compulsory solo outside a Vorführung is led from the dealer's left
+    s = solo(normal_deal(pflichtsolo_soloist_leads=False, context={"owes_solo": [True, True, True, True]}), 2, "herz")
+    assert (public(s)["pflichtsolo"], s.current_player()) == (True, 0)

@@ -38,6 +38,7 @@ KIND_TITLES = {
     "armut": "poverty (Armut)",
     "stille_hochzeit": "silent wedding (stille Hochzeit, scored as a solo)",
     "hochzeit_solo": "wedding without partner (played as a Karo solo)",
+    "genscher": "Genscher (the holder of both ♦K chose a partner)",
 }
 
 ITEM_TEXTS = {

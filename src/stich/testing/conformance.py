@@ -15,7 +15,8 @@ at every step, checks that:
 * an illegal action raises and changes nothing.
 
 At the end: the deal's record survives JSON and replays to the same result,
-and the scores are zero-sum.  The checks raise ``AssertionError`` with a
+and the scores are zero-sum (or one-signed where a game's ``counting``
+option books only one side).  The checks raise ``AssertionError`` with a
 message saying which property broke.
 """
 
@@ -116,10 +117,17 @@ def check_illegal_rejected(state: State, rng: random.Random) -> None:
 
 
 def check_end(state: State) -> None:
-    """Zero-sum scores, and the record replays to the same result."""
+    """Zero-sum scores (one-signed under a one-sided ``counting`` option), and the record replays to the same result."""
     result = state.result()
     assert len(result.scores) == state.game.num_seats
-    assert sum(result.scores) == 0, f"not zero-sum: {result.scores}"
+    # Doppelkopf's counting=plus / minus (dossier §7.8) books only one side of a game: its entries share one sign.
+    counting = getattr(state.game.options, "counting", "plus_minus")
+    if counting == "plus":
+        assert min(result.scores) >= 0, f"counting=plus booked a loss: {result.scores}"
+    elif counting == "minus":
+        assert max(result.scores) <= 0, f"counting=minus booked a gain: {result.scores}"
+    else:
+        assert sum(result.scores) == 0, f"not zero-sum: {result.scores}"
     record = json.loads(json.dumps(deal_record(state)))
     replayed = replay_deal(record)
     assert replayed.history == state.history

@@ -66,7 +66,9 @@ class DappenOptions:
     scoring: str = option(
         "furtwangen", "payment rule and factors of the version (jeu_du_tarot counts in threes)", "7, 8", choices=tuple(SCORINGS)
     )
-    game_scale: str = option("full", "full game: 1 cent per point; half game: 1/2 cent", "8.1", choices=("full", "half"))
+    game_scale: str = option(
+        "full", "full game: 1 cent per point; half game: 1/2 cent (Furtwangen scoring only)", "8.1", choices=("full", "half")
+    )
     ulti_scale: str = option("full", "full Ulti: 1 cent per Ulti point (10/20/30); half: 5/10/15", "5.1", choices=("full", "half"))
     marsch_liability: str = option(
         "full",
@@ -109,8 +111,10 @@ class DappenOptions:
                 raise OptionError(
                     f"scoring={self.scoring} has no factor for {CONTRACTS[name].title}; check raise_levels, solo and solo_stretch"
                 )
-        if self.scoring == "jeu_du_tarot" and self.game_scale != "full":
-            raise OptionError("scoring=jeu_du_tarot pays game points (jdt_stake): game_scale must stay full")
+        if self.game_scale != "full" and self.scoring != "furtwangen":
+            # The half game is defined only for Furtwangen's payment rule (§8.1); Breitnau and Buchenbach
+            # round after the factor (§8.2-§8.3) and Jeu du Tarot pays game points (§8.4).
+            raise OptionError(f"game_scale=half is defined only for scoring=furtwangen (§8.1), not scoring={self.scoring}")
         if self.compulsory_enforcement == "penalty_marsch" and not self.compulsory_a:
             raise OptionError("compulsory_enforcement=penalty_marsch needs compulsory_a=true")
 

@@ -307,11 +307,13 @@ class DappenState(PhasedState):
         rule = opts.discard_rule
         if rule == "no_fives":
             protected = FIVES
-        elif len(self.active) == 7:
-            protected = 0  # Jeu du Tarot with seven players: no restriction [§8.4]
         elif rule == "honneurs_kings":
+            # Honneurs are the kings; five-point trumps are never laid away [§10.14].  Seven players
+            # lift the honneurs restriction only [§8.4].
             held = (hand | self.discards) & KINGS
-            protected = (FIVES & ~KINGS) | (0 if held == KINGS else KINGS)
+            protected = (FIVES & ~KINGS) | (0 if held == KINGS or len(self.active) == 7 else KINGS)
+        elif len(self.active) == 7:
+            protected = 0  # honneurs = all five-pointers; seven players: no restriction [§8.4]
         else:
             protected = 0 if ((hand | self.discards) & FIVES).bit_count() >= 4 else FIVES
         return hand & ~protected or hand
@@ -662,6 +664,8 @@ class DappenState(PhasedState):
                 return (f"{FACES[card].text} is not in your hand", "§4")
             if self.game.options.discard_rule == "no_fives":
                 return ("five-pointers (kings, Gstieß, Mund, Geiß) may not be laid away", "§4")
+            if self.game.options.discard_rule == "honneurs_kings" and (FIVES & ~KINGS) >> card & 1:
+                return ("five-point trumps (Gstieß, Mund, Geiß) may never be laid away", "§8.4, §10.14")
             return ("honneurs may not be laid away", "§8.4")
         if phase == DAPP and code == A.PASS:
             reason = self.must_dapp(p)

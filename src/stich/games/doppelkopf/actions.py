@@ -24,6 +24,13 @@ ANNOUNCE = GESUND + 8
 ANNOUNCE_WORDS = ("re", "kontra", "keine90", "keine60", "keine30", "schwarz")
 SOLO = ANNOUNCE + len(ANNOUNCE_WORDS)
 """``solo <type>``: one code per game type of :data:`SOLO_NAMES`."""
+GENSCHER = SOLO + len(SOLO_NAMES)
+"""``genscher <seat>``: codes GENSCHER + 0..4, the partner a Genscher chooses (decision 0022); ``pass`` declines."""
+GENSCHER_SEATS = 5
+HOCHZEIT_SUITS = ("kreuz", "pik", "herz")
+"""Plain suits of a normal game a bride may name (``hochzeit_rule=named_suit``), in suit order C S H."""
+HOCHZEIT_SUIT = GENSCHER + GENSCHER_SEATS
+"""``hochzeit kreuz|pik|herz``: codes HOCHZEIT_SUIT + 0..2, a wedding whose partner is found in the named suit."""
 
 _TEXTS = (
     [f"play {c.text}" for c in FACES]
@@ -31,6 +38,8 @@ _TEXTS = (
     + ["gesund", "vorbehalt", "pass", "hochzeit", "armut", "schmeissen", "accept", "decline"]
     + [f"announce {w}" for w in ANNOUNCE_WORDS]
     + [f"solo {name}" for name in SOLO_NAMES]
+    + [f"genscher {seat}" for seat in range(GENSCHER_SEATS)]
+    + [f"hochzeit {suit}" for suit in HOCHZEIT_SUITS]
 )
 ACTIONS = ActionSpace(_TEXTS)
 SOLO_CODE = {name: SOLO + i for i, name in enumerate(SOLO_NAMES)}

@@ -11,7 +11,7 @@ from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
 from stich.games.doppelkopf.actions import ACTIONS
-from stich.games.doppelkopf.contracts import CONTRACTS, DA, DECK_40, DECK_48, EYES, FACES, TRUMP, card_order, face
+from stich.games.doppelkopf.contracts import CONTRACTS, DECK_40, DECK_48, EYES, FACES, TRUMP, card_order, face
 from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
 from stich.games.doppelkopf.state import DoppelkopfState
 
@@ -92,11 +92,12 @@ class Doppelkopf(Game):
         Schweine once they are public).
         """
         contract = CONTRACTS.get(str(public.get("contract", "normal")), CONTRACTS["normal"])
-        top: tuple[int, ...] = ()
-        if public.get("schweine") is not None:
-            top = (DA,)
+        top = tuple(face(text) for text in public.get("schweine_cards") or ())
+        if "schweine_cards" not in public and public.get("schweine") is not None:
+            # observations written before Schweine variants existed: the diamond aces (and nines or kings)
+            top = (face("DA"),)
             if public.get("superschweine") is not None:
-                top = (face("D9") if self.options.nines else face("DK"), DA)
+                top = (face("D9") if self.options.nines else face("DK"), face("DA"))
         order = card_order(contract, self.options.dullen, top)
         indexed = sorted(
             ((FACES.index(c), c) for c in cards), key=lambda fc: (order.eff[fc[0]] != TRUMP, order.eff[fc[0]], -order.strength[fc[0]])

@@ -39,7 +39,7 @@ def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
     known: dict[int, str] = {}
     if kind == "armut" and (state.armut_taker is None or state.phase < PLAY):
         return known  # parties form only once the exchange is complete [§4.5]
-    if kind in ("solo", "stille_hochzeit", "hochzeit_solo", "armut") or (kind == "hochzeit" and state.clarified):
+    if kind in ("solo", "stille_hochzeit", "hochzeit_solo", "armut", "genscher") or (kind == "hochzeit" and state.clarified):
         return {s: PARTY_NAMES[state.party[s]] for s in state.active}
     if kind == "hochzeit" and state.hochzeiter is not None:
         known[state.hochzeiter] = "re"
@@ -58,6 +58,16 @@ def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:
                 if state.order.eff[c % N_FACES] != TRUMP and kind == "normal":
                     known.setdefault(s, "kontra")
     return known
+
+
+def _top_cards(state: DoppelkopfState) -> list[str]:
+    """The cards the table knows to rank above the Dullen now, highest first [§1.3]."""
+    top = []
+    if state.super_live and state.super_shown and state.super_face is not None:
+        top.append(FACES[state.super_face].text)
+    if state.schweine_live and state.schweine_shown and state.schwein_face is not None:
+        top.append(FACES[state.schwein_face].text)
+    return top
 
 
 def _event_text(state: DoppelkopfState, seat: int, actor: int, code: int) -> str:
@@ -80,12 +90,15 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "soloist": state.soloist if kind in ("solo", "stille_hochzeit", "hochzeit_solo") else None,
         "pflichtsolo": state.pflicht,
         "hochzeiter": state.hochzeiter,
+        "hochzeit_suit": A.HOCHZEIT_SUITS[state.hochzeit_suit] if state.hochzeit_suit is not None else None,
         "clarification_trick": state.clar_trick or None,
         "reservations": {str(s): ("vorbehalt" if v else "gesund") for s, v in state.said.items()},
         "calls": {"re": state.level[0], "kontra": state.level[1]},
         "parties": {str(s): p for s, p in sorted(_known_parties(state, kind).items())},
-        "schweine": state.schweine_seat,
-        "superschweine": state.superschweine_seat,
+        "schweine": state.schweine_seat if state.schweine_shown else None,
+        "superschweine": state.superschweine_seat if state.super_shown else None,
+        "schweine_cards": _top_cards(state),
+        "genscher": {"seat": state.genscher[0], "partner": state.genscher[1]} if state.genscher else None,
         "poor": state.poor,
         "armut_taker": state.armut_taker,
         "armut_trumps_returned": (state.armut_returned & state.order.follow[TRUMP]).bit_count() if state.armut_taker is not None else None,

@@ -8,6 +8,8 @@ is silently ignored would be worse than none); docs/decisions/ says which.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import pairwise
 
 from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
@@ -32,6 +34,10 @@ THROW_CONDITIONS = ("five_nines", "four_nines_four_kings", "nine_of_each_suit", 
 BOCK_TRIGGERS = ("120_120", "lost_call", "lost_solo", "schwarz", "zero_game")
 
 
+OPTION_DEFAULTS = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
+"""Defaults of the Schweine sub-options, which only mean something with Schweine."""
+
+
 @dataclass(frozen=True)
 class DoppelkopfOptions:
     """Options of a Doppelkopf table.  With the defaults the engine follows the TSR."""
@@ -54,15 +60,49 @@ class DoppelkopfOptions:
     second_dulle_except_last_trick: bool = option(False, "[VAR] ... except in the last trick", "1.2")
     second_dulle_in_solo: bool = option(False, "[VAR] ... also in solos (a silent wedding counts as a solo)", "1.2")
     schweine: str = option(
-        "off", "[VAR] both diamond aces in one hand become the highest trumps (normal games)", "1.3", choices=("off", "both")
+        "off",
+        "[VAR] both diamond aces in one hand become the highest trumps: both, only the first played, "
+        "or only the second and only if the first won its trick for the holder's party",
+        "1.3",
+        choices=("off", "both", "first_played", "second_if_first_won"),
+    )
+    schweine_fixed: str = option(
+        "play_start",
+        "[VAR] Schweine are judged on the hands at the start of play (after a poverty exchange, "
+        "a wedding's clarification), or on the dealt hands when the game is named (kept if a wedding falls back to a solo)",
+        "1.3, 8.2",
+        choices=("play_start", "reservation"),
+    )
+    schweine_announce: str = option(
+        "reservation",
+        "[VAR] Schweine are announced when they are settled, or only when the first one is played",
+        "1.3, 8.2",
+        choices=("reservation", "on_play"),
+    )
+    schweine_in_solo: str = option(
+        "off",
+        "[VAR] Schweine in colour solos: the trump suit's aces, or the diamond aces",
+        "1.3, 8.2",
+        choices=("off", "trump_suit_aces", "diamond_aces"),
     )
     superschweine: bool = option(False, "[VAR] with Schweine, both diamond nines (no nines: kings) in one hand rank above them", "1.3")
+    superschweine_in_solo: bool = option(
+        False, "[VAR] Superschweine in colour solos too (the nines, or kings, of the Schweine's suit)", "1.3, 8.2"
+    )
     must_overtrump: bool = option(False, "[VAR] Überstechen: a player must beat the trick when able", "6.1")
     # §8.3 game types and game finding
     solos: frozenset[str] = option(DDV_SOLOS, "solo types that may be declared", "1.3", choices=ALL_SOLOS)
     hochzeit: bool = option(True, "a player with both queens of clubs may announce a wedding", "4.2")
+    genscher: bool = option(
+        False,
+        "[VAR] in a normal game the holder of both diamond kings may, on playing the first, choose a new partner",
+        "4.1, decision 0022",
+    )
     hochzeit_rule: str = option(
-        "first_foreign", "which trick finds the wedding partner", "4.2", choices=("first_foreign", "first_plain", "first_trump")
+        "first_foreign",
+        "which trick finds the wedding partner; named_suit = the first trick of a plain suit the bride names when announcing",
+        "4.2",
+        choices=("first_foreign", "first_plain", "first_trump", "named_suit"),
     )
     hochzeit_window_tricks: int = option(3, "tricks in which the wedding partner can be found", "4.2", minimum=1, maximum=12)
     hochzeit_announcement_timing: str = option(
@@ -83,7 +123,24 @@ class DoppelkopfOptions:
     hochzeit_before_armut: bool = option(False, "[VAR] a wedding outranks poverty in the reservation query", "3.2")
     # §8.4 announcements
     announcements: bool = option(True, "announcements (Re/Kontra and absagen) are allowed", "5.1")
+    call_min_cards: str = option(
+        "11/10/9/8/7",
+        "cards in hand (with 12 cards) a call needs: Re/Kontra/keine 90/keine 60/keine 30/schwarz; -2 without nines",
+        "5.2, 8.4",
+    )
+    call_last_min_cards: int = option(
+        0,
+        "[VAR] no call at all, replies included, with fewer cards in hand (shifted like the deadlines); 0 = no limit",
+        "5.5, 8.4",
+        minimum=0,
+        maximum=12,
+    )
     reply_allowed: bool = option(True, "a party may reply Re/Kontra one card after its own deadline", "5.3")
+    compulsory_call_first_trick_30: bool = option(
+        False,
+        "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card (not in a wedding)",
+        "5.5, 8.4",
+    )
     skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
     absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
     # §8.5 scoring
@@ -99,23 +156,64 @@ class DoppelkopfOptions:
     sp_double_karlchen: bool = option(False, "[VAR] 2 points when both jacks of clubs of one party are in the last trick", "7.3")
     sp_fuchs_last_trick: bool = option(False, "[VAR] special point: a diamond ace wins the last trick", "7.3")
     sp_dulle_gefangen: bool = option(False, "[VAR] special point: the second Dulle beats the first", "7.3")
+    sp_herzstich: bool = option(False, "[VAR] special point: a hearts trick that nobody trumped", "7.3, 8.5")
     specials_in_solo: bool = option(False, "[VAR] special points also count in solos", "7.3")
     bock: bool = option(False, "[VAR] bock rounds double the value of following games", "7.8")
     bock_triggers: frozenset[str] = option(frozenset({"120_120"}), "[VAR] events that start bock rounds", "7.8", choices=BOCK_TRIGGERS)
     bock_games: int = option(4, "[VAR] games in one bock round", "7.8", minimum=1, maximum=30)
     bock_stacking: str = option("append", "[VAR] bock rounds queue up or multiply", "7.8", choices=("append", "multiply"))
+    repeat_if_value_le: int = option(
+        -1,
+        "[VAR] in a list, a game whose value is at most this is repeated (same dealer, nothing booked); -1 = never",
+        "7.8, 8.5",
+        minimum=-1,
+        maximum=10,
+    )
+    bock_applies_to_specials: bool = option(False, "[VAR] the bock factor multiplies the special points too", "7.8, 8.5")
+    counting: str = option(
+        "plus_minus",
+        "who books a game: both sides (DDV), [VAR] only the side it credits (plus), or only the side it debits (minus)",
+        "7.8, 8.5",
+        choices=("plus_minus", "plus", "minus"),
+    )
+    solo_always_triple: bool = option(
+        False, "[VAR] with counting plus or minus a solo counts triple for the opponents' side too", "7.4, 8.5"
+    )
 
     def __post_init__(self) -> None:
+        _ = self.call_deadlines  # validates call_min_cards
         if self.superschweine and self.schweine == "off":
-            raise OptionError("superschweine=true needs schweine=both")
+            raise OptionError("superschweine=true needs schweine=both (or another Schweine variant than off)")
+        schweine_options = ("schweine_fixed", "schweine_announce", "schweine_in_solo")
+        if self.schweine == "off" and any(getattr(self, name) != OPTION_DEFAULTS[name] for name in schweine_options):
+            raise OptionError("schweine_fixed / schweine_announce / schweine_in_solo need schweine other than off")
+        if self.superschweine_in_solo and (not self.superschweine or self.schweine_in_solo == "off"):
+            raise OptionError("superschweine_in_solo needs superschweine=true and schweine_in_solo other than off")
         if self.second_dulle_beats_first and not self.dullen:
             raise OptionError("second_dulle_beats_first needs dullen=true")
         if (self.second_dulle_except_last_trick or self.second_dulle_in_solo) and not self.second_dulle_beats_first:
             raise OptionError("second_dulle_except_last_trick / second_dulle_in_solo need second_dulle_beats_first=true")
         if not self.solos:
             raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
+        if self.solo_always_triple and self.counting == "plus_minus":
+            raise OptionError("solo_always_triple matters only with counting=plus or counting=minus")
+        if self.bock_applies_to_specials and not self.bock:
+            raise OptionError("bock_applies_to_specials needs bock=true")
         if self.sp_dulle_gefangen and not self.second_dulle_beats_first:
             raise OptionError("sp_dulle_gefangen needs second_dulle_beats_first=true")
+
+    @cached_property
+    def call_deadlines(self) -> tuple[int, ...]:
+        """Cards in hand each level needs with 12 cards, indexed by level (0 = none, 1 = Re/Kontra .. 5 = schwarz) [§5.2]."""
+        parts = self.call_min_cards.split("/")
+        if len(parts) != 5 or not all(p.strip().isdigit() for p in parts):
+            raise OptionError(f"call_min_cards takes five card counts like 11/10/9/8/7, not {self.call_min_cards!r}")
+        counts = tuple(int(p) for p in parts)
+        if any(not 1 <= c <= 12 for c in counts) or any(a < b for a, b in pairwise(counts)):
+            raise OptionError(
+                f"call_min_cards: counts must lie in 1..12 and never rise from one level to the next, not {self.call_min_cards!r}"
+            )
+        return (0, *counts)
 
     @property
     def hand_size(self) -> int:
@@ -148,6 +246,35 @@ PRESETS: dict[str, dict[str, object]] = {
         "lustsolo_soloist_leads": True,
         "lustsolo_same_dealer_redeals": True,
     },
+}
+
+# FreeDoko's rule files data/rules/standard and data/rules/tournament (FreeDoko 0.7.x), option by option;
+# where stich reads a FreeDoko rule differently or lacks it, docs/decisions/0023-freedoko-presets.md says so.
+PRESETS["freedoko_standard"] = {
+    "pflichtsolo": False,  # number of duty soli = 0
+    "lustsolo_soloist_leads": True,  # lustsolo player leads
+    "second_dulle_beats_first": True,  # dollen second over first (no exception in the last trick or in solos)
+    "second_dulle_in_solo": True,
+    "schweine": "both",  # swines, swine only second = false
+    "schweine_in_solo": "trump_suit_aces",  # swines in solo: the trump suit's aces
+    "solos": "+".join(sorted(DDV_SOLOS | {"koenig", "damen_buben", "koenig_buben", "koenig_damen", "koehler"})),
+    "hochzeit_window_tricks": 12,  # marriage determination = 12, first foreign
+    "genscher": True,
+    "armut": True,  # poverty with shift
+    "schmeissen": "five_nines",  # throw with nines, at least 5
+    "call_min_cards": "11/9/6/3/3",  # announcement no 120 / 90 / 60 / 30 / 0
+    "call_last_min_cards": 3,  # last announcement = 3
+    "compulsory_call_first_trick_30": True,  # announcement first trick thirty points (only Re/Kontra, not in a marriage)
+    "call_scoring": "double",  # announcement re/contra doubles
+    "sp_karlchen_gefangen": True,  # extrapoint catch charlie
+    "bock": True,
+    "bock_triggers": "120_120+schwarz",  # bock after 120-120 and after a black game
+    "bock_stacking": "multiply",  # append bock = false: overlapping bock rounds multiply
+    "counting": "plus",
+}
+PRESETS["freedoko_tournament"] = {
+    "reply_allowed": False,  # announcement reply = false (dossier A-5: not the TSR)
+    "call_last_min_cards": 5,  # last announcement = 5
 }
 
 OPTION_TABLE = OptionTable("doppelkopf", DoppelkopfOptions, PRESETS, "ddv")

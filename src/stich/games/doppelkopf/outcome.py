@@ -32,7 +32,8 @@ class DealFacts:
 
     ``kind`` is one of ``normal``, ``hochzeit`` (partner found), ``armut``,
     ``solo`` (declared or forced), ``stille_hochzeit`` and ``hochzeit_solo``
-    (wedding without partner, played as a Karo solo).  ``re_seats`` is the
+    (wedding without partner, played as a Karo solo), and ``genscher`` (a normal
+    game whose parties a Genscher set anew, decision 0022).  ``re_seats`` is the
     final Re party.  ``re_level`` / ``kontra_level`` are each party's highest
     call (0..5, see the constants above).  ``multiplier`` is the bock factor
     (1 without bock).  ``schweine_seat`` is the holder of the Schweine, whose
@@ -49,6 +50,14 @@ class DealFacts:
     tricks: tuple[PlayedTrick, ...]
     multiplier: int = 1
     schweine_seat: int | None = None
+    schwein_tricks: frozenset[int] | None = None
+    """Tricks in which a diamond ace was played as a Schwein; ``None``: every diamond ace of ``schweine_seat`` was one."""
+
+    def schwein_in(self, index: int, seat: int) -> bool:
+        """Whether a diamond ace that ``seat`` played in trick ``index`` was a Schwein (so no fox, A-24)."""
+        if self.schwein_tricks is not None:
+            return index in self.schwein_tricks
+        return seat == self.schweine_seat
 
     @property
     def is_solo_scoring(self) -> bool:

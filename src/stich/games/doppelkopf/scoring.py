@@ -57,12 +57,16 @@ follow the dossier (DDV tournament rules, TSR 7):
    ``dulle_gefangen``
        [VAR] the later of two hearts tens in one trick wins it, and the two
        were played by different parties.
+   ``herzstich``
+       [VAR] a plain hearts card was led and nobody trumped the trick.
 
 5. **Value for Re**: the signed item sum (Re items plus, Kontra items minus),
-   times the bock ``multiplier``, plus the netted special points.  Each Re
-   seat scores the value and each Kontra seat minus the value; in a solo
-   (and a silent or failed wedding) the soloist scores three times the
-   value (§7.4).  Seats outside ``active_seats`` score 0.
+   times the bock ``multiplier``, plus the netted special points (times the
+   multiplier too with ``bock_applies_to_specials``).  Each Re seat scores
+   the value and each Kontra seat minus the value; in a solo (and a silent
+   or failed wedding) the soloist scores three times the value (§7.4).
+   Seats outside ``active_seats`` score 0.  With ``counting=plus`` only the
+   entries above 0 are booked, with ``minus`` only those below 0 (§7.8).
 
 The ``breakdown`` of the result is JSON with exactly these keys: ``kind`` and
 ``contract`` (copied from the facts), ``re`` and ``kontra`` (sorted seats),
@@ -81,9 +85,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from stich.cards import Card
+from stich.cards import Card, Suit
 from stich.core.game import DealResult
-from stich.games.doppelkopf.contracts import CJ, DA, EYES, FACES, H10
+from stich.games.doppelkopf.contracts import CJ, CONTRACTS, DA, EYES, FACES, H10, SUITS, TRUMP, card_order
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, LEVEL_NAMES, NONE, SCHWARZ, DealFacts, PlayedTrick
 
@@ -91,7 +95,7 @@ RE = "re"
 KONTRA = "kontra"
 PARTIES = (RE, KONTRA)
 
-NORMAL_KINDS = frozenset({"normal", "hochzeit", "armut"})
+NORMAL_KINDS = frozenset({"normal", "hochzeit", "armut", "genscher"})
 """Game kinds that score special points under the DDV rules, and the only ones with gegen die Alten (§7.3)."""
 
 SOLO_FACTOR = 3
@@ -267,10 +271,19 @@ def trick_specials(index: int, trick: PlayedTrick, party_of: PartyOf, facts: Dea
         yield Special("doppelkopf", taker, 1, index)
     if options.sp_fuchs:
         for seat, card in zip(trick.seats, trick.cards, strict=True):
-            if card == _DA and seat != facts.schweine_seat and party_of(seat) != taker:
+            if card == _DA and not facts.schwein_in(index, seat) and party_of(seat) != taker:
                 yield Special("fuchs_gefangen", taker, 1, index)
     if options.sp_dulle_gefangen and dulle_caught(trick, party_of):
         yield Special("dulle_gefangen", taker, 1, index)
+    if options.sp_herzstich and hearts_untrumped(trick, facts, options):
+        yield Special("herzstich", taker, 1, index)
+
+
+def hearts_untrumped(trick: PlayedTrick, facts: DealFacts, options: DoppelkopfOptions) -> bool:
+    """[VAR] Herzstich: a plain hearts card led and no trump in the trick (FreeDoko's "heart trick")."""
+    order = card_order(CONTRACTS[facts.contract], options.dullen)
+    faces = [FACES.index(card) for card in trick.cards]
+    return order.eff[faces[0]] == SUITS.index(Suit.HEARTS) and all(order.eff[f] != TRUMP for f in faces)
 
 
 def dulle_caught(trick: PlayedTrick, party_of: PartyOf) -> bool:
@@ -293,7 +306,7 @@ def last_trick_specials(
         for seat in charlies:
             if party_of(seat) != taker:
                 yield Special("karlchen_gefangen", taker, 1, index)
-    if options.sp_fuchs_last_trick and top == _DA and trick.winner != facts.schweine_seat:
+    if options.sp_fuchs_last_trick and top == _DA and not facts.schwein_in(index, trick.winner):
         yield Special("fuchs_letzter_stich", taker, 1, index)
 
 
@@ -334,13 +347,28 @@ def check_parties(facts: DealFacts) -> tuple[list[int], list[int]]:
     return re, kontra
 
 
-def seat_scores(facts: DealFacts, value: int) -> tuple[int, ...]:
-    """Score per seat: Re +value (a soloist 3×value), Kontra −value, idle seats 0 (§7.4–7.6)."""
+def seat_scores(facts: DealFacts, value: int, options: DoppelkopfOptions) -> tuple[int, ...]:
+    """Score per seat: Re +value (a soloist 3×value), Kontra −value, idle seats 0 (§7.4–7.6).
+
+    [VAR §7.8 counting] ``plus`` books the game only for the side the value
+    credits, ``minus`` only for the side it debits (each seat its side's DDV
+    entry, so a soloist's entry stays triple); with ``solo_always_triple``
+    the three opponents' entries are tripled too (FreeDoko's "solo always
+    counts triple").  A value of 0 books nothing.
+    """
     factor = SOLO_FACTOR if facts.is_solo_scoring else 1
     scores = [0] * facts.num_seats
     for seat in facts.active_seats:
         scores[seat] = factor * value if seat in facts.re_seats else -value
-    return tuple(scores)
+    if options.counting == "plus_minus":
+        return tuple(scores)
+    keep_sign = 1 if options.counting == "plus" else -1
+    opponents = SOLO_FACTOR if facts.is_solo_scoring and options.solo_always_triple else 1
+    out = [0] * facts.num_seats
+    for seat in facts.active_seats:
+        if scores[seat] * keep_sign > 0:
+            out[seat] = scores[seat] if seat in facts.re_seats else opponents * scores[seat]
+    return tuple(out)
 
 
 def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
@@ -351,7 +379,8 @@ def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
     items = value_items(winner, t, options)
     specials = special_points(facts, options, winner)
     game_value = sum(signed(i.points, i.party) for i in items) * facts.multiplier
-    value = game_value + sum(signed(s.points, s.party) for s in specials)
+    special_value = sum(signed(s.points, s.party) for s in specials)
+    value = game_value + special_value * (facts.multiplier if options.bock_applies_to_specials else 1)
     breakdown: dict[str, Any] = {
         "kind": facts.kind,
         "contract": facts.contract,
@@ -367,4 +396,4 @@ def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
         "value": value,
         "solo": facts.is_solo_scoring,
     }
-    return DealResult(seat_scores(facts, value), breakdown)
+    return DealResult(seat_scores(facts, value, options), breakdown)

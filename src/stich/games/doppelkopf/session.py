@@ -58,6 +58,7 @@ KIND_LABELS = {
     "armut": "Armut",
     "stille_hochzeit": "Stille Hochzeit",
     "hochzeit_solo": "Hochzeit ohne Partner (Karo-Solo)",
+    "genscher": "Genscher",
 }
 
 
@@ -182,7 +183,17 @@ class DoppelkopfSession(Session):
         self._check(state, result)
         if state.thrown is not None:
             return self._book_redeal(state, result)
+        limit = self.options.repeat_if_value_le
+        if limit >= 0 and abs(int(result.breakdown["value"])) <= limit:
+            return self._book_repeat(state, result)
         return self._book_game(state, result)
+
+    def _book_repeat(self, state: DoppelkopfState, result: DealResult) -> SheetRow:
+        """[VAR §7.8 repeat_if_value_le] a game worth too little: nothing booked, same dealer, not a counted game."""
+        value = int(result.breakdown["value"])
+        notes = {"redeal": True, "reason": "repeat_if_value_le", "value": value, "game": None, "round": self.round_number}
+        zero = tuple(0 for _ in result.scores)
+        return SheetRow(self.deal_index + 1, state.dealer, f"Redeal (repeat_if_value_le: value {value})", zero, tuple(self.totals), notes)
 
     def _check(self, state: DoppelkopfState, result: DealResult) -> None:
         """Zero-sum, parity and idle-dealer checks, and consistency with the session's bookkeeping [§7.6, §2.2, §2.3]."""
@@ -190,12 +201,15 @@ class DoppelkopfSession(Session):
         scores = result.scores
         if len(scores) != self.game.num_seats:
             raise SessionError(f"{where}: {len(scores)} scores for {self.game.num_seats} seats")
-        if sum(scores) != 0:
+        counting = self.options.counting
+        if counting == "plus_minus" and sum(scores) != 0:
             raise SessionError(f"{where}: the entries {list(scores)} do not sum to zero (§7.6)")
+        if (counting == "plus" and min(scores) < 0) or (counting == "minus" and max(scores) > 0):
+            raise SessionError(f"{where}: the entries {list(scores)} book the wrong side for counting={counting} (§7.8)")
         idle = [seat for seat in range(self.game.num_seats) if seat not in state.active]
         if any(scores[seat] for seat in idle):
             raise SessionError(f"{where}: the idle dealer must score 0, entries {list(scores)} (§2.1, §7.5)")
-        if len({scores[seat] % 2 for seat in state.active}) > 1:
+        if counting == "plus_minus" and len({scores[seat] % 2 for seat in state.active}) > 1:
             raise SessionError(f"{where}: the entries {list(scores)} are not all even or all odd (§7.6)")
         if state.thrown is not None:
             return
@@ -279,6 +293,8 @@ class DoppelkopfSession(Session):
             label = f"{KIND_LABELS[state.kind]} (seat {state.soloist})"
         elif state.kind == "hochzeit":
             label = f"Hochzeit (seat {state.hochzeiter})"
+        elif state.kind == "genscher" and state.genscher is not None:
+            label = f"Genscher (seat {state.genscher[0]} with seat {state.genscher[1]})"
         elif state.kind == "armut":
             label = f"Armut (seat {state.poor}, taken by seat {state.armut_taker})"
         else:

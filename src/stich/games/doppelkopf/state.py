@@ -9,7 +9,11 @@ Phases (dossier sections in brackets):
   Vorführung starts here with the forced player alone [§2.3];
 * ``armut_give`` / ``armut_offer`` / ``armut_return`` — poverty [§4.5];
 * ``play`` — trick play; the player to move may first make announcements
-  (model A of §5.6: every deadline in own cards in hand is kept exactly);
+  (model A of §5.6: every deadline in own cards in hand is kept exactly;
+  the winner of a 30-eye first trick may owe one, §5.5 [VAR]); with
+  ``genscher`` the first of both diamond kings may be played as
+  ``genscher <seat>`` (decision 0022); Schweine variants change the card
+  order between tricks [§1.3];
 * ``end`` — evaluated [§7].
 
 Cards in a hand are a physical-card bitmask (``copy * 24 + face``); ``play``
@@ -30,9 +34,9 @@ from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
     CONTRACTS,
     CQ,
-    D9,
     DA,
     DK,
+    EYES,
     FACE_MASK,
     FACES,
     H10,
@@ -43,6 +47,7 @@ from stich.games.doppelkopf.contracts import (
     face,
 )
 from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.schweine import schwein_faces
 from stich.games.doppelkopf.scoring import evaluate
 
 if TYPE_CHECKING:
@@ -52,8 +57,6 @@ RESERVATION, DECLARE, ARMUT_GIVE, ARMUT_OFFER, ARMUT_RETURN, PLAY, END = range(7
 PHASE_NAMES = ("reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end")
 RE, KONTRA = 0, 1
 PARTY_NAMES = ("re", "kontra")
-CALL_MIN_CARDS = (0, 11, 10, 9, 8, 7)
-"""Cards a caller must still hold for each level with 12 cards [§5.2, TSR 6.2.2]."""
 
 # Tier names of the reservation query [§3.1, §3.2].
 T_PFLICHT, T_LUST, T_THROW, T_ARMUT, T_HOCHZEIT = "pflichtsolo", "lustsolo", "schmeissen", "armut", "hochzeit"
@@ -130,12 +133,25 @@ class DoppelkopfState(PhasedState):
         self.soloist: int | None = None
         self.pflicht = False
         self.hochzeiter: int | None = None
+        self.hochzeit_suit: int | None = None
+        """[VAR §4.2 named_suit] the plain suit (0 clubs, 1 spades, 2 hearts) the bride named."""
         self.clarified = True
         self.clar_trick = 0
         self.party = [KONTRA] * n
         self.order: CardOrder = _NORMAL_ORDER if opts.dullen else _NORMAL_ORDER_NO_DULLEN
+        # Schweine [§1.3]: their faces, holders, whether they rank on top now, whether the table knows
+        self.schwein_face: int | None = None
+        self.super_face: int | None = None
         self.schweine_seat: int | None = None
         self.superschweine_seat: int | None = None
+        self.schweine_live = False
+        self.super_live = False
+        self.schweine_shown = False
+        self.super_shown = False
+        self.schwein_due: str | None = None
+        """Change due when the current trick ends: ``revert`` (first_played) or ``judge`` (second_if_first_won)."""
+        self.schwein_tricks: frozenset[int] = frozenset()
+        """Tricks in which a diamond ace was played as a Schwein (it is no fox there, A-24)."""
         self.thrown: tuple[str, int] | None = None
         # Poverty
         self.poor: int | None = None
@@ -149,6 +165,13 @@ class DoppelkopfState(PhasedState):
         self.late_reply = [False, False]
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
+        self.deadlines = opts.call_deadlines
+        self.last_call = opts.call_last_min_cards
+        self.genscher: tuple[int, int] | None = None
+        """(player, partner) of a Genscher, once made (decision 0022)."""
+        self.genscher_on = opts.genscher
+        self.must_call: int | None = None
+        """[VAR §5.5] the winner of a first trick of 30 eyes or more, who owes his party's Re/Kontra."""
         # Trick play
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
@@ -175,7 +198,12 @@ class DoppelkopfState(PhasedState):
         phase = self.phase
         if phase == PLAY:
             p = self.to_move
-            codes = face_codes(faces_of(self._playable(p)))
+            if self.must_call == p and self.level[self.party[p]] == NONE:
+                return [A.ANNOUNCE + self.party[p]]  # [VAR §5.5] the compulsory call comes first
+            playable = self._playable(p)
+            codes = face_codes(faces_of(playable))
+            if self.genscher_on and self._may_genscher(p, playable):
+                codes += [A.GENSCHER + s for s in self.active if s != p]
             if self.ann_open:
                 codes += self._announce_codes(p)
             return codes
@@ -194,7 +222,7 @@ class DoppelkopfState(PhasedState):
 
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         phase = self.phase
-        if phase == PLAY and code < N_FACES:
+        if phase == PLAY and code < N_FACES and self.must_call is None:
             # a card: one bit test instead of building the legal list
             return None if faces_of(self._playable(self.to_move)) >> code & 1 else self._explain(code)
         if phase == END:
@@ -244,6 +272,8 @@ class DoppelkopfState(PhasedState):
     def _tier_codes(self, seat: int, tier: str) -> list[int]:
         if tier in (T_PFLICHT, T_LUST):
             return sorted(A.SOLO_CODE[name] for name in self.game.options.solos)
+        if tier == T_HOCHZEIT and self.game.options.hochzeit_rule == "named_suit":
+            return [A.HOCHZEIT_SUIT + i for i in range(len(A.HOCHZEIT_SUITS))]
         return [{T_THROW: A.SCHMEISSEN, T_ARMUT: A.ARMUT, T_HOCHZEIT: A.HOCHZEIT}[tier]]
 
     def _declare_codes(self) -> list[int]:
@@ -347,7 +377,10 @@ class DoppelkopfState(PhasedState):
         for s in self.active:
             self.party[s] = RE if s == seat else KONTRA
         self.order = card_order(CONTRACTS[name], opts.dullen)
-        leads = (self.pflicht and opts.pflichtsolo_soloist_leads) or (not self.pflicht and opts.lustsolo_soloist_leads)
+        # A Vorführung is always led by the forced player (§2.3); pflichtsolo_soloist_leads concerns
+        # compulsory solos played during the normal rounds only (OPEN-POINTS).
+        forced = self.forced == seat
+        leads = forced or (self.pflicht and opts.pflichtsolo_soloist_leads) or (not self.pflicht and opts.lustsolo_soloist_leads)
         self._start_play(seat if leads else self.active[0])
 
     def _settle_hochzeit(self, seat: int) -> None:
@@ -360,8 +393,9 @@ class DoppelkopfState(PhasedState):
 
     def _start_play(self, leader: int) -> None:
         opts = self.game.options
-        # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS).
-        if opts.schweine == "both" and self.kind in ("normal", "stille_hochzeit", "armut"):
+        # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS),
+        # unless schweine_fixed=reservation judges them on the dealt hands when the game is named.
+        if self.kind != "hochzeit" or opts.schweine_fixed == "reservation":
             self._find_schweine()
         self.phase = PLAY
         self.leader = leader
@@ -370,26 +404,79 @@ class DoppelkopfState(PhasedState):
         self.ann_open = opts.announcements and (self.clarified or early)
 
     def _find_schweine(self) -> None:
-        """[VAR §1.3] both diamond aces in one hand become the highest trumps."""
+        """[VAR §1.3] settle the Schweine: a hand holding both Schwein cards (on the dealt hands with
+        ``schweine_fixed=reservation``); with ``second_if_first_won`` they wait for the first one's trick."""
         opts = self.game.options
-        top: tuple[int, ...] = ()
-        for s in self.active:
-            if count_face(self.hands[s], DA) == 2:
-                self.schweine_seat = s
-                top = (DA,)
-        if top and opts.superschweine:
-            card = D9 if opts.nines else DK
-            for s in self.active:
-                if count_face(self.hands[s], card) == 2:
-                    self.superschweine_seat = s
-                    top = (card, DA)
-        if top:
-            self.order = card_order(CONTRACTS[self.contract], opts.dullen, top)
+        faces = schwein_faces(self.kind, self.contract, opts)
+        if faces is None:
+            return
+        self.schwein_face, self.super_face = faces
+        hands = self.dealt if opts.schweine_fixed == "reservation" else self.hands
+        holders = [s for s in self.active if count_face(hands[s], faces[0]) == 2]
+        if not holders:
+            return
+        self.schweine_seat = holders[0]
+        if opts.schweine != "second_if_first_won":
+            self._schweine_go_live(hands)
+
+    def _schweine_go_live(self, hands: Sequence[int]) -> None:
+        """The Schweine rank on top from now on, Superschweine above them if a hand holds both [§1.3]."""
+        opts = self.game.options
+        self.schweine_live = True
+        self.schweine_shown = opts.schweine_announce == "reservation"
+        if self.super_face is not None:
+            # A Superschwein exists only while both are still held when the Schweine come.
+            supers = [s for s in self.active if count_face(hands[s], self.super_face) == 2]
+            if supers:
+                self.superschweine_seat = supers[0]
+                self.super_live = True
+                self.super_shown = self.schweine_shown
+        self._rebuild_order()
+
+    def _rebuild_order(self) -> None:
+        top = ((self.super_face,) if self.super_live and self.super_face is not None else ()) + (
+            (self.schwein_face,) if self.schweine_live and self.schwein_face is not None else ()
+        )
+        self.order = card_order(CONTRACTS[self.contract], self.game.options.dullen, top)
+
+    def _note_schwein_play(self, p: int, f: int) -> None:
+        """A Schwein or Superschwein card is played: record it, show it (``on_play``), plan a change at trick end."""
+        opts = self.game.options
+        if f == self.super_face and self.super_live:
+            self.super_shown = True
+        if f != self.schwein_face:
+            return
+        if self.schweine_live:
+            # (after a poverty exchange with schweine_fixed=reservation the two may lie in different hands)
+            self.schweine_shown = True
+            if f == DA:
+                self.schwein_tricks = self.schwein_tricks | {len(self.tricks)}
+            if opts.schweine == "first_played":
+                self.schwein_due = "revert"
+        elif opts.schweine == "second_if_first_won" and p == self.schweine_seat and count_face(self.hands[p], f) == 1:
+            self.schwein_due = "judge"
+
+    def _settle_schwein_due(self, winner: int) -> None:
+        """At the end of a trick: the first-played Schwein leaves the top, or the second ace becomes one."""
+        due, self.schwein_due = self.schwein_due, None
+        if due == "revert":
+            self.schweine_live = False
+            self._rebuild_order()
+        elif due == "judge" and self.schweine_seat is not None and self.party[winner] == self.party[self.schweine_seat]:
+            self._schweine_go_live(self.hands)
 
     # ------------------------------------------------------------- announce
     def required(self, level: int) -> int:
-        """Cards in hand a call of ``level`` requires now [§5.2, §5.4]."""
-        return CALL_MIN_CARDS[level] - self.call_offset
+        """Cards in hand a call of ``level`` requires now (option ``call_min_cards``) [§5.2, §5.4]."""
+        return self.deadlines[level] - self.call_offset
+
+    def call_count(self, p: int) -> int:
+        """The count the call deadlines measure for ``p``: its cards in hand [§5.2]."""
+        return int(self.hands[p].bit_count())
+
+    def _below_last_limit(self, h: int) -> bool:
+        """[VAR §5.5] ``call_last_min_cards``: no call at all with fewer cards in hand."""
+        return bool(self.last_call) and h < self.last_call - self.call_offset
 
     def _announce_codes(self, p: int) -> list[int]:
         opts = self.game.options
@@ -398,6 +485,8 @@ class DoppelkopfState(PhasedState):
         if own == SCHWARZ:
             return []
         h = self.hands[p].bit_count()
+        if self.last_call and h < self.last_call - self.call_offset:
+            return []  # [VAR §5.5] call_last_min_cards
         opp = self.level[1 - party]
         top = SCHWARZ if opts.skip_levels else own + 1
         if not self.clarified:
@@ -428,7 +517,7 @@ class DoppelkopfState(PhasedState):
         party = self.party[p]
         idx = code - A.ANNOUNCE
         level = RE_KONTRA if idx < 2 else idx
-        if self.level[party] == NONE and self.hands[p].bit_count() < self.required(RE_KONTRA):
+        if self.level[party] == NONE and self.call_count(p) < self.required(RE_KONTRA):
             self.late_reply[party] = True
         if code == A.ANNOUNCE + KONTRA:
             self.kontra_caller = p
@@ -440,7 +529,9 @@ class DoppelkopfState(PhasedState):
         self.history.append((p, code))
         phase = self.phase
         if phase == PLAY:
-            if code < N_FACES:
+            if A.GENSCHER <= code < A.HOCHZEIT_SUIT:
+                self._genscher(p, code - A.GENSCHER)
+            elif code < N_FACES:
                 self._play(p, code)
             else:
                 self._announce(p, code)
@@ -464,6 +555,9 @@ class DoppelkopfState(PhasedState):
             self.ask_pos += 1
             self.to_move = self.asks[self.ask_pos][0]
         elif code == A.HOCHZEIT:
+            self._settle_hochzeit(p)
+        elif code >= A.HOCHZEIT_SUIT:
+            self.hochzeit_suit = code - A.HOCHZEIT_SUIT
             self._settle_hochzeit(p)
         elif code == A.ARMUT:
             self.poor = p
@@ -505,6 +599,8 @@ class DoppelkopfState(PhasedState):
                 self.best_pos = len(cards)
         cards.append(bit.bit_length() - 1)
         self.trick_seats.append(p)
+        if f in (self.schwein_face, self.super_face):
+            self._note_schwein_play(p, f)
         if len(cards) < 4:
             self.to_move = self.next_seat[p]
             return
@@ -512,13 +608,42 @@ class DoppelkopfState(PhasedState):
         self.tricks.append((tuple(self.trick_seats), tuple(cards), winner))
         self.trick_seats = []
         self.trick_cards = []
+        if self.schwein_due is not None:
+            self._settle_schwein_due(winner)
         if not self.clarified:
             self._clarify(winner)
+        if len(self.tricks) == 1 and self.game.options.compulsory_call_first_trick_30:
+            self._compulsory_call(winner, cards)
         if len(self.tricks) == self.n_tricks:
             self._finish()
             return
         self.leader = winner
         self.to_move = winner
+
+    def _may_genscher(self, p: int, playable: int) -> bool:
+        """[decision 0022] ``p`` may play the first of both diamond kings as a Genscher."""
+        return self.kind == "normal" and self.genscher is None and count_face(self.hands[p], DK) == 2 and bool(playable >> DK & 1)
+
+    def _genscher(self, p: int, partner: int) -> None:
+        """[decision 0022] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
+        self.genscher = (p, partner)
+        self.kind = "genscher"
+        callers = {seat for seat, c in self.history if A.ANNOUNCE <= c < A.SOLO}
+        for s in self.active:
+            self.party[s] = RE if s in (p, partner) else KONTRA
+        # Each call stays a plain Re / Kontra for the party its caller now belongs to; absagen lapse (FreeDoko).
+        for party in (RE, KONTRA):
+            self.level[party] = RE_KONTRA if any(self.party[s] == party for s in callers) else NONE
+        self.late_reply = [False, False]
+        self.kontra_caller = None
+        self._play(p, DK)
+
+    def _compulsory_call(self, winner: int, cards: Sequence[int]) -> None:
+        """[VAR §5.5] a first trick of 30 eyes or more obliges its winner to say Re/Kontra (FreeDoko; not in a wedding)."""
+        if self.kind in ("hochzeit", "hochzeit_solo") or sum(EYES[c % N_FACES] for c in cards) < 30:
+            return
+        if self.ann_open and self.level[self.party[winner]] == NONE and A.ANNOUNCE + self.party[winner] in self._announce_codes(winner):
+            self.must_call = winner
 
     def _second_dulle_wins(self) -> bool:
         """[VAR §1.2] does a second Dulle beat the first in this trick?"""
@@ -537,11 +662,16 @@ class DoppelkopfState(PhasedState):
         _seats, cards, _w = self.tricks[-1]
         led_trump = self.order.eff[cards[0] % N_FACES] == TRUMP
         rule = opts.hochzeit_rule
-        qualifies = rule == "first_foreign" or (rule == "first_plain" and not led_trump) or (rule == "first_trump" and led_trump)
+        qualifies = (
+            rule == "first_foreign"
+            or (rule == "first_plain" and not led_trump)
+            or (rule == "first_trump" and led_trump)
+            or (rule == "named_suit" and self.order.eff[cards[0] % N_FACES] == self.hochzeit_suit)
+        )
         if winner != self.hochzeiter and qualifies:
             self.party[winner] = RE
             self.clarified = True
-            if opts.schweine == "both":
+            if opts.schweine_fixed == "play_start":
                 self._find_schweine()
         elif number >= opts.hochzeit_window_tricks:
             self.kind = "hochzeit_solo"
@@ -625,6 +755,7 @@ class DoppelkopfState(PhasedState):
             tricks=tuple(PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks),
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
+            schwein_tricks=self.schwein_tricks,
         )
 
     def result(self) -> DealResult:
@@ -660,6 +791,17 @@ class DoppelkopfState(PhasedState):
             known |= self.armut_cards | self.armut_returned
         if self.thrown is not None and self.thrown[0] != "armut_not_taken":
             known |= self.hands[self.thrown[1]]  # a thrown-in hand is shown [§4.6]
+        return known | self.announced_schwein_cards()
+
+    def announced_schwein_cards(self) -> int:
+        """Schweine and Superschweine announced to the table and still in their holder's hand [§1.3]."""
+        known = 0
+        for seat, f, shown in (
+            (self.schweine_seat, self.schwein_face, self.schweine_shown),
+            (self.superschweine_seat, self.super_face, self.super_shown),
+        ):
+            if shown and seat is not None and f is not None:
+                known |= self.hands[seat] & ((1 << f) | (1 << (f + N_FACES)))
         return known
 
     # ---------------------------------------------------------- explanations
@@ -667,6 +809,8 @@ class DoppelkopfState(PhasedState):
         """Why ``code`` is illegal now: a message and the dossier rule."""
         phase = self.phase
         p = self.to_move
+        if phase == PLAY and code < N_FACES and self.must_call == p and self.level[self.party[p]] == NONE:
+            return ("the first trick held 30 eyes or more: say your party's Re/Kontra first", "§5.5 [VAR]")
         if phase == PLAY and code < N_FACES:
             if not faces_of(self.hands[p]) >> code & 1:
                 return (f"{FACES[code].text} is not in your hand", "§6.1")
@@ -675,6 +819,10 @@ class DoppelkopfState(PhasedState):
             return ("you must beat the trick when you can (Überstechen)", "§6.1 [VAR]")
         if phase == PLAY and A.ANNOUNCE <= code < A.SOLO:
             return self._explain_announce(code)
+        if A.GENSCHER <= code < A.HOCHZEIT_SUIT and phase == PLAY:
+            if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
+                return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0022")
+            return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0022")
         if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
@@ -711,6 +859,11 @@ class DoppelkopfState(PhasedState):
         if self.late_reply[party]:
             return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
         opts = self.game.options
+        if self._below_last_limit(self.call_count(p)):
+            return (
+                f"no calls with fewer than {opts.call_last_min_cards - self.call_offset} cards in hand (call_last_min_cards)",
+                "§5.5 [VAR]",
+            )
         if level > max(self.level[party] + 1, RE_KONTRA) and not opts.skip_levels:
             return ("levels may not be skipped (skip_levels=false)", "§5.2, TSR 6.4.3")
         if level > RE_KONTRA and self.level[1 - party] >= KEINE90 and not opts.absage_after_opponent_absage:
