@@ -1,4 +1,4 @@
-"""Scenario tests for the Genscher (issue 29, docs/decisions/0022-genscher.md).
+"""Scenario tests for the Genscher (issue 29, docs/decisions/0025-genscher.md).
 
 Seats 0 and 1 hold one queen of clubs each (Re), seat 2 holds both diamond
 kings; dealer 3, so seat 0 leads.
@@ -26,7 +26,7 @@ def table(**options: Any) -> DoppelkopfState:
 
 
 def test_genscher_offered_with_the_first_diamond_king() -> None:
-    # decision 0022: the holder of both DK may play the first of them as a Genscher, naming any other player
+    # decision 0025: the holder of both DK may play the first of them as a Genscher, naming any other player
     s = table(genscher=True)
     play(s, "DQ DQ")
     assert legal(s) >= GENSCHERS and "play DK" in legal(s)
@@ -41,7 +41,7 @@ def test_genscher_offered_with_the_first_diamond_king() -> None:
 
 
 def test_genscher_result_scores_the_new_parties() -> None:
-    # decision 0022: the deal is scored as a normal game of the new parties (§7, with special points)
+    # decision 0025: the deal is scored as a normal game of the new parties (§7, with special points)
     s = table(genscher=True)
     play(s, "DQ DQ")
     act(s, "genscher 3")
@@ -52,7 +52,7 @@ def test_genscher_result_scores_the_new_parties() -> None:
 
 
 def test_genscher_keeps_calls_as_plain_re_kontra_and_drops_absagen() -> None:
-    # decision 0022 (FreeDoko): each call stays a Re / Kontra of its caller's new party; every absage lapses
+    # decision 0025 (FreeDoko): each call stays a Re / Kontra of its caller's new party; every absage lapses
     s = table(genscher=True)
     act(s, "announce re", "announce keine90")
     play(s, "DQ DQ")
@@ -62,7 +62,7 @@ def test_genscher_keeps_calls_as_plain_re_kontra_and_drops_absagen() -> None:
 
 
 def test_genscher_choosing_the_old_partner_still_lapses_absagen() -> None:
-    # decision 0022: any other player may be named, the old partner too
+    # decision 0025: any other player may be named, the old partner too
     s = table(genscher=True)
     play(s, "DQ DQ")
     act(s, "genscher 3")
@@ -70,7 +70,7 @@ def test_genscher_choosing_the_old_partner_still_lapses_absagen() -> None:
 
 
 def test_no_genscher_by_default_or_in_a_solo() -> None:
-    # §8.3: genscher=false by default; decision 0022: never in a solo (nor a wedding, poverty, silent wedding)
+    # §8.3: genscher=false by default; decision 0025: never in a solo (nor a wedding, poverty, silent wedding)
     s = table()
     play(s, "DQ DQ")
     assert not GENSCHERS & legal(s)
@@ -79,7 +79,7 @@ def test_no_genscher_by_default_or_in_a_solo() -> None:
 
 
 def test_no_genscher_with_a_single_diamond_king() -> None:
-    # decision 0022: both diamond kings must be in the hand
+    # decision 0025: both diamond kings must be in the hand
     s = healthy(deal(game(genscher=True), RE_HAND, RE_HAND, KINGS.replace("DK DK", "DK D9"), REST.replace("D9 D9", "D9 DK")))
     play(s, "DQ DQ")
     assert "play DK" in legal(s) and not GENSCHERS & legal(s)
@@ -97,9 +97,9 @@ def test_bad_genscher_named_and_state_unchanged(action: str, word: str) -> None:
 
 
 def test_genscher_not_before_the_kings_are_playable() -> None:
-    # decision 0022: the Genscher is the card play itself, so it is illegal while the DK may not be played
+    # decision 0025: the Genscher is the card play itself, so it is illegal while the DK may not be played
     s = table(genscher=True)
     play(s, "CA CK")  # clubs led: seat 2 must follow with its C9
     assert not GENSCHERS & legal(s)
-    with pytest.raises(IllegalActionError, match="decision 0022"):
+    with pytest.raises(IllegalActionError, match="decision 0025"):
         s.apply("genscher 3")

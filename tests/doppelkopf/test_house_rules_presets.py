@@ -1,4 +1,4 @@
-"""The FreeDoko presets of issue 29 (docs/decisions/0023-freedoko-presets.md): their values, rule by rule
+"""The FreeDoko presets of issue 29 (docs/decisions/0026-freedoko-presets.md): their values, rule by rule
 from FreeDoko's rule files, and a short list played under each with its records replayed."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .helpers import game, play_out
 
 
 def test_freedoko_standard_values() -> None:
-    # decision 0023: FreeDoko's standard rules file, option by option
+    # decision 0026: FreeDoko's standard rules file, option by option
     o = game("freedoko_standard").options
     assert (o.nines, o.pflichtsolo, o.lustsolo_soloist_leads) == (True, False, True)
     assert (o.second_dulle_beats_first, o.second_dulle_except_last_trick, o.second_dulle_in_solo) == (True, False, True)
@@ -27,7 +27,7 @@ def test_freedoko_standard_values() -> None:
 
 
 def test_freedoko_tournament_is_ddv_without_replies() -> None:
-    # decision 0023 / dossier A-5: FreeDoko's tournament file is DDV but for the reply rule and the last-call limit
+    # decision 0026 / dossier A-5: FreeDoko's tournament file is DDV but for the reply rule and the last-call limit
     ddv, fd = game().options, game("freedoko_tournament").options
     differing = {f for f in ddv.__dataclass_fields__ if getattr(ddv, f) != getattr(fd, f)}
     assert differing == {"reply_allowed", "call_last_min_cards"}

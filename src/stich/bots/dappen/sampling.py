@@ -571,8 +571,9 @@ class DappenWorldSampler(WorldSampler):
             return
         opts = self.game.options
         rule = opts.discard_rule
-        if rule != "no_fives" and len(self.active) == 7:
-            return  # Jeu du Tarot with seven players: no restriction [§8.4]
+        seven = len(self.active) == 7
+        if rule == "honneurs_fives" and seven:
+            return  # honneurs = all five-pointers; seven players lift the restriction [§8.4]
         d = self.capacities[self.discard_place]
         total = self.game.hand_size + self.game.dapp_size
         max_fives = len(iter_bits(FIVES)) - (1 if opts.seven_fives_marsch else 0)
@@ -591,7 +592,8 @@ class DappenWorldSampler(WorldSampler):
         def keeps_rule(v: tuple[int, ...]) -> bool:
             fives, kings = v[fl] + fives_known, v[kl] + kings_known
             protected_total, protected_laid = fives, v[fd]
-            if rule == "honneurs_kings" and kings == 4:
+            if rule == "honneurs_kings" and (kings == 4 or seven):
+                # the kings are free (all four held, or seven players [§8.4]); five-point trumps never [§10.14]
                 protected_total, protected_laid = fives - kings, v[fd] - v[kd]
             elif rule == "honneurs_fives" and fives >= 4:
                 protected_total, protected_laid = 0, 0

@@ -25,7 +25,7 @@ ANNOUNCE_WORDS = ("re", "kontra", "keine90", "keine60", "keine30", "schwarz")
 SOLO = ANNOUNCE + len(ANNOUNCE_WORDS)
 """``solo <type>``: one code per game type of :data:`SOLO_NAMES`."""
 GENSCHER = SOLO + len(SOLO_NAMES)
-"""``genscher <seat>``: codes GENSCHER + 0..4, the partner a Genscher chooses (decision 0022); ``pass`` declines."""
+"""``genscher <seat>``: codes GENSCHER + 0..4, the partner a Genscher chooses (decision 0025); ``pass`` declines."""
 GENSCHER_SEATS = 5
 HOCHZEIT_SUITS = ("kreuz", "pik", "herz")
 """Plain suits of a normal game a bride may name (``hochzeit_rule=named_suit``), in suit order C S H."""

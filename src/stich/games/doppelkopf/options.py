@@ -96,7 +96,7 @@ class DoppelkopfOptions:
     genscher: bool = option(
         False,
         "[VAR] in a normal game the holder of both diamond kings may, on playing the first, choose a new partner",
-        "4.1, decision 0022",
+        "4.1, decision 0025",
     )
     hochzeit_rule: str = option(
         "first_foreign",
@@ -249,7 +249,7 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 
 # FreeDoko's rule files data/rules/standard and data/rules/tournament (FreeDoko 0.7.x), option by option;
-# where stich reads a FreeDoko rule differently or lacks it, docs/decisions/0023-freedoko-presets.md says so.
+# where stich reads a FreeDoko rule differently or lacks it, docs/decisions/0026-freedoko-presets.md says so.
 PRESETS["freedoko_standard"] = {
     "pflichtsolo": False,  # number of duty soli = 0
     "lustsolo_soloist_leads": True,  # lustsolo player leads

@@ -33,7 +33,7 @@ class DealFacts:
     ``kind`` is one of ``normal``, ``hochzeit`` (partner found), ``armut``,
     ``solo`` (declared or forced), ``stille_hochzeit`` and ``hochzeit_solo``
     (wedding without partner, played as a Karo solo), and ``genscher`` (a normal
-    game whose parties a Genscher set anew, decision 0022).  ``re_seats`` is the
+    game whose parties a Genscher set anew, decision 0025).  ``re_seats`` is the
     final Re party.  ``re_level`` / ``kontra_level`` are each party's highest
     call (0..5, see the constants above).  ``multiplier`` is the bock factor
     (1 without bock).  ``schweine_seat`` is the holder of the Schweine, whose

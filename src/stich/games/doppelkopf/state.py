@@ -12,7 +12,7 @@ Phases (dossier sections in brackets):
   (model A of §5.6: every deadline in own cards in hand is kept exactly;
   the winner of a 30-eye first trick may owe one, §5.5 [VAR]); with
   ``genscher`` the first of both diamond kings may be played as
-  ``genscher <seat>`` (decision 0022); Schweine variants change the card
+  ``genscher <seat>`` (decision 0025); Schweine variants change the card
   order between tricks [§1.3];
 * ``end`` — evaluated [§7].
 
@@ -168,7 +168,7 @@ class DoppelkopfState(PhasedState):
         self.deadlines = opts.call_deadlines
         self.last_call = opts.call_last_min_cards
         self.genscher: tuple[int, int] | None = None
-        """(player, partner) of a Genscher, once made (decision 0022)."""
+        """(player, partner) of a Genscher, once made (decision 0025)."""
         self.genscher_on = opts.genscher
         self.must_call: int | None = None
         """[VAR §5.5] the winner of a first trick of 30 eyes or more, who owes his party's Re/Kontra."""
@@ -621,11 +621,11 @@ class DoppelkopfState(PhasedState):
         self.to_move = winner
 
     def _may_genscher(self, p: int, playable: int) -> bool:
-        """[decision 0022] ``p`` may play the first of both diamond kings as a Genscher."""
+        """[decision 0025] ``p`` may play the first of both diamond kings as a Genscher."""
         return self.kind == "normal" and self.genscher is None and count_face(self.hands[p], DK) == 2 and bool(playable >> DK & 1)
 
     def _genscher(self, p: int, partner: int) -> None:
-        """[decision 0022] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
+        """[decision 0025] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
         self.genscher = (p, partner)
         self.kind = "genscher"
         callers = {seat for seat, c in self.history if A.ANNOUNCE <= c < A.SOLO}
@@ -821,8 +821,8 @@ class DoppelkopfState(PhasedState):
             return self._explain_announce(code)
         if A.GENSCHER <= code < A.HOCHZEIT_SUIT and phase == PLAY:
             if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
-                return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0022")
-            return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0022")
+                return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0025")
+            return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0025")
         if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
