@@ -65,6 +65,7 @@ from stich.web.protocol import (
     public_view,
 )
 from stich.web.services import services
+from stich.web.session_kinds import forced_seat, session_rules
 from stich.web.settings import Settings
 
 log = logging.getLogger("stich.web")
@@ -347,6 +348,7 @@ class TableRuntime:
             "invite": self.invite_path() if member else None,
             "socket": f"/ws/tables/{self.id}",
             "broken": self.broken,
+            "rules": session_rules(self.game, self.deals_requested),
         }
 
     def invite_path(self) -> str:
@@ -377,6 +379,7 @@ class TableRuntime:
             "dealer": self.state.dealer,
             "commitment": self.deal.fair.digest,
             "construction": COMMITMENT_CONSTRUCTION,
+            "forced": forced_seat(self.session),
         }
 
     def _state_message(self, seat: int | None) -> dict[str, Any] | None:

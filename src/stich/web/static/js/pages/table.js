@@ -13,6 +13,7 @@ import { me, onSetting, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
 import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
+import { forcedWhy, rulesText } from "../session_rules.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
@@ -65,6 +66,8 @@ export function mount(root, { params, query }) {
   const copyButton = h("button", { type: "button", class: "small", onclick: copyInvite });
   const inviteBox = h("div", { class: "invite-box" }, h("label", { class: "small muted", text: "" }), inviteInput, copyButton);
   const notice = h("div", { class: "notice", role: "alert", hidden: true });
+  const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
+  const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
 
   const felt = h("div", { class: "felt", role: "region" });
   const seatsLayer = h("div", { class: "seats-layer" });
@@ -90,11 +93,12 @@ export function mount(root, { params, query }) {
     "div",
     { class: "page table-page" },
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
+    rulesLine,
     notice,
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, prompt, actions), hand),
+      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, actions), hand),
       h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel),
     ),
   );
@@ -337,6 +341,24 @@ export function mount(root, { params, query }) {
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
+    rulesLine.textContent = rulesText(s.summary?.rules);
+  }
+
+  /** The deal's compulsory declarer (Vorführung, Mußrunde), said on the table while it is decided and played. */
+  function renderForced() {
+    const forced = s.dealStart?.forced;
+    const current = forced && s.state && s.state.deal === s.dealStart.deal && view()?.phase !== "end";
+    forcedBox.hidden = !current;
+    if (!current) {
+      forcedBox.textContent = "";
+      return;
+    }
+    const why = forcedWhy(forced.why);
+    const mine = forced.seat === mySeat();
+    forcedBox.dataset.seat = String(forced.seat);
+    forcedBox.textContent = mine
+      ? forced.why === "vorfuehrung" ? t("rules.forced_me", { why }) : t("rules.forced_me_mussrunde")
+      : t("rules.forced_seat", { name: names()[forced.seat] ?? forced.seat, why });
   }
 
   function renderFelt() {
@@ -489,7 +511,9 @@ export function mount(root, { params, query }) {
     renderFelt();
     renderControls();
     const nm = names();
-    renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack() });
+    renderForced();
+    const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
+    renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
     const summed = nm.map((_, i) => rows.reduce((sum, row) => sum + (row.result?.scores?.[i] ?? 0), 0));
     const totals = s.tableEnd?.totals || s.table?.totals || s.summary?.totals || summed;

@@ -4,22 +4,28 @@ import { h, replace } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { contractLabel, eventText, partyLabel } from "../labels.js";
 import { dealSummary } from "../results.js";
+import { forcedWhy } from "../session_rules.js";
 
 /** Doppelkopf's call levels as the public facts count them (1 = Re/Kontra, 2 = keine 90 ... 5 = schwarz). */
 const CALL_WORDS = ["", "", "keine90", "keine60", "keine30", "schwarz"];
 
 /** The public facts of the deal (contract, calls, Hochzeit, Armut, bids, doublings, talon...) and the player's party. */
-export function renderInfo(container, { view, gameName, names, pack }) {
+export function renderInfo(container, { view, gameName, names, pack, forced = null, mySeat = null }) {
   const pub = view?.public || {};
   const rows = [];
   const add = (label, value) => {
     if (value !== undefined && value !== null && value !== "") rows.push(h("dt", { text: label }), h("dd", {}, value));
   };
   const contract = contractLabel(gameName, pub.contract, pub.kind);
-  if (contract && view?.phase !== "reservation" && view?.phase !== "bidding") {
+  // While the game is still being found (Doppelkopf's reservations and its solo choice) it is not yet a Normalspiel.
+  const finding = ["reservation", "declare", "bidding"].includes(view?.phase);
+  if (contract && !finding) {
     const who = [pub.declarer, pub.soloist, pub.lone].find((x) => typeof x === "number");
-    add(t("info.contract"), who !== undefined && (gameName !== "doppelkopf" || pub.kind !== "normal") ? `${contract} · ${names[who]}` : contract);
+    const title = pub.kind === "solo" && pub.pflichtsolo ? `${t("info.pflichtsolo")}: ${contract}` : contract;
+    add(t("info.contract"), who !== undefined && (gameName !== "doppelkopf" || pub.kind !== "normal") ? `${title} · ${names[who]}` : title);
   }
+  if (forced) add(t("info.compulsory"), `${forcedWhy(forced.why)} · ${names[forced.seat]}`);
+  if (Array.isArray(pub.owes_solo) && typeof mySeat === "number" && pub.owes_solo[mySeat] && !forced) add(t("info.pflichtsolo"), t("rules.owes_me"));
   if (pub.calls && typeof pub.calls === "object") {
     const calls = Object.entries(pub.calls)
       .filter(([, level]) => level > 0)
