@@ -380,6 +380,7 @@ class TableRuntime:
             "commitment": self.deal.fair.digest,
             "construction": COMMITMENT_CONSTRUCTION,
             "forced": forced_seat(self.session),
+            "stand_in_seats": sorted(self.deal.stand_in_seats),
         }
 
     def _state_message(self, seat: int | None) -> dict[str, Any] | None:
@@ -697,6 +698,7 @@ class TableRuntime:
                 "result_lines": self.game.describe_result(record["result"]),
                 "totals": list(session.totals),
                 "record_url": f"/api/deals/{deal.id}/record",
+                "stand_in_seats": record["meta"]["stand_in_seats"],
             }
         )
         if session.is_over():

@@ -30,7 +30,15 @@ export function parseHash(hash) {
   return { path: path || "/", query: new URLSearchParams(query) };
 }
 
+let shownHash = null;
+
 function route() {
+  // A page may ask to stay (a running table warns that a bot will play for the one who leaves).
+  if (shownHash !== null && location.hash !== shownHash && mounted?.confirmLeave && !mounted.confirmLeave()) {
+    window.history.replaceState(null, "", shownHash || "#/");
+    return;
+  }
+  shownHash = location.hash;
   const { path, query } = parseHash(location.hash);
   const root = document.getElementById("app");
   if (mounted?.unmount) mounted.unmount();

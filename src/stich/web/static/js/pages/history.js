@@ -74,7 +74,7 @@ export function mount(root) {
       h(
         "table",
         { class: "data-table history-table" },
-        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.seat") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }))),
+        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.seat") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }), h("th", { text: "" }))),
         h(
           "tbody",
           {},
@@ -86,6 +86,7 @@ export function mount(root) {
               h("td", { text: formatDate(d.finished_at) }),
               h("td", { text: t("table.seat_n", { n: Number(d.seat) + 1 }) }),
               h("td", { class: ["num", d.score > 0 && "plus", d.score < 0 && "minus"], text: formatNumber(d.score) }),
+              h("td", {}, d.stand_in ? h("span", { class: "stand-in-mark", testid: "stand-in-mark", text: t("absence.me") }) : ""),
               h("td", {}, dealLinks(d.deal_id)),
             ),
           ),

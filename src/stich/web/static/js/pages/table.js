@@ -14,6 +14,7 @@ import { showToast } from "../toast.js";
 import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
 import { forcedWhy, rulesText } from "../session_rules.js";
+import { leaveWarning } from "../absence.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
@@ -68,6 +69,7 @@ export function mount(root, { params, query }) {
   const notice = h("div", { class: "notice", role: "alert", hidden: true });
   const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
   const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
+  const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
 
   const felt = h("div", { class: "felt", role: "region" });
   const seatsLayer = h("div", { class: "seats-layer" });
@@ -95,6 +97,7 @@ export function mount(root, { params, query }) {
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
     rulesLine,
     notice,
+    absenceNote,
     h(
       "div",
       { class: "table-layout" },
@@ -155,7 +158,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -213,7 +216,7 @@ export function mount(root, { params, query }) {
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
@@ -342,6 +345,27 @@ export function mount(root, { params, query }) {
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
     rulesLine.textContent = rulesText(s.summary?.rules);
+  }
+
+  /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
+  const leaving = () => status() === "playing" && !s.finished && typeof mySeat() === "number";
+
+  /** Back at the table after a stand-in played for me: say which deals, once (until closed). */
+  function renderAbsence() {
+    const seat = mySeat();
+    const deals = [];
+    if (typeof seat === "number") {
+      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat)) deals.push(row.number);
+      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal)) deals.push(s.dealStart.number);
+    }
+    absenceNote.hidden = !deals.length || s.absenceClosed;
+    if (absenceNote.hidden) return;
+    replace(
+      absenceNote,
+      h("span", { text: t("absence.returned", { deals: deals.map((n) => t("absence.deal_n", { n: n + 1 })).join(", ") }) }),
+      " ",
+      h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.absenceClosed = true; render(); } }),
+    );
   }
 
   /** The deal's compulsory declarer (Vorführung, Mußrunde), said on the table while it is decided and played. */
@@ -512,6 +536,7 @@ export function mount(root, { params, query }) {
     renderControls();
     const nm = names();
     renderForced();
+    renderAbsence();
     const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
     renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
@@ -523,6 +548,12 @@ export function mount(root, { params, query }) {
   }
 
   // ---------------------------------------------------------------- start
+  const beforeUnload = (event) => {
+    if (!leaving()) return;
+    event.preventDefault();
+    event.returnValue = leaveWarning(); // browsers show their own text; the warning itself is what counts
+  };
+  window.addEventListener("beforeunload", beforeUnload);
   const resize = new ResizeObserver(() => layoutHand(hand));
   resize.observe(hand);
   const offSetting = onSetting(() => render());
@@ -551,8 +582,13 @@ export function mount(root, { params, query }) {
   render();
 
   return {
+    /** Asked by the router before another page replaces this one: warn before handing the seat to a bot. */
+    confirmLeave() {
+      return !leaving() || window.confirm(leaveWarning());
+    },
     unmount() {
       alive = false;
+      window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
       resize.disconnect();
