@@ -2,7 +2,8 @@
 // payments and every seat's score, built from the result JSON (and the server's result_lines).
 
 import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, language, t } from "./i18n.js";
+import { detailLines, namedServerLines } from "./result_details.js";
 import { contractLabel, itemLabel, partyLabel } from "./labels.js";
 
 const signed = (n) => (typeof n === "number" && n > 0 ? `+${formatNumber(n)}` : formatNumber(n));
@@ -167,8 +168,12 @@ export function evaluationContent(result, { gameName, names, mySeat, lines = [],
       ),
     ),
   );
-  // The server's own lines, except a bare "key: value" listing (a game without its own wording) that says nothing new.
-  lines = (lines || []).filter((line) => !/^[a-z][a-z_ ]*: \S+$/.test(line));
+  // "Im Einzelnen": the client's own wording with names; for a game it does not word, the server's English lines
+  // (names put in) in English only, except a bare "key: value" listing that says nothing new.
+  const own = detailLines(gameName, result, names);
+  if (own) lines = own;
+  else if (language() === "en") lines = namedServerLines(lines, names).filter((line) => !/^[a-z][a-z_ ]*: \S+$/.test(line));
+  else lines = [];
   if (lines.length) {
     parts.push(h("details", { class: "eval-lines" }, h("summary", { text: t("result.details") }), h("ul", {}, lines.map((line) => h("li", { text: line })))));
   }

@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { botSeconds, botTitle, gameTitle, loadBots, loadGames, presetOf, presetTitle } from "../games.js";
 import { me, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
+import { apiErrorText } from "../server_errors.js";
 import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
@@ -32,9 +33,7 @@ export function takePendingJoin(tableId) {
 }
 
 function errorMessage(error) {
-  if (error instanceof ApiError && error.status === 0) return t("error.network");
-  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
-  return t("error.generic", { message: String(error.message || error) });
+  return apiErrorText(error);
 }
 
 function tableRow(table, games) {

@@ -11,6 +11,7 @@ import { evaluationContent, thrownIn } from "../results.js";
 import { TableSocket } from "../socket.js";
 import { me, onSetting, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
+import { apiErrorText, refusalText } from "../server_errors.js";
 import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
 import { forcedWhy, rulesText } from "../session_rules.js";
@@ -21,9 +22,7 @@ import { rememberJoin, takePendingJoin } from "./lobby.js";
 import { rememberReturn } from "./login.js";
 
 function errorMessage(error) {
-  if (error instanceof ApiError && error.status === 0) return t("error.network");
-  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
-  return t("error.generic", { message: String(error.message || error) });
+  return apiErrorText(error);
 }
 
 /** The table page. */
@@ -228,9 +227,9 @@ export function mount(root, { params, query }) {
           if (/finished/.test(msg.message)) {
             s.finished = true;
             loadSheet();
-          } else s.notice = /no such table/.test(msg.message) ? "table.not_found" : msg.message;
+          } else s.notice = /no such table/.test(msg.message) ? "table.not_found" : refusalText(msg.field, msg.message);
         } else {
-          showToast(t("table.refused", { message: msg.message }), "error");
+          showToast(t("table.refused", { message: refusalText(msg.field, msg.message) }), "error");
           if (msg.field === "step" || msg.field === "deal") socket?.send({ type: "sync" });
         }
         break;

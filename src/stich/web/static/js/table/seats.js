@@ -40,6 +40,7 @@ export function lastWords(seat, view, gameName, pack) {
     const verb = text.split(" ")[0];
     if (verb === "play") return "";
     if (playing && !/^(announce|kontra|rekontra|subkontra|double|retour|schwacher|lay_out)/.test(text)) return "";
+    if (text.split(" ")[1] === "?") return t(`bubble.hidden.${verb}`, {}, t("bubble.hidden")); // a card the viewer may not see
     return actionLabel(text, gameName, null, pack);
   }
   return "";
