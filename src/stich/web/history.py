@@ -178,10 +178,24 @@ def _score(played: PlayedDeal) -> int:
     return scores[played.seat]
 
 
+THROWN_IN_KINDS = frozenset({"all_pass", "thrown", "thrown_in", "schmeissen", "redeal"})
+"""Result kinds of a deal nobody played (all passed, thrown in): it is no played deal in the statistics."""
+
+
+def thrown_in(result: dict[str, Any]) -> bool:
+    """Whether a deal's result is a thrown-in deal (the same test as the client's ``thrownIn``)."""
+    return bool(result.get("redeal")) or result.get("kind") in THROWN_IN_KINDS
+
+
 def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
-    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order."""
+    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order.
+
+    Thrown-in deals are not played deals and are left out (issue 28).
+    """
     totals: dict[str, list[int]] = {}
     for played in deals:
+        if thrown_in(json.loads(played.record)["result"]):
+            continue
         totals.setdefault(played.game, []).append(_score(played))
     return [
         {
@@ -247,6 +261,8 @@ async def my_deals(
                 "seat": played.seat,
                 "score": _score(played),
                 "stand_in": _stand_in(played),
+                "result": json.loads(played.record)["result"],
+                "players": json.loads(played.record).get("players"),
                 "replay_url": f"/api/deals/{played.deal_id}/replay",
             }
             for played in deals

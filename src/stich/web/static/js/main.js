@@ -79,6 +79,21 @@ async function logout() {
   location.hash = "#/login";
 }
 
+/** The settings popover closes with Escape and with a click or tap outside it, as popovers do. */
+function closeSettingsOnEscapeAndOutside() {
+  const settings = document.querySelector("details.settings");
+  if (!settings) return;
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && settings.open) {
+      settings.open = false;
+      settings.querySelector("summary")?.focus();
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (settings.open && !settings.contains(event.target)) settings.open = false;
+  });
+}
+
 async function boot() {
   await initI18n();
   const german = document.getElementById("setting-german-suits");
@@ -92,7 +107,8 @@ async function boot() {
     if (mounted?.relabel) mounted.relabel();
     else route();
   });
-  await Promise.all([refreshIdentity().catch(() => null), loadPacks()]);
+  await Promise.all([refreshIdentity({ onlyIfKnown: true }).catch(() => null), loadPacks()]);
+  closeSettingsOnEscapeAndOutside();
   renderHeader();
   window.addEventListener("hashchange", route);
   route();

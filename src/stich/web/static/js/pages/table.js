@@ -2,7 +2,7 @@
 // WebSocket: the hand, legal cards and actions, the trick, whose turn it is, the evaluation and the score sheet.
 
 import { api, ApiError } from "../api.js";
-import { gameNameOf, packFor } from "../cards.js";
+import { cardName, gameNameOf, packFor } from "../cards.js";
 import { append, h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { actionHint, actionLabel, phaseLabel, splitActions } from "../labels.js";
@@ -82,6 +82,7 @@ export function mount(root, { params, query }) {
 
   const prompt = h("div", { class: "prompt" });
   const actions = h("div", { class: "actions", testid: "actions", role: "group" });
+  const confirmBox = h("div", { class: "confirm-box", testid: "confirm-box", role: "alertdialog", hidden: true });
   const hand = h("div", { class: "hand", testid: "hand", role: "group" });
   handKeys(hand);
 
@@ -89,6 +90,7 @@ export function mount(root, { params, query }) {
   const sheetPanel = h("section", { class: "card-panel sheet-panel", testid: "score-sheet" });
   const logPanel = h("details", { class: "card-panel log-panel", ontoggle: (e) => { s.logOpen = e.target.open; } });
   const showEval = h("button", { type: "button", class: "small", hidden: true, onclick: () => { s.evalHidden = false; render(); evaluation.focus(); } });
+  const side = h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel);
 
   const page = h(
     "div",
@@ -100,8 +102,8 @@ export function mount(root, { params, query }) {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, actions), hand),
-      h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel),
+      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+      side,
     ),
   );
   root.replaceChildren(page);
@@ -210,7 +212,7 @@ export function mount(root, { params, query }) {
         noteCompletedTrick(s.state, msg);
         s.state = msg;
         s.pending = false;
-        if (s.lastEnd && msg.view?.legal_actions?.length && s.lastEnd.deal !== msg.deal) s.evalHidden = true;
+        // The evaluation stays until the player clicks "Weiter"; it sits on the felt and never covers the buttons.
         break;
       case "deal_end":
         s.lastEnd = msg;
@@ -250,6 +252,32 @@ export function mount(root, { params, query }) {
       s.hold = null;
       render();
     }, TRICK_HOLD_MS + 20);
+  }
+
+  /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
+  const CONFIRMED_VERBS = new Set(["discard", "offer"]);
+
+  function chooseCard(action) {
+    if (CONFIRMED_VERBS.has(action.split(" ")[0])) {
+      s.confirming = { action, step: s.state?.step, deal: s.state?.deal };
+      render();
+      confirmBox.querySelector("button")?.focus();
+    } else sendAction(action);
+  }
+
+  function renderConfirm() {
+    const c = s.confirming;
+    const current = c && s.state && c.step === s.state.step && c.deal === s.state.deal && (view()?.legal_actions || []).includes(c.action);
+    if (!current) s.confirming = null;
+    confirmBox.hidden = !current;
+    if (!current) return confirmBox.replaceChildren();
+    const [verb, card] = c.action.split(" ");
+    replace(
+      confirmBox,
+      h("p", { text: t(`confirm.${gameName()}.${verb}`, { card: cardName(card, gameName(), pack()) }, t(`confirm.${verb}`, { card: cardName(card, gameName(), pack()) })) }),
+      h("button", { type: "button", class: "primary small", testid: "confirm-action", text: t("confirm.ok"), onclick: () => { s.confirming = null; sendAction(c.action); } }),
+      h("button", { type: "button", class: "small", testid: "cancel-action", text: t("confirm.back"), onclick: () => { s.confirming = null; render(); } }),
+    );
   }
 
   function sendAction(action) {
@@ -306,13 +334,14 @@ export function mount(root, { params, query }) {
   // ------------------------------------------------------------- render
   function renderConnection() {
     connection.dataset.state = s.connection;
+    connection.hidden = status() === "finished" || Boolean(s.notice); // nothing to connect to: say nothing
     let text = t(`conn.${s.connection}`);
     if (s.connection === "reconnecting" && s.retryAt) {
       const seconds = Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000));
       text = t("conn.retry_in", { seconds });
     }
     connection.textContent = text;
-    retryButton.hidden = s.connection !== "reconnecting" || !s.retryAt;
+    retryButton.hidden = connection.hidden || s.connection !== "reconnecting" || !s.retryAt;
     retryButton.textContent = t("conn.retry_now");
     clearTimeout(countdown);
     if (s.connection === "reconnecting" && s.retryAt && alive) countdown = setTimeout(renderConnection, 500);
@@ -324,7 +353,7 @@ export function mount(root, { params, query }) {
     replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null);
     const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
     const finishedRows = [...s.sheet.values()];
-    const played = finishedRows.length ? finishedRows.filter((row) => !thrownIn(row.result || {})).length : s.table?.deals_played ?? s.summary?.deals_played ?? 0;
+    const played = finishedRows.filter((row) => !thrownIn(row.result || {})).length; // a thrown-in deal is no played deal
     const parts = [t(`status.${status()}`)];
     if (requested) parts.push(t("table.deals_played", { played, total: requested }));
     if (s.dealStart && status() === "playing") parts.push(t("table.deal_no", { n: s.dealStart.number + 1 }));
@@ -410,6 +439,7 @@ export function mount(root, { params, query }) {
     replace(talonBox, showTalon ? renderTalon(talon, { gameName: gameName(), pack: pack(), taken: v.public.talon_taken }) : null);
     // The centre: waiting for players (with the bot controls), or the turn.
     replace(centerInfo);
+    if (s.notice) return renderTurn(null); // a table one may not see (or that does not exist): only the notice speaks
     if (status() === "open") centerInfo.append(openTableControls());
     else if (status() === "finished" && !s.lastEnd) centerInfo.append(h("div", { class: "muted", text: t("table.finished") }));
     else if (status() === "playing" && !v) centerInfo.append(h("div", { class: "muted", text: t("table.next_deal_soon") }));
@@ -485,7 +515,7 @@ export function mount(root, { params, query }) {
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
-      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: sendAction });
+      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard });
     } else {
       hand.replaceChildren();
       hand.hidden = mySeat() === null;
@@ -512,6 +542,11 @@ export function mount(root, { params, query }) {
     }
     const recordUrl = `${end.record_url || `/api/deals/${end.deal}/record`}${inviteQuery}`;
     const more = status() === "playing";
+    const running = more && s.dealStart && s.dealStart.deal !== end.deal ? s.dealStart.number + 1 : null;
+    // While the next deal runs, the last one's evaluation moves beside the table: it covers neither trick nor buttons.
+    const home = running ? side : felt;
+    if (evaluation.parentNode !== home) (running ? side.prepend(evaluation) : felt.append(evaluation));
+    evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
       h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.evalHidden = true; render(); } })),
@@ -521,7 +556,8 @@ export function mount(root, { params, query }) {
         { class: "eval-links" },
         h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
         h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
-        more ? h("span", { class: "muted small", text: t("result.next_soon") }) : null,
+        more ? h("span", { class: "muted small", testid: "eval-next", text: running ? t("result.next_running", { n: running }) : t("result.next_soon") }) : null,
+        h("button", { type: "button", class: "primary small", testid: "eval-continue", text: t("result.continue"), onclick: () => { s.evalHidden = true; render(); } }),
         status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
       ),
     );
@@ -536,6 +572,7 @@ export function mount(root, { params, query }) {
     const nm = names();
     renderForced();
     renderAbsence();
+    renderConfirm();
     const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
     renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);

@@ -37,7 +37,12 @@ export function renderInfo(container, { view, gameName, names, pack, forced = nu
   if (known(pub.hochzeiter)) add(t("info.hochzeit"), names[pub.hochzeiter]);
   if (known(pub.poor)) add(t("info.armut"), names[pub.poor] + (known(pub.armut_taker) ? ` → ${names[pub.armut_taker]}` : ""));
   if (known(pub.schweine)) add(t("info.schweine"), typeof pub.schweine === "number" ? names[pub.schweine] : String(pub.schweine));
-  if (pub.bid && !pub.contract) add(t("info.bid"), `${contractLabel(gameName, pub.bid)}${typeof pub.holder === "number" ? ` · ${names[pub.holder]}` : ""}`);
+  if (pub.bid && !pub.contract) {
+    // An overcall (Dappen's Strecken) is the challenger's bid against the holder, not the holder's.
+    const bid = contractLabel(gameName, pub.bid);
+    if (typeof pub.challenger === "number") add(t("info.bid"), t("info.bid_against", { bid, name: names[pub.challenger], holder: names[pub.holder] ?? "" }));
+    else add(t("info.bid"), `${bid}${typeof pub.holder === "number" ? ` · ${names[pub.holder]}` : ""}`);
+  }
   if (Array.isArray(pub.announced) && pub.announced.length) add(t("info.announced"), pub.announced.map((a) => t(`item.${gameName}.${a}`, {}, "") || t(`item.${a}`, {}, a)).join(", "));
   if (pub.doubling && !Array.isArray(pub.doubling) && Object.keys(pub.doubling).length) {
     add(t("info.doubling"), Object.entries(pub.doubling).map(([item, level]) => `${t(`item.${item}`, {}, item)}: ${t(`doubling.${level}`, {}, level)}`).join(" · "));
