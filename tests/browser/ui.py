@@ -39,6 +39,7 @@ PROBE_SCRIPT = """
             probe.step = data.step;
           }
           probe.seat = data.seat;
+          probe.phase = data.view ? data.view.phase : null;
           probe.hand = data.view && Array.isArray(data.view.hand) ? data.view.hand.slice() : null;
         } else if (data.type === 'deal_end') {
           probe.ended.push(data.deal);
