@@ -74,7 +74,7 @@ export function renderSheet(container, { rows, totals, names, mySeat, gameName, 
       { class: "sheet-scroll" },
       h(
         "table",
-        { class: "sheet" },
+        { class: ["sheet", names.length >= 5 && "many"] },
         h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("sheet.game") }), names.map((name, i) => h("th", { class: ["num", mine(i)], text: name })))),
         h(
           "tbody",

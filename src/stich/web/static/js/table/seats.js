@@ -82,7 +82,7 @@ export function seatPlate(seat, { index, view, viewpoint, seats, mySeat, name, g
   return h(
     "div",
     {
-      class: ["seat", isMe && "me", toMove && "to-move", seat.kind, pos.x < 22 ? "edge-left" : pos.x > 78 ? "edge-right" : ""],
+      class: ["seat", isMe && "me", toMove && "to-move", seat.kind, pos.x < 22 ? "edge-left" : pos.x > 78 ? "edge-right" : "", pos.y < 15 && "edge-top"],
       title: seat.kind === "bot" ? botTitle(seat.bot) : null,
       testid: "seat",
       dataset: { seat: index, occupant },
