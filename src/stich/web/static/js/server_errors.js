@@ -8,6 +8,18 @@ import { language, t } from "./i18n.js";
 /** Fields whose German text names the field's own subject; a numbered or dotted field is read by its first part. */
 const KNOWN = new Set(["$", "game", "preset", "options", "kind", "deals", "seat", "seats", "bot", "bots", "name", "password", "session", "table", "deal", "invite", "action", "step", "type", "limit", "offset"]);
 
+/** The engine's reasons for an illegal card, by their English wording, and the key of their German text. */
+const REASONS = [
+  [/not in your hand/, "not_held"],
+  [/cannot follow suit.*(trump|tarock|heart)/, "must_trump"],
+  [/trumps were led/, "trump_led"],
+  [/follow/, "follow"],
+  [/must beat|Überstechen/, "beat"],
+  [/may not be laid away|may be discarded only|may not be laid/, "no_discard"],
+  [/Gstieß may not/, "gstiess"],
+  [/first three tricks/, "first_three"],
+];
+
 /** The rule a server message refers to ("[§6.1]", "(§7.6)", "§2.3"), or "". */
 function ruleOf(message) {
   return /§\s?[0-9][0-9.]*/.exec(String(message || ""))?.[0] || "";
@@ -23,6 +35,10 @@ export function refusalText(field, message, status = 0) {
   if (key === "table" && status === 403) text = t("server_error.table_forbidden");
   if ((key === "seat" || key === "seats") && /taken|full|no empty/.test(message)) text = t("server_error.seat_taken");
   if (key === "action" && /turn/.test(message)) text = t("server_error.not_your_turn");
+  if (key === "action") {
+    const reason = REASONS.find(([pattern]) => pattern.test(message));
+    if (reason) text = t(`server_error.reason.${reason[1]}`);
+  }
   const rule = ruleOf(message);
   return rule ? `${text} (${rule})` : text;
 }

@@ -280,6 +280,12 @@ export function mount(root, { params, query }) {
     );
   }
 
+  /** An illegal card clicked: the server (the engine) says why, with the rule; nothing changes at the table. */
+  function explainIllegal(card, cardActions) {
+    const verb = [...cardActions.values()][0]?.split(" ")[0] || "play";
+    sendAction(`${verb} ${card}`);
+  }
+
   function sendAction(action) {
     if (s.pending || !s.state) return;
     s.hold = null;
@@ -515,7 +521,7 @@ export function mount(root, { params, query }) {
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
-      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard });
+      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
     } else {
       hand.replaceChildren();
       hand.hidden = mySeat() === null;
