@@ -321,9 +321,11 @@ def all_evaluated(latest: dict[str, Snapshot]) -> bool:
 def client_text(page: Page, key: str) -> str:
     """The client's translation of ``key`` in the page's current language (from the translations it serves)."""
     language = page.evaluate("document.documentElement.lang")
-    answer = page.request.get(f"/static/i18n/{language}.json")
-    assert answer.ok, f"no translations for {language!r}: {answer.status}"
-    texts: dict[str, Any] = answer.json()
+    texts: dict[str, Any] = {}
+    for part in ("", "options.", "rules."):  # the interface, the rules options and the rules pages
+        answer = page.request.get(f"/static/i18n/{part}{language}.json")
+        assert answer.ok, f"no translations {part}{language}.json: {answer.status}"
+        texts.update(answer.json())
     text = texts.get(key)
     assert isinstance(text, str) and text, f"the {language} translations have no text for {key!r}"
     return text

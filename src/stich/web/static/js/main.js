@@ -11,6 +11,7 @@ import * as table from "./pages/table.js";
 import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
+import * as rules from "./pages/rules.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -19,6 +20,7 @@ const ROUTES = [
   { name: "replay", pattern: /^\/replay\/(\d+)$/, page: replay },
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
+  { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
 ];
 
 let mounted = null;

@@ -10,6 +10,7 @@ import { apiErrorText } from "../server_errors.js";
 import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
+import { rulesLink } from "./rules.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -100,6 +101,7 @@ function createForm(gamesData, bots, keep) {
   const presetSelect = h("select", { id: "create-preset", testid: "create-preset", name: "preset" });
   const deals = h("input", { id: "create-deals", testid: "create-deals", type: "number", min: "1", max: "200", step: "1", value: "4", inputmode: "numeric", required: true });
   const dealsHint = h("p", { class: "muted small", testid: "create-rules" });
+  const gameRules = h("span", { class: "game-rules" });
   const kindSelect = h(
     "select",
     { id: "create-kind", testid: "create-kind", name: "kind" },
@@ -162,6 +164,7 @@ function createForm(gamesData, bots, keep) {
     replace(presetSelect, game.presets.map((p) => h("option", { value: p, text: presetTitle(game.name, p), selected: p === preset })));
     deals.value = keep.game === game.name && keep.deals ? keep.deals : String(game.seats);
     keep.game = game.name;
+    replace(gameRules, rulesLink(game.name));
     options = optionsForm(game);
     replace(optionsBox, options.element);
     options.element.addEventListener("change", preview);
@@ -221,7 +224,7 @@ function createForm(gamesData, bots, keep) {
     },
     h("h2", { id: "create-title", text: t("lobby.create_title") }),
     h("div", { class: "form-grid" },
-      h("label", { for: "create-game", text: t("lobby.game") }), gameSelect,
+      h("label", { for: "create-game", text: t("lobby.game") }), h("div", {}, gameSelect, gameRules),
       h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
       h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
       h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),

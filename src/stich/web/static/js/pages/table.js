@@ -16,6 +16,7 @@ import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
 import { forcedWhy, rulesText } from "../session_rules.js";
 import { leaveWarning } from "../absence.js";
+import { rulesLink } from "./rules.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
@@ -356,7 +357,7 @@ export function mount(root, { params, query }) {
   function renderHead() {
     const name = gameName();
     const preset = presetOf(s.summary?.game || s.state?.view?.game);
-    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null);
+    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null, name ? rulesLink(name, true) : null);
     const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
     const finishedRows = [...s.sheet.values()];
     const played = finishedRows.filter((row) => !thrownIn(row.result || {})).length; // a thrown-in deal is no played deal
