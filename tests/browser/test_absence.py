@@ -9,20 +9,17 @@ table is never asked.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Dialog, expect
 
-from .flows import ContextFactory, Screenshot
-from .test_table_kinds import LAPTOP, LOCALES, PHONE
-from .ui import add_bots, client_text, create_table, enter_as_guest, tid
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
+from .ui import add_bots, client_text, create_table, tid
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_leaving_a_running_table_warns_first(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Pia")
+    page = person(make_context, lang, viewport, "Pia")
     table_id = create_table(page, "doppelkopf", deals=2)
     add_bots(page, "heuristic")
     expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()

@@ -14,8 +14,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .flows import ContextFactory, Screenshot
-from .test_table_kinds import LAPTOP
+from .flows import LAPTOP, ContextFactory, Screenshot
 from .ui import client_text, enter_as_guest, tid
 
 ENGLISH = frozenset(

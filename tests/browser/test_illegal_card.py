@@ -8,18 +8,15 @@ and she still holds the card; then she plays a legal card as usual.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
-from .flows import ContextFactory, Screenshot
-from .test_table_kinds import LAPTOP, LOCALES, PHONE
-from .ui import Player, add_bots, create_table, enter_as_guest, play, snapshot, tid
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
+from .ui import Player, add_bots, create_table, play, snapshot, tid
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_an_illegal_card_click_says_why(make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]) -> None:
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Ida")
+    page = person(make_context, lang, viewport, "Ida")
     create_table(page, "doppelkopf", deals=1)
     add_bots(page, "heuristic")
     ida = Player("Ida", page)

@@ -3,21 +3,18 @@ laptop and a phone; the German pages hold no English word; the table links to it
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
-from .flows import ContextFactory, Screenshot
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, ContextFactory, Screenshot, person
 from .test_german_only import GAMES, english_words
-from .test_table_kinds import LAPTOP, LOCALES, PHONE
 from .ui import client_text, create_table, enter_as_guest, tid
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_every_games_rules_page_opens_from_the_lobby(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Rita")
+    page = person(make_context, lang, viewport, "Rita")
     for game in GAMES:
         page.goto("/#/")
         page.locator(tid("create-game")).select_option(game)

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import ConsoleMessage, expect
 
-from .flows import ContextFactory, Screenshot
-from .test_table_kinds import LAPTOP, LOCALES, PHONE
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, LOCALES, ContextFactory, Screenshot, person
 from .ui import Player, client_text, enter_as_guest, play, tid
 
 BOXES = """
@@ -33,16 +32,12 @@ BOXES = """
 """
 """Viewport rectangles of the evaluation, the felt, the action buttons and the hand's cards, read at one moment."""
 
-CASES = [("de", LAPTOP), ("en", PHONE)]
-IDS = ["de-1366", "en-390"]
 
-
-@pytest.mark.parametrize(("lang", "viewport"), CASES, ids=IDS)
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_the_evaluation_stays_until_weiter_and_covers_no_controls(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Wanda")
+    page = person(make_context, lang, viewport, "Wanda")
     made = page.request.post("/api/tables", data={"game": "doppelkopf", "kind": "free", "deals": 2, "bots": "heuristic"})
     assert made.status == 201, made.text()
     page.goto(f"/#/table/{made.json()['id']}")
@@ -71,16 +66,14 @@ def test_the_evaluation_stays_until_weiter_and_covers_no_controls(
     expect(evaluation).to_be_hidden()
 
 
-@pytest.mark.parametrize(("lang", "viewport"), CASES, ids=IDS)
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_a_private_table_without_its_link_shows_only_the_notice(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    host = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(host, "Hanna")
+    host = person(make_context, lang, viewport, "Hanna")
     made = host.request.post("/api/tables", data={"game": "doppelkopf", "kind": "free", "deals": 1, "private": True})
     assert made.status == 201, made.text()
-    stranger = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(stranger, "Sven")
+    stranger = person(make_context, lang, viewport, "Sven")
     stranger.goto(f"/#/table/{made.json()['id']}")
     notice = stranger.locator(".notice[role=alert]")
     expect(notice).to_be_visible()

@@ -11,23 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
-from .flows import ContextFactory, Screenshot
-from .ui import client_text, create_table, enter_as_guest, tid
-
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
-LOCALES = {"de": "de-DE", "en": "en-GB"}
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
+from .ui import client_text, create_table, tid
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_the_lobby_offers_free_play_first_and_says_what_a_table_plays(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Lena")
+    page = person(make_context, lang, viewport, "Lena")
     page.goto("/#/")
     expect(page.locator("html")).to_have_attribute("lang", lang)
     page.locator(tid("create-game")).select_option("doppelkopf")
@@ -56,13 +50,12 @@ def test_the_lobby_offers_free_play_first_and_says_what_a_table_plays(
     expect(page.locator(tid("table-rules"))).to_contain_text(client_text(page, "rules.no_pflichtsolo"))
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
 def test_a_vorfuehrung_is_said_on_the_table(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
     """A one-deal DDV list (made through the API, without a kind): seat 1 is forced; its page says so and why."""
-    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
-    enter_as_guest(page, "Vera")
+    page = person(make_context, lang, viewport, "Vera")
     made = page.request.post("/api/tables", data={"game": "doppelkopf", "deals": 1, "seat": 1, "bots": "heuristic"})
     assert made.status == 201, made.text()
     page.goto(f"/#/table/{made.json()['id']}")

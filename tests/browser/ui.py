@@ -261,7 +261,7 @@ def act(player: Player, shot: Snapshot) -> bool:
         target = page.locator(f'{tid("actions")} {tid("action")}[data-action="{text}"]').first
     confirm = page.locator(tid("confirm-action"))
     try:
-        target.click(timeout=2_000)
+        target.click(timeout=2_000 if kind == "card" else 8_000)  # a loaded machine may take seconds for a button
     except PlaywrightError:
         if kind != "card":
             raise
