@@ -269,6 +269,10 @@ def act(player: Player, shot: Snapshot) -> bool:
             confirm.click()
             player.moves.append((kind, text))
             return _answered(player, shot)
+        still_legal = page.locator(f'{tid("hand")} {tid("card")}[data-card="{text}"][data-legal="true"]').count()
+        if not still_legal:  # the click landed late: the move is on its way and the hand waits for the answer
+            player.moves.append((kind, text))
+            return _answered(player, shot)
         # A fanned hand may cover a card's centre with the next card, and a hovered card lifts while the pointer
         # moves; a corner click could then land on a neighbour.  A hand card is a <button>: play it from the keyboard.
         target.press("Enter", timeout=5_000)
