@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from stich.core.registry import game_from_string
@@ -29,6 +30,20 @@ class Screenshot(Protocol):
 
 
 ContextFactory = Callable[..., BrowserContext]
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+LOCALES = {"de": "de-DE", "en": "en-GB"}
+GERMAN_LAPTOP_AND_ENGLISH_PHONE = pytest.mark.parametrize(("lang", "viewport"), [("de", LAPTOP), ("en", PHONE)], ids=["de-1366", "en-390"])
+"""Run a test in German at 1366×768 and in English at 390×844 (issue 28 asks for both languages and both sizes)."""
+
+
+def person(make_context: ContextFactory, lang: str, viewport: dict[str, int], name: str | None = None) -> Page:
+    """A new page of a person of their own (cookies), in ``lang`` at ``viewport``; a guest called ``name`` if given."""
+    page = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
+    if name is not None:
+        enter_as_guest(page, name)
+    return page
 
 
 @dataclass

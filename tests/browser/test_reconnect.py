@@ -78,3 +78,26 @@ def test_drop_and_reconnect_with_stand_in(make_context: ContextFactory, screensh
     assert stand_in_plays, "the stand-in bot never played for Bert"
     assert Counter(stand_in_plays) == hand_left - hand_back, f"stand-in played {stand_in_plays}"
     check_finished_deal(table, records, stand_in={"Bert": (clicks_before, stand_in_count)})
+    check_stand_in_marked(table.anna.page, bert.page, screenshot)
+
+
+def check_stand_in_marked(anna_page: Page, bert_page: Page, screenshot: Screenshot) -> None:
+    """Issue 28, defect 2: the deal is marked "played by a bot for Bert" in both sheets, his history and the replay,
+    Bert is told on his return, and his statistics leave the deal out unless he asks for it."""
+    for page in (anna_page, bert_page):
+        mark = page.locator(f"{tid('score-sheet')} {tid('stand-in-mark')}")
+        expect(mark).to_have_count(1)
+        expect(mark).to_contain_text(client_text(page, "absence.played_for").replace("{names}", "Bert"))
+    expect(bert_page.locator(tid("absence-note"))).to_be_visible()
+    screenshot(bert_page, "stand-in-marked")
+    bert_page.goto("/#/history")
+    expect(bert_page.locator(f"{tid('history-row')} {tid('stand-in-mark')}")).to_have_count(1)
+    bert_page.goto("/#/stats")
+    expect(bert_page.locator(tid("stats-stand-in-note"))).to_be_visible()
+    expect(bert_page.locator(tid("stats-row"))).to_have_count(0)
+    bert_page.locator(tid("stats-include-stand-in")).check()
+    expect(bert_page.locator(tid("stats-row"))).to_have_count(1)
+    screenshot(bert_page, "stats-with-stand-in")
+    anna_page.locator(f"{tid('score-sheet')} .sheet-replay").first.click()
+    expect(anna_page.locator(tid("replay"))).to_be_visible()
+    expect(anna_page.locator(f".replay-stand-in {tid('stand-in-mark')}")).to_contain_text("Bert")

@@ -39,6 +39,7 @@ PROBE_SCRIPT = """
             probe.step = data.step;
           }
           probe.seat = data.seat;
+          probe.phase = data.view ? data.view.phase : null;
           probe.hand = data.view && Array.isArray(data.view.hand) ? data.view.hand.slice() : null;
         } else if (data.type === 'deal_end') {
           probe.ended.push(data.deal);
@@ -236,8 +237,11 @@ def act(player: Player, shot: Snapshot) -> bool:
     sent this seat (given a moment to render).  After clicking, waits until
     the server has answered (any new WebSocket message).
     """
-    if not (shot.mine and shot.on_table) or shot.evaluation:
+    if not (shot.mine and shot.on_table):
         return False
+    if shot.evaluation:  # the last deal's evaluation stays until "Weiter" (issue 28); a new deal waits for this player
+        player.page.locator(tid("eval-continue")).click()
+        return True
     deadline = time.monotonic() + 5
     while not _hand_matches_server(shot):
         assert time.monotonic() < deadline, f"{player.name}: the page shows the hand {shot.hand}, the server sent {shot.server_hand}"
@@ -255,19 +259,35 @@ def act(player: Player, shot: Snapshot) -> bool:
         target = page.locator(f'{tid("hand")} {tid("card")}[data-card="{text}"][data-legal="true"]').first
     else:
         target = page.locator(f'{tid("actions")} {tid("action")}[data-action="{text}"]').first
+    confirm = page.locator(tid("confirm-action"))
     try:
-        target.click(timeout=2_000)
+        target.click(timeout=2_000 if kind == "card" else 8_000)  # a loaded machine may take seconds for a button
     except PlaywrightError:
         if kind != "card":
             raise
+        if confirm.is_visible():  # the click did land (a slow machine), and the discard waits for its confirmation
+            confirm.click()
+            player.moves.append((kind, text))
+            return _answered(player, shot)
+        still_legal = page.locator(f'{tid("hand")} {tid("card")}[data-card="{text}"][data-legal="true"]').count()
+        if not still_legal:  # the click landed late: the move is on its way and the hand waits for the answer
+            player.moves.append((kind, text))
+            return _answered(player, shot)
         # A fanned hand may cover a card's centre with the next card, and a hovered card lifts while the pointer
         # moves; a corner click could then land on a neighbour.  A hand card is a <button>: play it from the keyboard.
         target.press("Enter", timeout=5_000)
+    if kind == "card" and confirm.is_visible():  # a discard or hidden offer is explained and confirmed before it is sent
+        confirm.click()
     player.moves.append((kind, text))
+    return _answered(player, shot)
+
+
+def _answered(player: Player, shot: Snapshot) -> bool:
+    """Wait until the server has answered the move just made (any new WebSocket message); always ``True``."""
     try:
-        page.wait_for_function("n => window.__stichProbe && window.__stichProbe.messages > n", arg=shot.messages, timeout=10_000)
+        player.page.wait_for_function("n => window.__stichProbe && window.__stichProbe.messages > n", arg=shot.messages, timeout=10_000)
     except PlaywrightError as error:
-        raise AssertionError(f"{player.name}: no answer from the server after clicking {kind} {text!r}") from error
+        raise AssertionError(f"{player.name}: no answer from the server after the move {player.moves[-1]!r}") from error
     return True
 
 
@@ -305,9 +325,11 @@ def all_evaluated(latest: dict[str, Snapshot]) -> bool:
 def client_text(page: Page, key: str) -> str:
     """The client's translation of ``key`` in the page's current language (from the translations it serves)."""
     language = page.evaluate("document.documentElement.lang")
-    answer = page.request.get(f"/static/i18n/{language}.json")
-    assert answer.ok, f"no translations for {language!r}: {answer.status}"
-    texts: dict[str, Any] = answer.json()
+    texts: dict[str, Any] = {}
+    for part in ("", "options.", "rules."):  # the interface, the rules options and the rules pages
+        answer = page.request.get(f"/static/i18n/{part}{language}.json")
+        assert answer.ok, f"no translations {part}{language}.json: {answer.status}"
+        texts.update(answer.json())
     text = texts.get(key)
     assert isinstance(text, str) and text, f"the {language} translations have no text for {key!r}"
     return text

@@ -209,3 +209,27 @@ def test_a_thrown_in_deal_is_redealt_and_not_counted() -> None:
     assert len(rows) == 2
     assert rows[0].notes.get("redeal") is True
     assert "Redeal" not in rows[1].label
+
+
+def test_tapp_tarock_shows_the_talon_halves_and_names_you_in_the_result() -> None:
+    """Issue 28, item 11: "take lower / take upper" comes after the two halves; the result says "You", not "seat 0"."""
+    game = make_game("tapp_tarock")
+    table, _, buffer = make_table(game, 3, [])
+
+    def declare_and_take_lower(prompt: str) -> str:
+        assert table.state is not None
+        texts = [a.text for a in table.state.observation(0).legal_actions]
+        return next((text for text in texts if text in ("take lower", "bid unterer")), texts[0])
+
+    table.input_fn = declare_and_take_lower
+    assert table.run() == 0
+    text = buffer.getvalue()
+    talon = table.state.observation(0).public["talon"] if table.state is not None else {}
+    lower, choices = text.index("Talon lower: "), text.index("1) take lower")
+    assert lower < text.index("Talon upper: ") < choices, text
+    for half in ("lower", "upper"):
+        shown = text[text.index(f"Talon {half}: ") :].splitlines()[0].split(": ")[1].split()
+        assert len(shown) == len(talon[half]) == 3, (half, shown, talon[half])
+    tail = text[text.index("Evaluation") :]
+    assert "by You" in tail and "seat 0" not in tail.lower()
+    assert "(You)" in tail  # the score sheet's label

@@ -16,7 +16,7 @@ drive a whole game with scripted input.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -286,6 +286,16 @@ class TerminalGame:
                 pass
         return action_markup(action.text, self.german)
 
+    def show_talon_choice(self, obs: Observation, options: Sequence[Action]) -> None:
+        """Before "take lower / take upper": the talon halves the choice is between, as the table shows them."""
+        talon = obs.public.get("talon")
+        if not isinstance(talon, Mapping) or not any(a.text.startswith("take ") for a in options):
+            return
+        for half, cards in talon.items():
+            if isinstance(cards, list):
+                shown = cards_markup([parse_card(str(c)) for c in cards], self.german)
+                self.say(f"  Talon {escape(str(half))}: {shown}")
+
     def show_hand(self, obs: Observation) -> None:
         """Print the human's sorted hand."""
         self.say(f"Your hand: {hand_markup(obs.hand, self.game, obs.public, self.german)}")
@@ -307,6 +317,7 @@ class TerminalGame:
                 self.say(f"  Table: {trick_markup(current, active, self.names, self.german)}")
         else:
             self.say(f"[bold]Your turn[/] ({escape(phase)}{party_text})")
+        self.show_talon_choice(obs, options)
         self.show_hand(obs)
         menu = "  ".join(f"[bold]{i}[/]) {self.choice_markup(a)}" for i, a in enumerate(options, start=1))
         self.say(f"Choices: {menu}")

@@ -13,6 +13,7 @@ sort of their own fall back to suit, then rank.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -198,7 +199,7 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game |
         return lines
     if "eyes" not in result:
         if game is not None:
-            lines += [escape(line) for line in game.describe_result(result)]
+            lines += [escape(named_seats(line, names)) for line in game.describe_result(result)]
         lines.append(_scores_line(scores, names))
         return lines
 
@@ -242,6 +243,21 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game |
     return lines
 
 
+_SEATS = re.compile(r"\b([Ss])eats? (\d+)((?:(?:, | and )\d+)*)")
+
+
+def named_seats(line: str, names: Sequence[str]) -> str:
+    """A game's result line with ``seat 0`` / ``seats 1, 2`` / ``seats 1 and 0`` replaced by the seat names ("You", "Seat 2")."""
+
+    def name(match: re.Match[str]) -> str:
+        seats = [int(n) for n in re.findall(r"\d+", match.group(2) + match.group(3))]
+        if any(s >= len(names) for s in seats):
+            return match.group(0)
+        return ", ".join(names[s] for s in seats)
+
+    return _SEATS.sub(name, line)
+
+
 def _scores_line(scores: Sequence[int], names: Sequence[str]) -> str:
     parts = [f"{escape(names[s])} {_signed(v)}" for s, v in enumerate(scores)]
     return "[bold]Scores:[/] " + ", ".join(parts)
@@ -258,5 +274,5 @@ def sheet_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: 
     for row in rows:
         scores, totals = list(row["scores"]), list(row["totals"])
         cells = [f"{_signed(s)} = {t}" for s, t in zip(scores, totals, strict=True)]
-        table.add_row(str(row["number"]), escape(names[int(row["dealer"])]), escape(str(row.get("label", ""))), *cells)
+        table.add_row(str(row["number"]), escape(names[int(row["dealer"])]), escape(named_seats(str(row.get("label", "")), names)), *cells)
     return table

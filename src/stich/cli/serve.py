@@ -7,6 +7,8 @@ the other commands stay quick to start.
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -71,6 +73,17 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
 
     settings = Settings(database_url=database or "", grace_seconds=grace)
     url = settings.resolved_database_url()
+    sock = listen_socket(host, port)  # before anything says "serving": a busy port fails here
     print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}; API documentation at /docs)")
-    make_server(create_app(settings), settings, host, port).run()
+    make_server(create_app(settings), settings, host, port).run(sockets=[sock])
     return 0
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``, or a :class:`UsageError` that says why not (a busy port, an unknown host)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as exc:
+        why = "the port is in use (is another server running?)" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        raise UsageError(f"cannot listen on {host}:{port}: {why}") from None

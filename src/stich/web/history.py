@@ -31,6 +31,7 @@ from stich.core.errors import StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
+from stich.web.absence import played_by_stand_in, stand_in_seats
 from stich.web.auth import Identity, current_identity
 from stich.web.db import PlayedDeal
 from stich.web.lobby import visible_deal
@@ -139,6 +140,7 @@ def build_replay(deal_id: int, record_text: str) -> dict[str, Any]:
         "frames": frames,
         "result": record["result"],
         "result_lines": game.describe_result(record["result"]),
+        "stand_in_seats": stand_in_seats(record),
     }
 
 
@@ -225,10 +227,24 @@ def _score(played: PlayedDeal) -> int:
     return scores[played.seat]
 
 
+THROWN_IN_KINDS = frozenset({"all_pass", "thrown", "thrown_in", "schmeissen", "redeal"})
+"""Result kinds of a deal nobody played (all passed, thrown in): it is no played deal in the statistics."""
+
+
+def thrown_in(result: dict[str, Any]) -> bool:
+    """Whether a deal's result is a thrown-in deal (the same test as the client's ``thrownIn``)."""
+    return bool(result.get("redeal")) or result.get("kind") in THROWN_IN_KINDS
+
+
 def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
-    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order."""
+    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order.
+
+    Thrown-in deals are not played deals and are left out (issue 28).
+    """
     totals: dict[str, list[int]] = {}
     for played in deals:
+        if thrown_in(json.loads(played.record)["result"]):
+            continue
         totals.setdefault(played.game, []).append(_score(played))
     return [
         {
@@ -243,12 +259,29 @@ def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
     ]
 
 
+def _stand_in(played: PlayedDeal) -> bool:
+    """Whether a stand-in bot played for the person in this deal."""
+    return played_by_stand_in(json.loads(played.record), played.seat)
+
+
 @router.get("/me/stats")
-async def my_stats(request: Request) -> dict[str, Any]:
-    """Your finished deals per game: how many, won, lost, total and mean score (401 without a session)."""
+async def my_stats(request: Request, include_stand_in: bool = False) -> dict[str, Any]:
+    """Your finished deals per game: how many, won, lost, total and mean score (401 without a session).
+
+    Deals a stand-in bot played for you are left out unless ``include_stand_in=true``;
+    ``stand_in_deals`` says how many there are either way.
+    """
     identity = await _identity(request)
     deals = await asyncio.to_thread(services(request).db.played_deals, identity.user_id, identity.session_id)
-    return {"name": identity.name, "guest": identity.guest, "games": game_stats(deals)}
+    absent = [played for played in deals if _stand_in(played)]
+    counted = deals if include_stand_in else [played for played in deals if not _stand_in(played)]
+    return {
+        "name": identity.name,
+        "guest": identity.guest,
+        "games": game_stats(counted),
+        "include_stand_in": include_stand_in,
+        "stand_in_deals": len(absent),
+    }
 
 
 @router.get("/me/deals")
@@ -276,6 +309,9 @@ async def my_deals(
                 "finished_at": played.finished_at.isoformat(),
                 "seat": played.seat,
                 "score": _score(played),
+                "stand_in": _stand_in(played),
+                "result": json.loads(played.record)["result"],
+                "players": json.loads(played.record).get("players"),
                 "replay_url": f"/api/deals/{played.deal_id}/replay",
             }
             for played in deals

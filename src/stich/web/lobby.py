@@ -25,6 +25,7 @@ from stich.web.db import DealRow, TableRow
 from stich.web.models import utcnow
 from stich.web.protocol import ApiError
 from stich.web.services import Services, services
+from stich.web.session_kinds import TableKind, kind_deals, kind_options, session_rules
 from stich.web.table_caps import Owner
 from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
 
@@ -55,6 +56,8 @@ class CreateTable(_Body):
     """The creator's seat; ``null`` to create a table without sitting at it."""
     bots: Annotated[str, Field(max_length=32)] | None = None
     """Fill every other seat with this bot at once (the table then starts): a spec such as ``heuristic`` or ``pimc:level=2``."""
+    kind: TableKind | None = None
+    """``free`` (nothing compulsory, any number of deals) or ``list`` (whole rounds); see :mod:`stich.web.session_kinds`."""
 
 
 class JoinTable(_Body):
@@ -91,6 +94,13 @@ def build_game(body: CreateTable) -> Game:
         return make_game(body.game, body.preset, body.options)
     except OptionError as exc:
         raise ApiError(422, "options", str(exc)) from None
+
+
+def settle_table(body: CreateTable) -> tuple[Game, int]:
+    """The game and number of deals of a new table, its ``kind`` applied (see :mod:`stich.web.session_kinds`)."""
+    options = kind_options(body.game, body.preset, body.options, body.kind)
+    game = build_game(body.model_copy(update={"options": options}))
+    return game, kind_deals(game, body.kind, body.deals if "deals" in body.model_fields_set else None)
 
 
 def _runtime(svc: Services, table_id: str, identity: Identity | None, invite: str | None) -> TableRuntime:
@@ -175,16 +185,23 @@ async def list_tables(
 async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
     """Create a table (you sit at ``seat`` unless it is null); with ``bots`` the other seats are filled and play starts."""
     svc = services(request)
-    game = build_game(body)
-    if body.deals > svc.settings.max_deals:
+    game, deals = settle_table(body)
+    if deals > svc.settings.max_deals:
         raise ApiError(422, "deals", f"at most {svc.settings.max_deals} deals per table")
     if body.seat is not None and body.seat >= game.num_seats:
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
     bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
     async with player(request, response) as identity:
-        row = new_table_row(game, body.deals, body.private, identity, body.seat, utcnow())
+        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow())
         runtime = await svc.tables.create(row, identity, request, bots)
     return runtime.summary(identity)
+
+
+@router.post("/tables/rules")
+def table_rules(body: CreateTable) -> dict[str, Any]:
+    """What a table created with this body would play: its list's length, kind, dealer rule and compulsory deals (nothing is made)."""
+    game, deals = settle_table(body)
+    return session_rules(game, deals)
 
 
 @router.get("/tables/{table_id}")

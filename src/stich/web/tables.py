@@ -69,6 +69,7 @@ from stich.web.protocol import (
     public_view,
 )
 from stich.web.services import services
+from stich.web.session_kinds import forced_seat, session_rules
 from stich.web.settings import Settings
 from stich.web.socket_limits import SocketLimits
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
@@ -361,6 +362,7 @@ class TableRuntime:
             "invite": self.invite_path() if member else None,
             "socket": f"/ws/tables/{self.id}",
             "broken": self.broken,
+            "rules": session_rules(self.game, self.deals_requested),
         }
 
     def invite_path(self) -> str:
@@ -391,6 +393,8 @@ class TableRuntime:
             "dealer": self.state.dealer,
             "commitment": self.deal.fair.digest,
             "construction": COMMITMENT_CONSTRUCTION,
+            "forced": forced_seat(self.session),
+            "stand_in_seats": sorted(self.deal.stand_in_seats),
         }
 
     def _state_message(self, seat: int | None) -> dict[str, Any] | None:
@@ -753,6 +757,7 @@ class TableRuntime:
                 "result_lines": self.game.describe_result(record["result"]),
                 "totals": list(session.totals),
                 "record_url": f"/api/deals/{deal.id}/record",
+                "stand_in_seats": record["meta"]["stand_in_seats"],
             }
         )
         if session.is_over():

@@ -16,11 +16,17 @@ function initialLanguage() {
   return LANGUAGES.includes(browser) ? browser : "en";
 }
 
+/** The texts of a language: the interface (`{lang}.json`), the games' rules options (`options.{lang}.json`) and rules pages (`rules.{lang}.json`). */
 async function load(lang) {
   if (!catalogs[lang]) {
-    const response = await fetch(`/static/i18n/${lang}.json`, { cache: "no-cache" });
-    if (!response.ok) throw new Error(`i18n ${lang}: HTTP ${response.status}`);
-    catalogs[lang] = await response.json();
+    const parts = await Promise.all(
+      [`/static/i18n/${lang}.json`, `/static/i18n/options.${lang}.json`, `/static/i18n/rules.${lang}.json`].map(async (url) => {
+        const response = await fetch(url, { cache: "no-cache" });
+        if (!response.ok) throw new Error(`i18n ${url}: HTTP ${response.status}`);
+        return response.json();
+      }),
+    );
+    catalogs[lang] = Object.assign({}, ...parts);
   }
   return catalogs[lang];
 }

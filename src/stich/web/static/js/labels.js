@@ -15,6 +15,9 @@ const key = (text) => text.trim().replace(/\s+/g, ".");
 /** An action's label for a button or the log: game- and phase-specific where the words differ. */
 export function actionLabel(text, gameName, phase, pack) {
   const k = key(text);
+  // Doppelkopf shown with the German pack names its suit solos after German suits (Eichel, Grün, Herz, Schellen).
+  const german = pack === "german" && gameName === "doppelkopf" ? t(`action.${k}.german`, {}, "") : "";
+  if (german) return german;
   const found = (phase && t(`action.${gameName}.${phase}.${k}`, {}, "")) || t(`action.${gameName}.${k}`, {}, "") || t(`action.${k}`, {}, "");
   if (found) return found;
   const [verb, arg] = text.split(" ");

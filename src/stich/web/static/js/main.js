@@ -11,6 +11,7 @@ import * as table from "./pages/table.js";
 import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
+import * as rules from "./pages/rules.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -19,6 +20,7 @@ const ROUTES = [
   { name: "replay", pattern: /^\/replay\/(\d+)$/, page: replay },
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
+  { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
 ];
 
 let mounted = null;
@@ -30,7 +32,15 @@ export function parseHash(hash) {
   return { path: path || "/", query: new URLSearchParams(query) };
 }
 
+let shownHash = null;
+
 function route() {
+  // A page may ask to stay (a running table warns that a bot will play for the one who leaves).
+  if (shownHash !== null && location.hash !== shownHash && mounted?.confirmLeave && !mounted.confirmLeave()) {
+    window.history.replaceState(null, "", shownHash || "#/");
+    return;
+  }
+  shownHash = location.hash;
   const { path, query } = parseHash(location.hash);
   const root = document.getElementById("app");
   if (mounted?.unmount) mounted.unmount();
@@ -71,6 +81,21 @@ async function logout() {
   location.hash = "#/login";
 }
 
+/** The settings popover closes with Escape and with a click or tap outside it, as popovers do. */
+function closeSettingsOnEscapeAndOutside() {
+  const settings = document.querySelector("details.settings");
+  if (!settings) return;
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && settings.open) {
+      settings.open = false;
+      settings.querySelector("summary")?.focus();
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (settings.open && !settings.contains(event.target)) settings.open = false;
+  });
+}
+
 async function boot() {
   await initI18n();
   const german = document.getElementById("setting-german-suits");
@@ -84,7 +109,8 @@ async function boot() {
     if (mounted?.relabel) mounted.relabel();
     else route();
   });
-  await Promise.all([refreshIdentity().catch(() => null), loadPacks()]);
+  await Promise.all([refreshIdentity({ onlyIfKnown: true }).catch(() => null), loadPacks()]);
+  closeSettingsOnEscapeAndOutside();
   renderHeader();
   window.addEventListener("hashchange", route);
   route();

@@ -2,7 +2,8 @@
 // payments and every seat's score, built from the result JSON (and the server's result_lines).
 
 import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, language, t } from "./i18n.js";
+import { detailLines, namedServerLines } from "./result_details.js";
 import { contractLabel, itemLabel, partyLabel } from "./labels.js";
 
 const signed = (n) => (typeof n === "number" && n > 0 ? `+${formatNumber(n)}` : formatNumber(n));
@@ -37,7 +38,7 @@ function winnerText(gameName, result) {
     return t("result.no_winner");
   }
   if (typeof result.won === "boolean") return t(result.won ? "result.declarer_wins" : "result.declarer_loses");
-  if (typeof result.winner === "string") return t("result.side_wins", { side: partyLabel(result.winner) });
+  if (typeof result.winner === "string") return t(`result.wins.${result.winner}`, {}, t("result.side_wins", { side: partyLabel(result.winner) }));
   return "";
 }
 
@@ -82,7 +83,7 @@ function facts(gameName, result) {
   };
   if (gameName === "doppelkopf") {
     if (result.calls) {
-      const calls = Object.entries(result.calls).filter(([, v]) => v && v !== "none").map(([party, v]) => `${partyLabel(party)}: ${t(`call.${v}`, {}, v)}`);
+      const calls = Object.entries(result.calls).filter(([, v]) => v && v !== "none").map(([party, v]) => (v === "re_kontra" ? partyLabel(party) : `${partyLabel(party)}: ${t(`call.${v}`, {}, v)}`)); // "Re", not "Re: Re und Kontra"
       add(t("result.calls"), calls.join(" · "));
     }
     if (result.multiplier && result.multiplier !== 1) add(t("result.multiplier"), `×${result.multiplier}`);
@@ -95,10 +96,16 @@ function facts(gameName, result) {
   if (result.margin !== undefined) add(t("result.margin"), result.margin);
   if (result.multiplier && result.multiplier !== 1) add(t("result.multiplier"), `×${result.multiplier}`);
   if (result.doubles) add(t("result.doubles"), result.doubles);
-  if (result.per_defender !== undefined) add(t("result.per_defender"), signed(result.per_defender));
+  // What each defender pays or receives, as a positive amount: a winner's points never read negative.
+  if (typeof result.per_defender === "number" && result.per_defender) add(t(result.per_defender > 0 ? "result.each_defender_pays" : "result.each_defender_gets"), formatNumber(Math.abs(result.per_defender)));
   if (result.payment !== undefined) add(t("result.payment"), formatNumber(result.payment));
   if (result.per_opponent !== undefined) add(t("result.per_opponent"), formatNumber(result.per_opponent));
-  if (result.value !== undefined && typeof result.value === "number") add(t("result.value"), signed(result.value));
+  if (typeof result.value === "number") {
+    // A declarer's value below zero is the other side's win: shown as what it is worth, and for whom.
+    const lone = typeof result.lone === "number";
+    const side = partyLabel(result.value >= 0 ? (lone ? "lone" : "declarer") : lone ? "opponents" : "defenders");
+    add(t("result.value"), result.value ? t("result.value_for", { value: formatNumber(Math.abs(result.value)), side }) : formatNumber(0));
+  }
   return out;
 }
 
@@ -167,8 +174,12 @@ export function evaluationContent(result, { gameName, names, mySeat, lines = [],
       ),
     ),
   );
-  // The server's own lines, except a bare "key: value" listing (a game without its own wording) that says nothing new.
-  lines = (lines || []).filter((line) => !/^[a-z][a-z_ ]*: \S+$/.test(line));
+  // "Im Einzelnen": the client's own wording with names; for a game it does not word, the server's English lines
+  // (names put in) in English only, except a bare "key: value" listing that says nothing new.
+  const own = detailLines(gameName, result, names);
+  if (own) lines = own;
+  else if (language() === "en") lines = namedServerLines(lines, names).filter((line) => !/^[a-z][a-z_ ]*: \S+$/.test(line));
+  else lines = [];
   if (lines.length) {
     parts.push(h("details", { class: "eval-lines" }, h("summary", { text: t("result.details") }), h("ul", {}, lines.map((line) => h("li", { text: line })))));
   }

@@ -10,14 +10,31 @@ export function me() {
   return identity;
 }
 
-/** Ask the server who we are (GET /api/auth/me); null without a session. */
-export async function refreshIdentity() {
+const HAD_SESSION = "stich.hadSession";
+
+/** Remember whether this browser has a session, so that a first anonymous visit does not ask (and log a 401). */
+function remember() {
+  if (identity) localStorage.setItem(HAD_SESSION, "1");
+  else localStorage.removeItem(HAD_SESSION);
+}
+
+/**
+ * Ask the server who we are (GET /api/auth/me); null without a session.
+ * With `onlyIfKnown`, a browser that never had a session is taken to have none without asking.
+ */
+export async function refreshIdentity({ onlyIfKnown = false } = {}) {
+  if (onlyIfKnown && !localStorage.getItem(HAD_SESSION)) {
+    identity = null;
+    notify();
+    return identity;
+  }
   try {
     identity = await api("/api/auth/me");
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) throw error;
     identity = null;
   }
+  remember();
   notify();
   return identity;
 }
@@ -25,6 +42,7 @@ export async function refreshIdentity() {
 /** Set the identity after login, register, guest or logout. */
 export function setIdentity(value) {
   identity = value;
+  remember();
   notify();
 }
 

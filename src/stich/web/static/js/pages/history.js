@@ -5,7 +5,8 @@ import { api, ApiError } from "../api.js";
 import { gameNameOf } from "../cards.js";
 import { h, replace } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
-import { gameTitle } from "../games.js";
+import { gameTitle, playerName } from "../games.js";
+import { dealSummary } from "../results.js";
 import { me } from "../store.js";
 
 const PAGE = 50;
@@ -50,6 +51,15 @@ export function mount(root) {
     render();
   }
 
+  /** The deal's contract and who played it ("Dreier (Anna)"), with the result for me: not a bare seat number. */
+  function dealLine(d) {
+    const gameName = gameNameOf(d.game);
+    const names = (d.players || []).map((name, i) => playerName(name, i));
+    const summary = d.result ? dealSummary(gameName, d.result, names) : "";
+    const outcome = d.score > 0 ? t("history.won") : d.score < 0 ? t("history.lost") : "";
+    return [summary || t("table.seat_n", { n: Number(d.seat) + 1 }), outcome].filter(Boolean).join(" · ");
+  }
+
   function dealLinks(id) {
     return [
       h("a", { class: "button small", href: `#/replay/${id}`, text: t("result.replay") }),
@@ -74,7 +84,7 @@ export function mount(root) {
       h(
         "table",
         { class: "data-table history-table" },
-        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.seat") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }))),
+        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.contract") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }), h("th", { text: "" }))),
         h(
           "tbody",
           {},
@@ -84,8 +94,9 @@ export function mount(root) {
               { testid: "history-row", dataset: { dealId: d.deal_id } },
               h("td", { text: `#${d.deal_id}` }),
               h("td", { text: formatDate(d.finished_at) }),
-              h("td", { text: t("table.seat_n", { n: Number(d.seat) + 1 }) }),
+              h("td", { testid: "history-contract", text: dealLine(d) }),
               h("td", { class: ["num", d.score > 0 && "plus", d.score < 0 && "minus"], text: formatNumber(d.score) }),
+              h("td", {}, d.stand_in ? h("span", { class: "stand-in-mark", testid: "stand-in-mark", text: t("absence.me") }) : ""),
               h("td", {}, dealLinks(d.deal_id)),
             ),
           ),

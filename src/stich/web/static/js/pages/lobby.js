@@ -6,8 +6,11 @@ import { t } from "../i18n.js";
 import { botSeconds, botTitle, gameTitle, loadBots, loadGames, presetOf, presetTitle } from "../games.js";
 import { me, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
+import { apiErrorText } from "../server_errors.js";
 import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
+import { rulesText } from "../session_rules.js";
+import { rulesLink } from "./rules.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -31,9 +34,7 @@ export function takePendingJoin(tableId) {
 }
 
 function errorMessage(error) {
-  if (error instanceof ApiError && error.status === 0) return t("error.network");
-  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
-  return t("error.generic", { message: String(error.message || error) });
+  return apiErrorText(error);
 }
 
 function tableRow(table, games) {
@@ -99,7 +100,13 @@ function createForm(gamesData, bots, keep) {
   const gameSelect = h("select", { id: "create-game", testid: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
   const presetSelect = h("select", { id: "create-preset", testid: "create-preset", name: "preset" });
   const deals = h("input", { id: "create-deals", testid: "create-deals", type: "number", min: "1", max: "200", step: "1", value: "4", inputmode: "numeric", required: true });
-  const dealsHint = h("p", { class: "muted small" });
+  const dealsHint = h("p", { class: "muted small", testid: "create-rules" });
+  const gameRules = h("span", { class: "game-rules" });
+  const kindSelect = h(
+    "select",
+    { id: "create-kind", testid: "create-kind", name: "kind" },
+    ["free", "list"].map((kind) => h("option", { value: kind, text: t(`lobby.kind_${kind}`), selected: kind === (keep.kind || "free") })),
+  );
   const isPrivate = h("input", { type: "checkbox", id: "create-private" });
   const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
   const botFill = h(
@@ -111,6 +118,42 @@ function createForm(gamesData, bots, keep) {
   const optionsBox = h("div", { class: "options-box" });
   const error = h("p", { class: "form-error", role: "alert" });
   let options = null;
+  let previewTimer = null;
+  let previewAsked = 0;
+
+  function requestBody() {
+    const body = { game: gameSelect.value, preset: presetSelect.value, kind: kindSelect.value, private: isPrivate.checked, seat: sit.checked ? 0 : null };
+    const count = Number(deals.value);
+    if (kindSelect.value === "free" && Number.isInteger(count) && count >= 1) body.deals = count;
+    const chosen = options ? options.values() : {};
+    if (Object.keys(chosen).length) body.options = chosen;
+    return body;
+  }
+
+  /** Ask the server what the table would play (its list's length, who deals, what is compulsory) and say it. */
+  function preview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(async () => {
+      const asked = ++previewAsked;
+      const body = requestBody();
+      delete body.private;
+      delete body.seat;
+      try {
+        const rules = await api("/api/tables/rules", { method: "POST", body });
+        if (asked !== previewAsked) return;
+        if (kindSelect.value === "list") deals.value = String(rules.deals);
+        else if (!keep.deals && Number(deals.value) !== rules.seats) {
+          deals.value = String(rules.seats); // a free table plays one deal per seat unless the player says otherwise
+          preview();
+          return;
+        }
+        dealsHint.textContent = rulesText(rules);
+        dealsHint.dataset.kind = rules.kind;
+      } catch (err) {
+        if (asked === previewAsked) dealsHint.textContent = errorMessage(err);
+      }
+    }, 150);
+  }
 
   function selectedGame() {
     return games.find((g) => g.name === gameSelect.value) || games[0];
@@ -121,9 +164,16 @@ function createForm(gamesData, bots, keep) {
     replace(presetSelect, game.presets.map((p) => h("option", { value: p, text: presetTitle(game.name, p), selected: p === preset })));
     deals.value = keep.game === game.name && keep.deals ? keep.deals : String(game.seats);
     keep.game = game.name;
-    dealsHint.textContent = t("lobby.deals_hint", { seats: game.seats });
+    replace(gameRules, rulesLink(game.name));
     options = optionsForm(game);
     replace(optionsBox, options.element);
+    options.element.addEventListener("change", preview);
+    onKind();
+  }
+  function onKind() {
+    keep.kind = kindSelect.value;
+    deals.disabled = kindSelect.value === "list";
+    preview();
   }
   if (keep.game) gameSelect.value = keep.game;
   isPrivate.checked = Boolean(keep.private);
@@ -134,8 +184,9 @@ function createForm(gamesData, bots, keep) {
     keep.deals = null;
     onGame();
   });
-  presetSelect.addEventListener("change", () => { keep.preset = presetSelect.value; });
-  deals.addEventListener("input", () => { keep.deals = deals.value; });
+  presetSelect.addEventListener("change", () => { keep.preset = presetSelect.value; preview(); });
+  kindSelect.addEventListener("change", onKind);
+  deals.addEventListener("input", () => { keep.deals = deals.value; preview(); });
   isPrivate.addEventListener("change", () => { keep.private = isPrivate.checked; });
   sit.addEventListener("change", () => { keep.sit = sit.checked; });
   botFill.addEventListener("change", () => { keep.bots = botFill.value; });
@@ -151,14 +202,12 @@ function createForm(gamesData, bots, keep) {
         event.preventDefault();
         error.textContent = "";
         const count = Number(deals.value);
-        if (!Number.isInteger(count) || count < 1 || count > 200) {
+        if (kindSelect.value === "free" && (!Number.isInteger(count) || count < 1 || count > 200)) {
           error.textContent = t("lobby.deals_invalid");
           deals.focus();
           return;
         }
-        const body = { game: gameSelect.value, preset: presetSelect.value, deals: count, private: isPrivate.checked, seat: sit.checked ? 0 : null };
-        const chosen = options.values();
-        if (Object.keys(chosen).length) body.options = chosen;
+        const body = requestBody();
         if (botFill.value) body.bots = botFill.value;
         submit.disabled = true;
         try {
@@ -175,8 +224,9 @@ function createForm(gamesData, bots, keep) {
     },
     h("h2", { id: "create-title", text: t("lobby.create_title") }),
     h("div", { class: "form-grid" },
-      h("label", { for: "create-game", text: t("lobby.game") }), gameSelect,
+      h("label", { for: "create-game", text: t("lobby.game") }), h("div", {}, gameSelect, gameRules),
       h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
+      h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
       h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
       h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
     ),

@@ -3,6 +3,7 @@
 import { api, ApiError } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { refusalText } from "../server_errors.js";
 import { me, setIdentity } from "../store.js";
 
 const RETURN_KEY = "stich.returnTo";
@@ -28,7 +29,7 @@ function errorText(error) {
   if (error.status === 409 && error.field === "session") return t("login.logged_in_no_guest");
   if (error.status === 422 && error.field === "name") return t("login.name_rules");
   if (error.status === 422 && error.field === "password") return t("login.password_rules");
-  return t("error.field", { field: error.field, message: error.message });
+  return refusalText(error.field, error.message, error.status);
 }
 
 /** The login/register/guest panel; `onDone` runs after success (default: go back where the player came from). */

@@ -2,14 +2,22 @@
 // An untouched option is left to the preset; only the options the player changes are sent.
 
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
+
+// Every option's name, its explanation and its choices come from i18n/options.{de,en}.json, keyed by game and
+// option name (a test fails when one is missing); in English the explanation is the server's own text.
 
 function optionLabel(game, info) {
-  return t(`option.${game}.${info.name}`, {}, "") || t(`option.${info.name}`, {}, info.name.replaceAll("_", " "));
+  return t(`option.${game}.${info.name}`, {}, info.name.replaceAll("_", " "));
+}
+
+function optionDoc(game, info) {
+  const server = String(info.doc || "").replace(/^\[VAR\]\s*/, "");
+  return language() === "en" ? server : t(`optdoc.${game}.${info.name}`, {}, server);
 }
 
 function choiceLabel(game, info, choice) {
-  return t(`choice.${info.name}.${choice}`, {}, String(choice).replaceAll("_", " "));
+  return t(`choice.${game}.${info.name}.${choice}`, {}, String(choice).replaceAll("_", " "));
 }
 
 function control(game, info, id) {
@@ -67,7 +75,7 @@ export function optionsForm(game) {
         { class: ["option-row", variant && "variant"], dataset: { option: info.name } },
         h("label", { for: id, class: "option-name" }, optionLabel(game.name, info), info.section ? h("span", { class: "muted small", text: ` §${info.section}` }) : null),
         c.element,
-        h("p", { class: "option-doc muted small", text: String(info.doc || "").replace(/^\[VAR\]\s*/, "") }),
+        h("p", { class: "option-doc muted small", text: optionDoc(game.name, info) }),
       ),
     );
   }

@@ -9,6 +9,7 @@ import { eventText, phaseLabel } from "../labels.js";
 import { botSpecOfName, botTitle, gameTitle, playerName } from "../games.js";
 import { evaluationContent } from "../results.js";
 import { groupHand } from "../table/hand.js";
+import { standInMark } from "../absence.js";
 
 /** The replay page. */
 export function mount(root, { params, query }) {
@@ -76,7 +77,7 @@ export function mount(root, { params, query }) {
       return h(
         "div",
         { class: ["replay-hand", seat === toMove && first.phase !== "end" && "to-move"], testid: "replay-hand", dataset: { seat } },
-        h("h3", { title: botSpecOfName(data.seats[seat]) ? botTitle(botSpecOfName(data.seats[seat])) : null }, name, seat === toMove && first.phase !== "end" ? h("span", { class: "tag", text: t("replay.to_move") }) : null, h("span", { class: "muted small", text: t("table.cards_in_hand", { n: cards.length }) })),
+        h("h3", { title: botSpecOfName(data.seats[seat]) ? botTitle(botSpecOfName(data.seats[seat])) : null }, name, (data.stand_in_seats || []).includes(seat) ? standInMark([seat], nm) : null, seat === toMove && first.phase !== "end" ? h("span", { class: "tag", text: t("replay.to_move") }) : null, h("span", { class: "muted small", text: t("table.cards_in_hand", { n: cards.length }) })),
         h(
           "div",
           { class: "replay-cards" },
@@ -107,6 +108,7 @@ export function mount(root, { params, query }) {
         h("button", { type: "button", testid: "replay-last", "aria-label": t("replay.last"), text: "»", onclick: () => go(last()), disabled: step >= last() }),
         slider,
       ),
+      standInMark(data.stand_in_seats, nm) ? h("p", { class: "replay-stand-in" }, standInMark(data.stand_in_seats, nm)) : null,
       h("p", { class: "muted small", text: t("replay.keys") }),
       h(
         "div",

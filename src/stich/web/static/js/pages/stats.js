@@ -10,6 +10,7 @@ export function mount(root) {
   let data = null;
   let error = null;
   let alive = true;
+  let includeStandIn = false;
   const container = h("section", { class: "page stats-page", testid: "stats" });
   root.replaceChildren(container);
 
@@ -22,6 +23,7 @@ export function mount(root) {
       h("h1", { text: data?.name ? t("stats.title_name", { name: data.name }) : t("stats.title") }),
       error ? h("p", { class: "notice" }, error, " ", h("a", { href: "#/login", text: t("nav.login") })) : null,
       !data && !error ? h("p", { class: "muted", text: t("common.loading") }) : null,
+      data ? standInControls() : null,
       data && !games.length ? h("p", { class: "muted", text: t("stats.empty") }) : null,
       games.length
         ? h(
@@ -55,15 +57,30 @@ export function mount(root) {
     );
   }
 
-  api("/api/me/stats")
-    .then((answer) => {
-      data = answer;
-      render();
-    })
-    .catch((err) => {
-      error = err instanceof ApiError && err.status === 401 ? t("stats.login_first") : t("error.generic", { message: err.message });
-      render();
-    });
+  /** Deals a stand-in bot played for me are left out unless I ask for them (issue 28: honest absence). */
+  function standInControls() {
+    const count = data.stand_in_deals || 0;
+    const box = h("input", { type: "checkbox", testid: "stats-include-stand-in", checked: includeStandIn, onchange: (e) => { includeStandIn = e.target.checked; load(); } });
+    return h(
+      "div",
+      { class: "stand-in-controls" },
+      h("label", { class: "check small" }, box, " ", t("stats.include_stand_in")),
+      count ? h("p", { class: "muted small", testid: "stats-stand-in-note", text: t(includeStandIn ? "stats.stand_in_included" : "stats.stand_in_excluded", { n: count }) }) : null,
+    );
+  }
+
+  function load() {
+    api(`/api/me/stats${includeStandIn ? "?include_stand_in=true" : ""}`)
+      .then((answer) => {
+        data = answer;
+        render();
+      })
+      .catch((err) => {
+        error = err instanceof ApiError && err.status === 401 ? t("stats.login_first") : t("error.generic", { message: err.message });
+        render();
+      });
+  }
+  load();
   render();
   return {
     unmount() {

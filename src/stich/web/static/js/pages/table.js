@@ -2,7 +2,7 @@
 // WebSocket: the hand, legal cards and actions, the trick, whose turn it is, the evaluation and the score sheet.
 
 import { api, ApiError } from "../api.js";
-import { gameNameOf, packFor } from "../cards.js";
+import { cardName, gameNameOf, packFor } from "../cards.js";
 import { append, h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { actionHint, actionLabel, phaseLabel, splitActions } from "../labels.js";
@@ -11,17 +11,19 @@ import { evaluationContent, thrownIn } from "../results.js";
 import { TableSocket } from "../socket.js";
 import { me, onSetting, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
+import { apiErrorText, refusalText } from "../server_errors.js";
 import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
+import { forcedWhy, rulesText } from "../session_rules.js";
+import { leaveWarning } from "../absence.js";
+import { rulesLink } from "./rules.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
 import { rememberReturn } from "./login.js";
 
 function errorMessage(error) {
-  if (error instanceof ApiError && error.status === 0) return t("error.network");
-  if (error instanceof ApiError) return t("error.field", { field: error.field, message: error.message });
-  return t("error.generic", { message: String(error.message || error) });
+  return apiErrorText(error);
 }
 
 /** The table page. */
@@ -65,6 +67,9 @@ export function mount(root, { params, query }) {
   const copyButton = h("button", { type: "button", class: "small", onclick: copyInvite });
   const inviteBox = h("div", { class: "invite-box" }, h("label", { class: "small muted", text: "" }), inviteInput, copyButton);
   const notice = h("div", { class: "notice", role: "alert", hidden: true });
+  const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
+  const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
+  const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
 
   const felt = h("div", { class: "felt", role: "region" });
   const seatsLayer = h("div", { class: "seats-layer" });
@@ -78,6 +83,7 @@ export function mount(root, { params, query }) {
 
   const prompt = h("div", { class: "prompt" });
   const actions = h("div", { class: "actions", testid: "actions", role: "group" });
+  const confirmBox = h("div", { class: "confirm-box", testid: "confirm-box", role: "alertdialog", hidden: true });
   const hand = h("div", { class: "hand", testid: "hand", role: "group" });
   handKeys(hand);
 
@@ -85,17 +91,20 @@ export function mount(root, { params, query }) {
   const sheetPanel = h("section", { class: "card-panel sheet-panel", testid: "score-sheet" });
   const logPanel = h("details", { class: "card-panel log-panel", ontoggle: (e) => { s.logOpen = e.target.open; } });
   const showEval = h("button", { type: "button", class: "small", hidden: true, onclick: () => { s.evalHidden = false; render(); evaluation.focus(); } });
+  const side = h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel);
 
   const page = h(
     "div",
     { class: "page table-page" },
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
+    rulesLine,
     notice,
+    absenceNote,
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, prompt, actions), hand),
-      h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel),
+      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+      side,
     ),
   );
   root.replaceChildren(page);
@@ -151,7 +160,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -204,12 +213,12 @@ export function mount(root, { params, query }) {
         noteCompletedTrick(s.state, msg);
         s.state = msg;
         s.pending = false;
-        if (s.lastEnd && msg.view?.legal_actions?.length && s.lastEnd.deal !== msg.deal) s.evalHidden = true;
+        // The evaluation stays until the player clicks "Weiter"; it sits on the felt and never covers the buttons.
         break;
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
@@ -221,9 +230,9 @@ export function mount(root, { params, query }) {
           if (/finished/.test(msg.message)) {
             s.finished = true;
             loadSheet();
-          } else s.notice = /no such table/.test(msg.message) ? "table.not_found" : msg.message;
+          } else s.notice = /no such table/.test(msg.message) ? "table.not_found" : refusalText(msg.field, msg.message);
         } else {
-          showToast(t("table.refused", { message: msg.message }), "error");
+          showToast(t("table.refused", { message: refusalText(msg.field, msg.message) }), "error");
           if (msg.field === "step" || msg.field === "deal") socket?.send({ type: "sync" });
         }
         break;
@@ -244,6 +253,38 @@ export function mount(root, { params, query }) {
       s.hold = null;
       render();
     }, TRICK_HOLD_MS + 20);
+  }
+
+  /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
+  const CONFIRMED_VERBS = new Set(["discard", "offer"]);
+
+  function chooseCard(action) {
+    if (CONFIRMED_VERBS.has(action.split(" ")[0])) {
+      s.confirming = { action, step: s.state?.step, deal: s.state?.deal };
+      render();
+      confirmBox.querySelector("button")?.focus();
+    } else sendAction(action);
+  }
+
+  function renderConfirm() {
+    const c = s.confirming;
+    const current = c && s.state && c.step === s.state.step && c.deal === s.state.deal && (view()?.legal_actions || []).includes(c.action);
+    if (!current) s.confirming = null;
+    confirmBox.hidden = !current;
+    if (!current) return confirmBox.replaceChildren();
+    const [verb, card] = c.action.split(" ");
+    replace(
+      confirmBox,
+      h("p", { text: t(`confirm.${gameName()}.${verb}`, { card: cardName(card, gameName(), pack()) }, t(`confirm.${verb}`, { card: cardName(card, gameName(), pack()) })) }),
+      h("button", { type: "button", class: "primary small", testid: "confirm-action", text: t("confirm.ok"), onclick: () => { s.confirming = null; sendAction(c.action); } }),
+      h("button", { type: "button", class: "small", testid: "cancel-action", text: t("confirm.back"), onclick: () => { s.confirming = null; render(); } }),
+    );
+  }
+
+  /** An illegal card clicked: the server (the engine) says why, with the rule; nothing changes at the table. */
+  function explainIllegal(card, cardActions) {
+    const verb = [...cardActions.values()][0]?.split(" ")[0] || "play";
+    sendAction(`${verb} ${card}`);
   }
 
   function sendAction(action) {
@@ -300,13 +341,14 @@ export function mount(root, { params, query }) {
   // ------------------------------------------------------------- render
   function renderConnection() {
     connection.dataset.state = s.connection;
+    connection.hidden = status() === "finished" || Boolean(s.notice); // nothing to connect to: say nothing
     let text = t(`conn.${s.connection}`);
     if (s.connection === "reconnecting" && s.retryAt) {
       const seconds = Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000));
       text = t("conn.retry_in", { seconds });
     }
     connection.textContent = text;
-    retryButton.hidden = s.connection !== "reconnecting" || !s.retryAt;
+    retryButton.hidden = connection.hidden || s.connection !== "reconnecting" || !s.retryAt;
     retryButton.textContent = t("conn.retry_now");
     clearTimeout(countdown);
     if (s.connection === "reconnecting" && s.retryAt && alive) countdown = setTimeout(renderConnection, 500);
@@ -315,10 +357,10 @@ export function mount(root, { params, query }) {
   function renderHead() {
     const name = gameName();
     const preset = presetOf(s.summary?.game || s.state?.view?.game);
-    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null);
+    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null, name ? rulesLink(name, true) : null);
     const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
     const finishedRows = [...s.sheet.values()];
-    const played = finishedRows.length ? finishedRows.filter((row) => !thrownIn(row.result || {})).length : s.table?.deals_played ?? s.summary?.deals_played ?? 0;
+    const played = finishedRows.filter((row) => !thrownIn(row.result || {})).length; // a thrown-in deal is no played deal
     const parts = [t(`status.${status()}`)];
     if (requested) parts.push(t("table.deals_played", { played, total: requested }));
     if (s.dealStart && status() === "playing") parts.push(t("table.deal_no", { n: s.dealStart.number + 1 }));
@@ -337,6 +379,45 @@ export function mount(root, { params, query }) {
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
+    rulesLine.textContent = rulesText(s.summary?.rules);
+  }
+
+  /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
+  const leaving = () => status() === "playing" && !s.finished && typeof mySeat() === "number";
+
+  /** Back at the table after a stand-in played for me: say which deals, once (until closed). */
+  function renderAbsence() {
+    const seat = mySeat();
+    const deals = [];
+    if (typeof seat === "number") {
+      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat)) deals.push(row.number);
+      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal)) deals.push(s.dealStart.number);
+    }
+    absenceNote.hidden = !deals.length || s.absenceClosed;
+    if (absenceNote.hidden) return;
+    replace(
+      absenceNote,
+      h("span", { text: t("absence.returned", { deals: deals.map((n) => t("absence.deal_n", { n: n + 1 })).join(", ") }) }),
+      " ",
+      h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.absenceClosed = true; render(); } }),
+    );
+  }
+
+  /** The deal's compulsory declarer (Vorführung, Mußrunde), said on the table while it is decided and played. */
+  function renderForced() {
+    const forced = s.dealStart?.forced;
+    const current = forced && s.state && s.state.deal === s.dealStart.deal && view()?.phase !== "end";
+    forcedBox.hidden = !current;
+    if (!current) {
+      forcedBox.textContent = "";
+      return;
+    }
+    const why = forcedWhy(forced.why);
+    const mine = forced.seat === mySeat();
+    forcedBox.dataset.seat = String(forced.seat);
+    forcedBox.textContent = mine
+      ? forced.why === "vorfuehrung" ? t("rules.forced_me", { why }) : t("rules.forced_me_mussrunde")
+      : t("rules.forced_seat", { name: names()[forced.seat] ?? forced.seat, why });
   }
 
   function renderFelt() {
@@ -365,6 +446,7 @@ export function mount(root, { params, query }) {
     replace(talonBox, showTalon ? renderTalon(talon, { gameName: gameName(), pack: pack(), taken: v.public.talon_taken }) : null);
     // The centre: waiting for players (with the bot controls), or the turn.
     replace(centerInfo);
+    if (s.notice) return renderTurn(null); // a table one may not see (or that does not exist): only the notice speaks
     if (status() === "open") centerInfo.append(openTableControls());
     else if (status() === "finished" && !s.lastEnd) centerInfo.append(h("div", { class: "muted", text: t("table.finished") }));
     else if (status() === "playing" && !v) centerInfo.append(h("div", { class: "muted", text: t("table.next_deal_soon") }));
@@ -440,7 +522,7 @@ export function mount(root, { params, query }) {
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
-      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: sendAction });
+      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
     } else {
       hand.replaceChildren();
       hand.hidden = mySeat() === null;
@@ -467,6 +549,11 @@ export function mount(root, { params, query }) {
     }
     const recordUrl = `${end.record_url || `/api/deals/${end.deal}/record`}${inviteQuery}`;
     const more = status() === "playing";
+    const running = more && s.dealStart && s.dealStart.deal !== end.deal ? s.dealStart.number + 1 : null;
+    // While the next deal runs, the last one's evaluation moves beside the table: it covers neither trick nor buttons.
+    const home = running ? side : felt;
+    if (evaluation.parentNode !== home) (running ? side.prepend(evaluation) : felt.append(evaluation));
+    evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
       h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.evalHidden = true; render(); } })),
@@ -476,7 +563,8 @@ export function mount(root, { params, query }) {
         { class: "eval-links" },
         h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
         h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
-        more ? h("span", { class: "muted small", text: t("result.next_soon") }) : null,
+        more ? h("span", { class: "muted small", testid: "eval-next", text: running ? t("result.next_running", { n: running }) : t("result.next_soon") }) : null,
+        h("button", { type: "button", class: "primary small", testid: "eval-continue", text: t("result.continue"), onclick: () => { s.evalHidden = true; render(); } }),
         status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
       ),
     );
@@ -489,7 +577,11 @@ export function mount(root, { params, query }) {
     renderFelt();
     renderControls();
     const nm = names();
-    renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack() });
+    renderForced();
+    renderAbsence();
+    renderConfirm();
+    const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
+    renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
     const summed = nm.map((_, i) => rows.reduce((sum, row) => sum + (row.result?.scores?.[i] ?? 0), 0));
     const totals = s.tableEnd?.totals || s.table?.totals || s.summary?.totals || summed;
@@ -499,6 +591,12 @@ export function mount(root, { params, query }) {
   }
 
   // ---------------------------------------------------------------- start
+  const beforeUnload = (event) => {
+    if (!leaving()) return;
+    event.preventDefault();
+    event.returnValue = leaveWarning(); // browsers show their own text; the warning itself is what counts
+  };
+  window.addEventListener("beforeunload", beforeUnload);
   const resize = new ResizeObserver(() => layoutHand(hand));
   resize.observe(hand);
   const offSetting = onSetting(() => render());
@@ -527,8 +625,13 @@ export function mount(root, { params, query }) {
   render();
 
   return {
+    /** Asked by the router before another page replaces this one: warn before handing the seat to a bot. */
+    confirmLeave() {
+      return !leaving() || window.confirm(leaveWarning());
+    },
     unmount() {
       alive = false;
+      window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
       resize.disconnect();

@@ -36,7 +36,7 @@ function bySuit(hand) {
  * @param {{hand: string[], groups: string[][]|null, cardActions: Map<string,string>, myTurn: boolean, busy: boolean,
  *          gameName: string, pack: string, onPlay: (action: string) => void}} opts
  */
-export function renderHand(container, { hand, groups, cardActions, myTurn, busy, gameName, pack, onPlay }) {
+export function renderHand(container, { hand, groups, cardActions, myTurn, busy, gameName, pack, onPlay, onIllegal = null }) {
   const focused = document.activeElement?.closest?.('[data-testid="hand"] .card')?.dataset.card ?? null;
   const grouped = groupHand(hand, groups);
   const cards = [];
@@ -54,9 +54,11 @@ export function renderHand(container, { hand, groups, cardActions, myTurn, busy,
         legal,
         tag: "button",
         extraClass: [legal ? "legal" : "", dim ? "illegal" : "", index === 0 && groupIndex > 0 ? "group-start" : ""].join(" "),
-        onClick: legal ? () => onPlay(action) : null,
+        onClick: legal ? () => onPlay(action) : dim && onIllegal && !busy ? () => onIllegal(card) : null,
       });
-      el.disabled = !legal;
+      // A card that may not be played now stays clickable on one's turn: the click asks why (the rule is shown).
+      el.disabled = !legal && !(dim && onIllegal && !busy);
+      if (dim && onIllegal) el.title = `${el.title} — ${t("table.illegal_card_hint")}`;
       el.dataset.copy = String(copy);
       if (action && legal) el.title = `${el.title} — ${t(`verb_hint.${action.split(" ")[0]}`, {}, "")}`.replace(/ — $/, "");
       cards.push(el);

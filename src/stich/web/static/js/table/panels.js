@@ -4,22 +4,29 @@ import { h, replace } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { contractLabel, eventText, partyLabel } from "../labels.js";
 import { dealSummary } from "../results.js";
+import { forcedWhy } from "../session_rules.js";
+import { standInMark } from "../absence.js";
 
 /** Doppelkopf's call levels as the public facts count them (1 = Re/Kontra, 2 = keine 90 ... 5 = schwarz). */
 const CALL_WORDS = ["", "", "keine90", "keine60", "keine30", "schwarz"];
 
 /** The public facts of the deal (contract, calls, Hochzeit, Armut, bids, doublings, talon...) and the player's party. */
-export function renderInfo(container, { view, gameName, names, pack }) {
+export function renderInfo(container, { view, gameName, names, pack, forced = null, mySeat = null }) {
   const pub = view?.public || {};
   const rows = [];
   const add = (label, value) => {
     if (value !== undefined && value !== null && value !== "") rows.push(h("dt", { text: label }), h("dd", {}, value));
   };
   const contract = contractLabel(gameName, pub.contract, pub.kind);
-  if (contract && view?.phase !== "reservation" && view?.phase !== "bidding") {
+  // While the game is still being found (Doppelkopf's reservations and its solo choice) it is not yet a Normalspiel.
+  const finding = ["reservation", "declare", "bidding"].includes(view?.phase);
+  if (contract && !finding) {
     const who = [pub.declarer, pub.soloist, pub.lone].find((x) => typeof x === "number");
-    add(t("info.contract"), who !== undefined && (gameName !== "doppelkopf" || pub.kind !== "normal") ? `${contract} · ${names[who]}` : contract);
+    const title = pub.kind === "solo" && pub.pflichtsolo ? `${t("info.pflichtsolo")}: ${contract}` : contract;
+    add(t("info.contract"), who !== undefined && (gameName !== "doppelkopf" || pub.kind !== "normal") ? `${title} · ${names[who]}` : title);
   }
+  if (forced) add(t("info.compulsory"), `${forcedWhy(forced.why)} · ${names[forced.seat]}`);
+  if (Array.isArray(pub.owes_solo) && typeof mySeat === "number" && pub.owes_solo[mySeat] && !forced) add(t("info.pflichtsolo"), t("rules.owes_me"));
   if (pub.calls && typeof pub.calls === "object") {
     const calls = Object.entries(pub.calls)
       .filter(([, level]) => level > 0)
@@ -30,7 +37,12 @@ export function renderInfo(container, { view, gameName, names, pack }) {
   if (known(pub.hochzeiter)) add(t("info.hochzeit"), names[pub.hochzeiter]);
   if (known(pub.poor)) add(t("info.armut"), names[pub.poor] + (known(pub.armut_taker) ? ` → ${names[pub.armut_taker]}` : ""));
   if (known(pub.schweine)) add(t("info.schweine"), typeof pub.schweine === "number" ? names[pub.schweine] : String(pub.schweine));
-  if (pub.bid && !pub.contract) add(t("info.bid"), `${contractLabel(gameName, pub.bid)}${typeof pub.holder === "number" ? ` · ${names[pub.holder]}` : ""}`);
+  if (pub.bid && !pub.contract) {
+    // An overcall (Dappen's Strecken) is the challenger's bid against the holder, not the holder's.
+    const bid = contractLabel(gameName, pub.bid);
+    if (typeof pub.challenger === "number") add(t("info.bid"), t("info.bid_against", { bid, name: names[pub.challenger], holder: names[pub.holder] ?? "" }));
+    else add(t("info.bid"), `${bid}${typeof pub.holder === "number" ? ` · ${names[pub.holder]}` : ""}`);
+  }
   if (Array.isArray(pub.announced) && pub.announced.length) add(t("info.announced"), pub.announced.map((a) => t(`item.${gameName}.${a}`, {}, "") || t(`item.${a}`, {}, a)).join(", "));
   if (pub.doubling && !Array.isArray(pub.doubling) && Object.keys(pub.doubling).length) {
     add(t("info.doubling"), Object.entries(pub.doubling).map(([item, level]) => `${t(`item.${item}`, {}, item)}: ${t(`doubling.${level}`, {}, level)}`).join(" · "));
@@ -62,7 +74,7 @@ export function renderSheet(container, { rows, totals, names, mySeat, gameName, 
       { class: "sheet-scroll" },
       h(
         "table",
-        { class: "sheet" },
+        { class: ["sheet", names.length >= 5 && "many"] },
         h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("sheet.game") }), names.map((name, i) => h("th", { class: ["num", mine(i)], text: name })))),
         h(
           "tbody",
@@ -73,7 +85,7 @@ export function renderSheet(container, { rows, totals, names, mySeat, gameName, 
                   "tr",
                   {},
                   h("td", { text: String(row.number + 1) }),
-                  h("td", {}, h("a", { href: `#/replay/${row.deal}${inviteQuery}`, class: "sheet-replay", title: t("sheet.replay"), text: dealSummary(gameName, row.result, names) || t("sheet.deal") })),
+                  h("td", {}, h("a", { href: `#/replay/${row.deal}${inviteQuery}`, class: "sheet-replay", title: t("sheet.replay"), text: dealSummary(gameName, row.result, names) || t("sheet.deal") }), standInMark(row.standIn, names)),
                   (row.result?.scores || []).map((score, i) => h("td", { class: ["num", score > 0 && "plus", score < 0 && "minus", mine(i)], text: formatNumber(score) })),
                 ),
               )

@@ -40,6 +40,7 @@ export function lastWords(seat, view, gameName, pack) {
     const verb = text.split(" ")[0];
     if (verb === "play") return "";
     if (playing && !/^(announce|kontra|rekontra|subkontra|double|retour|schwacher|lay_out)/.test(text)) return "";
+    if (text.split(" ")[1] === "?") return t(`bubble.hidden.${verb}`, {}, t("bubble.hidden")); // a card the viewer may not see
     return actionLabel(text, gameName, null, pack);
   }
   return "";
@@ -81,7 +82,7 @@ export function seatPlate(seat, { index, view, viewpoint, seats, mySeat, name, g
   return h(
     "div",
     {
-      class: ["seat", isMe && "me", toMove && "to-move", seat.kind, pos.x < 22 ? "edge-left" : pos.x > 78 ? "edge-right" : ""],
+      class: ["seat", isMe && "me", toMove && "to-move", seat.kind, pos.x < 22 ? "edge-left" : pos.x > 78 ? "edge-right" : "", pos.y < 15 && "edge-top"],
       title: seat.kind === "bot" ? botTitle(seat.bot) : null,
       testid: "seat",
       dataset: { seat: index, occupant },
