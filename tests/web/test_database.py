@@ -15,6 +15,8 @@ from stich.web.db import Database
 from stich.web.models import Base
 from stich.web.settings import Settings, default_database_url
 
+pytestmark = pytest.mark.both_databases
+
 
 def test_migrations_build_exactly_the_models(db_url: str) -> None:
     db = Database(db_url)
