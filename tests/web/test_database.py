@@ -31,6 +31,17 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
     db.dispose()
 
 
+@pytest.mark.parametrize("deal_id", [2**31 - 1, 2**31, 2**63 - 1, 2**63])
+def test_an_id_past_the_key_columns_range_is_no_deal(db_url: str, deal_id: int) -> None:
+    # PostgreSQL's integer key has 32 bits and refuses a larger id outright (a DataError, a 500 to the client)
+    db = Database(db_url)
+    db.migrate()
+    try:
+        assert db.get_deal(deal_id) is None
+    finally:
+        db.dispose()
+
+
 def test_migration_scripts_ship_inside_the_package() -> None:
     import stich.web.migrations as migrations
 
