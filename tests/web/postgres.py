@@ -79,8 +79,8 @@ class PostgresServer:
             except KeyError:
                 raise PostgresUnavailable(f"the tests run as root and there is no {RUN_AS_WHEN_ROOT!r} user to run PostgreSQL as") from None
             self.run_as = RUN_AS_WHEN_ROOT
-        # not under pytest's tmp_path: its folders are private to the test user, and the server may run as another
-        self.scratch = Path(tempfile.mkdtemp(prefix="stich-pg-"))
+        # not under pytest's tmp_path (nor $TMPDIR under root): those folders may be private to the test user
+        self.scratch = Path(tempfile.mkdtemp(prefix="stich-pg-", dir="/tmp" if self.run_as else None))
         if self.run_as is not None:
             os.chown(self.scratch, account.pw_uid, account.pw_gid)
         self.data = self.scratch / "data"
