@@ -41,19 +41,20 @@ def _version_key(folder: Path) -> tuple[int, ...]:
 
 
 def find_bin_dir() -> Path:
-    """The folder with ``initdb``, ``pg_ctl`` and ``postgres``: ``$STICH_PG_BIN``, the newest Debian version, or the ``PATH``."""
+    """Where ``initdb``, ``pg_ctl`` and ``postgres`` are: ``$STICH_PG_BIN`` (must have them), else newest Debian version, else ``PATH``."""
     needed = ("initdb", "pg_ctl", "postgres")
     configured = os.environ.get("STICH_PG_BIN")
-    candidates = [Path(configured)] if configured else []
-    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=_version_key, reverse=True)
+    if configured:
+        if not all(os.access(Path(configured) / name, os.X_OK) for name in needed):
+            raise ValueError(f"STICH_PG_BIN={configured!r} lacks one of {', '.join(needed)}")  # a wrong setting fails, never skips
+        return Path(configured)
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=_version_key, reverse=True)
     on_path = shutil.which("pg_ctl")
     if on_path:
         candidates.append(Path(on_path).parent)
     for folder in candidates:
         if all(os.access(folder / name, os.X_OK) for name in needed):
             return folder
-    if configured:
-        raise PostgresUnavailable(f"STICH_PG_BIN={configured!r} lacks one of {', '.join(needed)}")
     raise PostgresUnavailable(f"PostgreSQL is not installed (no initdb/pg_ctl/postgres found): {INSTALL_HINT}")
 
 
