@@ -1,4 +1,11 @@
-"""Fixtures of the web server tests: a fresh SQLite file and a running server on it."""
+"""Fixtures of the web server tests: a fresh database (SQLite, or PostgreSQL where a module asks) and a running server on it.
+
+A module marked ``pytestmark = pytest.mark.both_databases`` runs each of its
+tests that uses ``db_url`` (directly or through ``client``) twice: on a fresh
+SQLite file and on a fresh database of this process's own PostgreSQL server
+(tests/web/postgres.py).  Where PostgreSQL is not installed the second run is
+skipped with the reason.  Every other test runs on SQLite only.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +16,55 @@ from typing import TYPE_CHECKING
 import pytest
 
 from .helpers import make_settings, running
+from .postgres import PostgresServer, PostgresUnavailable
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
+BACKENDS = ("sqlite", "postgresql")
+"""The databases a ``both_databases`` module runs on, in test-id order."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run the tests that use db_url on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_databases"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """This process's PostgreSQL server, started on first use and stopped at the end (skips the test when impossible)."""
+    try:
+        server = PostgresServer()
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        server.start()
+    except PostgresUnavailable as exc:
+        server.stop()
+        pytest.skip(f"PostgreSQL did not start: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """A fresh SQLite file."""
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database kind of this test: ``sqlite`` unless parametrized by ``both_databases``."""
+    kind: str = getattr(request, "param", "sqlite")
+    return kind
+
+
+@pytest.fixture
+def db_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A fresh database: a SQLite file, or a new database on the PostgreSQL server."""
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        return server.new_database()
     return f"sqlite:///{tmp_path / 'stich.db'}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -10,6 +11,8 @@ from stich.web.login_limit import Attempt
 from stich.web.models import AuthSession, User
 
 from .helpers import FAST_HASHER, call, create_table, make_settings, new_guest, running, session_token, svc
+
+pytestmark = pytest.mark.both_databases
 
 
 def _register(client: TestClient, name: str, password: str, token: str | None = None) -> str:

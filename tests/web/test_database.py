@@ -15,6 +15,8 @@ from stich.web.db import Database
 from stich.web.models import Base
 from stich.web.settings import Settings, default_database_url
 
+pytestmark = pytest.mark.both_databases
+
 
 def test_migrations_build_exactly_the_models(db_url: str) -> None:
     db = Database(db_url)
@@ -27,6 +29,17 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
     names = set(inspect(db.engine).get_table_names())
     assert {"users", "auth_sessions", "game_tables", "table_seats", "deals", "deal_actions", "alembic_version"} <= names
     db.dispose()
+
+
+@pytest.mark.parametrize("deal_id", [2**31 - 1, 2**31, 2**63 - 1, 2**63])
+def test_an_id_past_the_key_columns_range_is_no_deal(db_url: str, deal_id: int) -> None:
+    # PostgreSQL's integer key has 32 bits and refuses a larger id outright (a DataError, a 500 to the client)
+    db = Database(db_url)
+    db.migrate()
+    try:
+        assert db.get_deal(deal_id) is None
+    finally:
+        db.dispose()
 
 
 def test_migration_scripts_ship_inside_the_package() -> None:

@@ -31,6 +31,8 @@ from .helpers import (
     wait_for,
 )
 
+pytestmark = pytest.mark.both_databases
+
 
 def _finished_deals(client: TestClient, table_id: str, count: int, token: str | None = None) -> list[dict[str, Any]]:
     """Wait until the table has ``count`` finished deals; returns the deal list (as ``token`` sees it)."""

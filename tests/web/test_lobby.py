@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 
 from .helpers import call, create_table, new_guest, wait_for
 
+pytestmark = pytest.mark.both_databases
+
 
 def _tables(client: TestClient, token: str | None = None) -> list[dict[str, Any]]:
     response = call(client, "GET", "/api/tables", token)

@@ -93,9 +93,14 @@ class BlockingPasswords(Passwords):
     def __init__(self) -> None:
         super().__init__(FAST_HASHER)
         self.release = threading.Event()
+        self.asked = 0
         self.running = 0
         self.most = 0
         self._lock = threading.Lock()
+
+    async def check(self, stored: str | None, password: str) -> bool:
+        self.asked += 1  # on the event loop, in the same step as the pool's slot is taken (or refused)
+        return await super().check(stored, password)
 
     def verify(self, stored: str | None, password: str) -> bool:
         with self._lock:
@@ -145,7 +150,8 @@ def test_a_full_hashing_queue_answers_503(db_url: str) -> None:
         settings = make_settings(db_url, password_hash_workers=1, password_hash_queue=1)
         async with started(settings, passwords) as client:
             first = [asyncio.create_task(_login(client, {"name": f"user{i}", "password": "guess"})) for i in range(2)]
-            await _eventually(lambda: passwords.running == 1)
+            # one hashing, one queued: both asked (their account lookups may take a while, as on PostgreSQL)
+            await _eventually(lambda: passwords.running == 1 and passwords.asked == 2)
             busy = await _login(client, {"name": "user9", "password": "guess"})
             passwords.release.set()
             statuses = [r.status_code for r in await asyncio.gather(*first)]

@@ -16,6 +16,8 @@ from stich.web.names import MAX_LENGTH, NAME_RULE, BadName, checked_name, name_k
 
 from .helpers import call, make_settings, new_guest, running
 
+pytestmark = pytest.mark.both_databases
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "stich" / "web" / "static"
 
 

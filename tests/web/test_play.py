@@ -6,11 +6,14 @@ import hashlib
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from stich.core.records import replay_deal, validate_record
 
 from .helpers import Reader, call, check_no_leaks, connect, create_table, new_guest, play_as_seat
+
+pytestmark = pytest.mark.both_databases
 
 
 def _play_one_deal(client: TestClient, game: str, seat: int, **options: Any) -> tuple[dict[str, Any], Reader, Reader, dict[str, Any]]:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from stich.core.records import replay_deal
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
+
+pytestmark = pytest.mark.both_databases
 
 
 def _my_turn(reader: Reader) -> dict[str, Any]:

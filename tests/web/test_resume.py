@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from sqlalchemy import update
 
 from stich.core.records import replay_deal
 from stich.web.models import Deal, DealAction, GameTable
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
+
+pytestmark = pytest.mark.both_databases
 
 
 def _my_turn(reader: Reader) -> dict[str, Any]:

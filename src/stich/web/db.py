@@ -32,8 +32,10 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 """The Alembic script directory shipped in the package."""
 
 
-MAX_ROW_ID = 2**63 - 1
-"""The largest id a database integer key holds (SQLite and PostgreSQL ``BIGINT``); larger ones name no row."""
+MAX_ROW_ID = {"sqlite": 2**63 - 1}
+"""The largest id an ``INTEGER`` key holds, by dialect: 64 bits on SQLite; larger ones name no row."""
+MAX_INT4 = 2**31 - 1
+"""The largest id an ``INTEGER`` key holds elsewhere (PostgreSQL's ``integer`` has 32 bits)."""
 
 
 class NameTaken(ValueError):
@@ -179,6 +181,8 @@ class Database:
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock: AbstractContextManager[Any] = threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        self.max_row_id = MAX_ROW_ID.get(self.engine.dialect.name, MAX_INT4)
+        """The largest id this database's integer keys hold: an id above it is looked up as absent, never sent (PostgreSQL refuses it)."""
 
     def dispose(self) -> None:
         """Close every pooled connection."""
@@ -376,7 +380,7 @@ class Database:
 
     def get_deal(self, deal_id: int) -> DealRow | None:
         """One deal (without its actions), or ``None`` (also for an id no database integer can hold)."""
-        if not 0 < deal_id <= MAX_ROW_ID:
+        if not 0 < deal_id <= self.max_row_id:
             return None
         with self._session() as db:
             deal = db.get(Deal, deal_id)
