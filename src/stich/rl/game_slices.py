@@ -18,6 +18,7 @@ from stich.games.dappen.pack import LADDERS as DAPPEN_LADDERS
 from stich.games.dappen.state import PHASE_NAMES as DAPPEN_PHASES
 from stich.games.dobbm.pack import CONTRACTS as DOBBM_CONTRACTS
 from stich.games.dobbm.state import PHASE_NAMES as DOBBM_PHASES
+from stich.games.doppelkopf.actions import HOCHZEIT_SUITS
 from stich.games.doppelkopf.contracts import SOLO_NAMES
 from stich.games.doppelkopf.state import PHASE_NAMES as DOPPELKOPF_PHASES
 from stich.games.droggn.pack import CONTRACTS as DROGGN_CONTRACTS
@@ -26,7 +27,20 @@ from stich.games.tapp_tarock.actions import ANNOUNCE_WORDS as TAPP_ANNOUNCE_WORD
 from stich.games.tapp_tarock.pack import CONTRACTS as TAPP_CONTRACTS
 from stich.games.tapp_tarock.pack import DOUBLING_NAMES, ITEMS
 from stich.games.tapp_tarock.state import PHASE_NAMES as TAPP_PHASES
-from stich.rl.slices import Layout, Slice, cards_at, multi_hot, number, one_hot, per_seat, per_seat_number, present, seat, seats
+from stich.rl.slices import (
+    Layout,
+    Slice,
+    cards_at,
+    multi_hot,
+    number,
+    one_hot,
+    per_seat,
+    per_seat_flags,
+    per_seat_number,
+    present,
+    seat,
+    seats,
+)
 
 PHASES: dict[str, tuple[str, ...]] = {
     "doppelkopf": DOPPELKOPF_PHASES,
@@ -49,7 +63,7 @@ def _log2(x: float) -> float:
 
 
 def _doppelkopf(layout: Layout) -> list[Slice]:
-    kinds = ("normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut")
+    kinds = ("normal", "solo", "stille_hochzeit", "hochzeit", "hochzeit_solo", "armut", "genscher")
     calls = tuple(range(7))
     return [
         one_hot("kind", ("public", "kind"), kinds, "game type as the table knows it (a silent wedding shows as normal)"),
@@ -57,6 +71,12 @@ def _doppelkopf(layout: Layout) -> list[Slice]:
         seat(layout, "soloist", ("public", "soloist"), "soloist"),
         present("pflichtsolo", ("public", "pflichtsolo"), "the solo is a compulsory solo"),
         seat(layout, "hochzeiter", ("public", "hochzeiter"), "player who announced a wedding"),
+        one_hot(
+            "hochzeit_suit",
+            ("public", "hochzeit_suit"),
+            HOCHZEIT_SUITS,
+            "suit a wedding named (hochzeit_rule=named_suit)",
+        ),
         number("clarification_trick", ("public", "clarification_trick"), 12, "wedding clarification trick number"),
         per_seat(layout, "reservations", ("public", "reservations"), ("gesund", "vorbehalt"), "reservation said"),
         one_hot("calls_re", ("public", "calls", "re"), calls, "Re's announcement level (0 none, 1 re, 2 keine 90, ... 5 schwarz)"),
@@ -65,11 +85,19 @@ def _doppelkopf(layout: Layout) -> list[Slice]:
         one_hot("own_party", ("private", "party"), ("re", "kontra"), "this seat's own party, once it knows it"),
         seat(layout, "schweine", ("public", "schweine"), "holder of the Schweine"),
         seat(layout, "superschweine", ("public", "superschweine"), "holder of the Superschweine"),
+        cards_at(
+            layout,
+            "schweine_cards",
+            ("public", "schweine_cards"),
+            "cards known to rank above the Dullen (Schweine)",
+        ),
+        seat(layout, "genscher", ("public", "genscher", "seat"), "player who played a Genscher"),
+        seat(layout, "genscher_partner", ("public", "genscher", "partner"), "partner the Genscher chose"),
         seat(layout, "poor", ("public", "poor"), "poor player (Armut)"),
         seat(layout, "armut_taker", ("public", "armut_taker"), "player who took the poverty"),
         number("armut_trumps_returned", ("public", "armut_trumps_returned"), 3, "trumps returned in the poverty"),
         number("multiplier", ("public", "multiplier"), 4, "log2 of the bock multiplier", _log2),
-        per_seat(layout, "owes_solo", ("public", "owes_solo"), (True,), "still owes a compulsory solo"),
+        per_seat_flags(layout, "owes_solo", ("public", "owes_solo"), "still owes a compulsory solo"),
         seat(layout, "thrown_by", ("public", "thrown", "seat"), "player who threw the cards in"),
         cards_at(layout, "thrown_hand", ("public", "thrown", "hand"), "hand shown by the player who threw in"),
         cards_at(layout, "armut_given", ("private", "armut_given"), "cards this seat handed over as the poor player"),

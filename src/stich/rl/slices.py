@@ -220,6 +220,24 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
     )
 
 
+def per_seat_flags(layout: Layout, name: str, path: Path, doc: str) -> Slice:
+    """A list of booleans indexed by seat (or a ``{"seat": bool}`` mapping): one flag per relative seat, set where true."""
+    read = getter(path)
+    n = layout.seats
+
+    def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
+        value = read(obs)
+        items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+        me = obs.seat
+        for key, item in items:
+            if not isinstance(item, bool):
+                raise _refuse(path, item, (True, False))
+            if item:
+                ones.append(base + (int(key) - me) % n)
+
+    return Slice(name, n, f"{doc} (per relative seat, set where true)", _key(path), write)
+
+
 def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: str) -> Slice:
     """A mapping ``{"seat": number}``: per relative seat, the number divided by ``scale``."""
     read = getter(path)
