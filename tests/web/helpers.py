@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from argon2 import PasswordHasher
@@ -244,3 +246,31 @@ def check_no_leaks(messages: list[dict[str, Any]], record: dict[str, Any], seat:
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} at step {step}: {message['type']}"
         checked += 1
     return checked
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` on a thread of its own.
+
+    A browser test on the same xdist worker leaves Playwright's event loop
+    running on the main thread for the rest of the session, and
+    ``asyncio.run`` refuses to start beside a running loop; a fresh thread
+    has none.
+    """
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            out.append(asyncio.run(coroutine))
+        except BaseException as exc:  # handed to the caller's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=main, name="run_async")
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return out[0]

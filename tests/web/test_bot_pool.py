@@ -24,7 +24,7 @@ from stich.web.fairness import Commitment
 from stich.web.protocol import card_faces_in
 from stich.web.tables import bot_seed
 
-from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
+from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, run_async, running, svc, wait_for
 
 FAKE_BOTS = Path(__file__).with_name("fake_bots.py")
 ROOMY = {"max_search_tables_per_person": 50, "max_search_tables_per_address": 50, "max_tables_per_person": 50, "max_tables_per_address": 50}
@@ -117,7 +117,7 @@ def test_a_bot_that_keeps_failing_gives_way_to_the_heuristic(bot_files: Path, bo
         finally:
             await pool.close()
 
-    assert asyncio.run(in_pool()) == (decide(job, "heuristic"), restarts)
+    assert run_async(in_pool()) == (decide(job, "heuristic"), restarts)
 
 
 def test_a_bot_gets_only_its_seats_observation() -> None:
@@ -152,7 +152,7 @@ def test_a_decision_depends_only_on_the_job_and_its_seed_only_on_the_moment() ->
         finally:
             await pool.close()
 
-    assert asyncio.run(in_pool()) == decide(job) == decide(job)
+    assert run_async(in_pool()) == decide(job) == decide(job)
 
 
 def test_a_light_table_goes_before_tables_that_have_thought_longer() -> None:

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stich.core.registry import game_from_string
+from stich.web.history import thrown_in
 
 from .helpers import (
     Reader,
@@ -111,7 +112,9 @@ def test_replay_of_a_private_table_needs_membership_or_the_invite(absent_client:
 
 # ------------------------------------------------------------- statistics
 def _scores(client: TestClient, deals: list[dict[str, Any]], seat: int) -> list[int]:
-    return [call(client, "GET", d["record_url"]).json()["result"]["scores"][seat] for d in deals if d["status"] == "finished"]
+    """``seat``'s score in each finished deal that was played (a thrown-in deal is no played deal in the statistics)."""
+    results = [call(client, "GET", d["record_url"]).json()["result"] for d in deals if d["status"] == "finished"]
+    return [result["scores"][seat] for result in results if not thrown_in(result)]
 
 
 def test_stats_and_deal_list_cover_the_deals_you_sat_in(absent_client: TestClient) -> None:

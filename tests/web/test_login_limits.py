@@ -16,7 +16,7 @@ from stich.web.auth import Passwords
 from stich.web.client_address import client_address
 
 from .asgi import started
-from .helpers import FAST_HASHER, make_settings
+from .helpers import FAST_HASHER, make_settings, run_async
 
 WRONG = {"name": "Target", "password": "not the password"}
 
@@ -43,7 +43,7 @@ def test_forty_simultaneous_guesses_meet_a_limit_of_five(db_url: str) -> None:
             assert right.status_code == 429  # locked, whatever the password
             return [a.status_code for a in answers]
 
-    statuses = asyncio.run(run())
+    statuses = run_async(run())
     assert statuses.count(401) == 5 and statuses.count(429) == 35
 
 
@@ -55,9 +55,9 @@ def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(db_url: str
             return [(await _login(client, WRONG, forwarded=f"10.0.0.{i}")).status_code for i in range(8)]
 
     # from loopback, with no trusted proxy: every guess is the peer's, whatever the header claims
-    assert asyncio.run(run(())) == [401] * 5 + [429] * 3
+    assert run_async(run(())) == [401] * 5 + [429] * 3
     # behind a configured proxy (the peer 127.0.0.1), each forwarded client has its own count
-    assert asyncio.run(run(("127.0.0.1",))) == [401] * 8
+    assert run_async(run(("127.0.0.1",))) == [401] * 8
 
 
 def _connection(peer: str, forwarded: list[str]) -> HTTPConnection:
@@ -84,7 +84,7 @@ def test_spraying_names_from_one_address_is_limited(db_url: str) -> None:
         async with started(make_settings(db_url, login_max_failures_per_address=20)) as client:
             return [(await _login(client, {"name": f"user{i}", "password": "guess"})).status_code for i in range(24)]
 
-    assert asyncio.run(run()) == [401] * 20 + [429] * 4
+    assert run_async(run()) == [401] * 20 + [429] * 4
 
 
 class BlockingPasswords(Passwords):
@@ -137,7 +137,7 @@ def test_parallel_logins_do_not_hold_up_a_bystander(db_url: str) -> None:
                 passwords.release.set()
             return bystander.status_code, [r.status_code for r in await asyncio.gather(*logins)]
 
-    bystander, logins = asyncio.run(run())
+    bystander, logins = run_async(run())
     assert bystander == 404
     assert logins == [401] * count
     assert passwords.most == 2  # never more hashes at once than the pool's threads
@@ -157,5 +157,5 @@ def test_a_full_hashing_queue_answers_503(db_url: str) -> None:
             statuses = [r.status_code for r in await asyncio.gather(*first)]
             return [*statuses, busy.status_code], busy.headers.get("retry-after")
 
-    statuses, retry = asyncio.run(run())
+    statuses, retry = run_async(run())
     assert statuses == [401, 401, 503] and retry == "1"

@@ -7,7 +7,6 @@ that send half a request, under a short configured timeout.
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import threading
 import time
@@ -22,7 +21,7 @@ from stich.web.server import make_server
 from stich.web.settings import Settings
 
 from .asgi import started
-from .helpers import FAST_HASHER, make_settings
+from .helpers import FAST_HASHER, make_settings, run_async
 
 LIMIT = 4096
 HEADERS = b"POST /api/auth/guest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -50,7 +49,7 @@ def test_a_declared_oversized_body_is_refused_unread(db_url: str) -> None:
             response = await client.post("/api/auth/guest", content=body, headers=headers)
             return response.status_code, response.json(), body.pulled
 
-    status, answer, pulled = asyncio.run(run())
+    status, answer, pulled = run_async(run())
     assert status == 413 and answer["type"] == "error" and answer["field"] == "$" and str(LIMIT) in answer["message"]
     assert pulled <= 1  # nothing past the first chunk was read (the transport may hand over one)
 
@@ -62,7 +61,7 @@ def test_a_chunked_oversized_body_is_counted_and_refused(db_url: str) -> None:
             response = await client.post("/api/auth/guest", content=body, headers={"content-type": "application/json"})
             return response.status_code, body.pulled
 
-    status, pulled = asyncio.run(run())
+    status, pulled = run_async(run())
     assert status == 413
     assert pulled <= LIMIT // CHUNK + 2  # refused as soon as the count passed the limit
 
@@ -73,7 +72,7 @@ def test_a_body_within_the_limit_is_served(db_url: str) -> None:
             response = await client.post("/api/auth/guest", json={"name": "Fritz"})
             return response.status_code
 
-    assert asyncio.run(run()) == 200
+    assert run_async(run()) == 200
 
 
 @contextmanager
