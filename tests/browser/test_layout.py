@@ -75,8 +75,10 @@ def test_the_top_seat_is_inside_the_felt_on_a_phone(make_context: ContextFactory
     create_table(page, "doppelkopf", deals=1)
     add_bots(page, "heuristic")
     expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
+    plate = page.locator(f"{tid('seat')}.edge-top .plate")
+    expect(plate).to_be_visible()  # the seats are drawn anew with each state: wait for the plate, do not catch it mid-render
     felt = page.locator(".felt").bounding_box()
-    top = page.locator(f"{tid('seat')}.edge-top .plate").bounding_box()
+    top = plate.bounding_box()
     assert felt is not None and top is not None
     assert top["y"] >= felt["y"] and top["x"] >= felt["x"] and top["x"] + top["width"] <= felt["x"] + felt["width"], (felt, top)
     screenshot(page, "phone-top-seat", full_page=False)
