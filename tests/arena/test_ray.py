@@ -62,7 +62,39 @@ def _assert_same_match(one: Path, other: Path) -> None:
     assert _results(one) == _results(other)
 
 
-def test_ray_plays_the_same_match_as_two_workers(
+BROKEN = '''
+"""A bot that fails at its first decision, as a bug in a bot would."""
+from stich.core.errors import IllegalActionError
+
+
+class Broken:
+    def __init__(self, game, seat, seed):
+        pass
+
+    def choose(self, observation):
+        raise IllegalActionError("no move today")
+'''
+
+
+def _assert_a_failing_bot_is_the_arena_error_naming_deal_and_seat(tmp_path: Path) -> None:
+    """From Python, on the instance this process is connected to: the bot's error, not Ray's wrapping of it."""
+    from stich.arena.ray_runner import RayRunner
+
+    (tmp_path / "broken.py").write_text(BROKEN, encoding="utf-8")
+    saved = dict(registry.BOTS)
+    registry.register_bot("broken", f"{tmp_path / 'broken.py'}:Broken")  # the task registers it again from its chunk
+    try:
+        with (
+            RayRunner() as runner,
+            pytest.raises(ArenaError, match=r"^deal 0 \(deal seed \d+\), the rotation .* seat 0 failed at action \d+: no move today$"),
+        ):
+            run_duplicate(make_game("doppelkopf"), "broken", ["random"], deals=1, seed=1, runner=runner)
+    finally:
+        registry.BOTS.clear()
+        registry.BOTS.update(saved)
+
+
+def test_ray_plays_the_same_match_as_two_workers_and_passes_a_bot_failure_on(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ray_address: str
 ) -> None:
     status, _, err = run_cli(capsys, "arena", *MATCH, "--workers", "2", "--out", str(tmp_path / "workers"))
@@ -78,7 +110,7 @@ def test_ray_plays_the_same_match_as_two_workers(
 
     # --ray ADDRESS from another process: a driver that connects to the running instance, as on a real cluster.
     source = str(Path(stich.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     argv = ["arena", *MATCH, "--ray", ray_address, "--out", str(tmp_path / "address"), "--json"]
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from stich.cli.main import main; sys.exit(main(sys.argv[1:]))", *argv],
@@ -92,36 +124,8 @@ def test_ray_plays_the_same_match_as_two_workers(
     assert json.loads(done.stdout)["command"].endswith(f"--ray {ray_address} --out {tmp_path / 'address'}")
     _assert_same_match(tmp_path / "workers", tmp_path / "address")
 
-
-BROKEN = '''
-"""A bot that fails at its first decision, as a bug in a bot would."""
-from stich.core.errors import IllegalActionError
-
-
-class Broken:
-    def __init__(self, game, seat, seed):
-        pass
-
-    def choose(self, observation):
-        raise IllegalActionError("no move today")
-'''
-
-
-def test_a_bot_failing_on_the_cluster_is_the_arena_error_naming_deal_and_seat(tmp_path: Path, ray_address: str) -> None:
-    from stich.arena.ray_runner import RayRunner
-
-    (tmp_path / "broken.py").write_text(BROKEN, encoding="utf-8")
-    saved = dict(registry.BOTS)
-    registry.register_bot("broken", f"{tmp_path / 'broken.py'}:Broken")  # the task registers it again from its chunk
-    try:
-        with (
-            RayRunner() as runner,
-            pytest.raises(ArenaError, match=r"^deal 0 \(deal seed \d+\), the rotation .* seat 0 failed at action \d+: no move today$"),
-        ):
-            run_duplicate(make_game("doppelkopf"), "broken", ["random"], deals=1, seed=1, runner=runner)
-    finally:
-        registry.BOTS.clear()
-        registry.BOTS.update(saved)
+    # One instance for the module (it takes seconds to start): the failure check runs on it here.
+    _assert_a_failing_bot_is_the_arena_error_naming_deal_and_seat(tmp_path)
 
 
 def test_without_ray_installed_the_error_names_the_extra(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
