@@ -94,6 +94,7 @@ __all__ = [
     "ArenaResult",
     "BotSpec",
     "BotTiming",
+    "ChunkRunner",
     "DealOutcome",
     "FallbackTally",
     "PairingDeal",
@@ -358,6 +359,15 @@ class _ChunkResult:
     fallbacks: FallbackTally = field(default_factory=dict)
 
 
+ChunkRunner = Callable[[list[_Chunk], int], Iterator[_ChunkResult]]
+"""Plays chunks of deals somewhere (``(chunks, workers)``, :func:`_play_chunk` on each) and yields their results as they finish.
+
+The local process pool (:func:`_run_parallel`) is one; a Ray cluster
+(:class:`stich.arena.ray_runner.RayRunner`) another.  They may finish in
+any order: :func:`run_duplicate` puts the results back in deal order.
+"""
+
+
 @lru_cache(maxsize=8)
 def _game(canonical: str) -> Game:
     """The configured game in a worker process, rebuilt once from its canonical string."""
@@ -614,6 +624,7 @@ def run_duplicate(
     reuse_baseline: bool = False,
     done: PlayedDeals | None = None,
     on_chunk: Callable[[PlayedDeals], None] | None = None,
+    runner: ChunkRunner | None = None,
 ) -> ArenaResult:
     """Play a duplicate match of ``candidate`` against each of ``references`` on ``deals`` seeded deals.
 
@@ -633,6 +644,8 @@ def run_duplicate(
     order and after ``record_sink`` has its records, so that a caller can keep
     a journal from which a stopped match can go on (``stich arena --resume``,
     :mod:`stich.arena.journal`).
+    ``runner`` plays the chunks elsewhere (:data:`ChunkRunner`, e.g. on a Ray
+    cluster, ``workers`` being its number of CPUs); the result is the same.
     Raises :class:`OptionError` for an unknown bot, a bad bot option, a bad
     count, or ``done`` deals that do not fit.
     """
@@ -656,10 +669,10 @@ def run_duplicate(
     chunks = _chunks(template, first, deals, workers)
     used = max(1, min(workers, len(chunks)))
     started = time.perf_counter()
-    if used == 1:
+    if runner is None and used == 1:
         raw: Iterator[_ChunkResult] = (_play_chunk(chunk, game) for chunk in chunks)
     else:
-        raw = _run_parallel(chunks, used)
+        raw = (runner or _run_parallel)(chunks, used)
     outcomes = list(earlier.deals)
     timings = {label: BotTiming() for label in labels}
     for label, timing in earlier.timings.items():

@@ -59,8 +59,17 @@ def add_arena_parser(sub: argparse._SubParsersAction[Any], add_game_arguments: G
     )
     arena.add_argument("--deals", metavar="N", type=int_type("--deals", 1, None), required=True, help="deals to play")
     arena.add_argument("--seed", metavar="S", type=int_type("--seed", 0, max_seed), required=True, help="seed of the whole match")
-    arena.add_argument(
+    where = arena.add_mutually_exclusive_group()
+    where.add_argument(
         "--workers", metavar="W", type=int_type("--workers", 1, None), help="worker processes (default: the number of CPUs; 1 = in-process)"
+    )
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        help="play the deals on a Ray cluster (pip install 'stich[ray]'): at ADDRESS (e.g. HEAD:6379), or without one on a new "
+        "local Ray instance; same results as --workers",
     )
     arena.add_argument(
         "--reuse-baseline",
@@ -92,7 +101,8 @@ def command_line(args: argparse.Namespace, workers: int) -> str:
         argv += ["--players", str(args.players)]
     for item in args.register:
         argv += ["--register", item]
-    argv += ["--bots", args.bots, "--deals", str(args.deals), "--seed", str(args.seed), "--workers", str(workers)]
+    argv += ["--bots", args.bots, "--deals", str(args.deals), "--seed", str(args.seed)]
+    argv += ["--workers", str(workers)] if args.ray is None else ["--ray", *([args.ray] if args.ray else [])]
     if args.reuse_baseline:
         argv.append("--reuse-baseline")
     if args.out is not None:
@@ -192,9 +202,9 @@ def _refuse_to_overwrite(path: Path) -> None:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W] [--reuse-baseline] ...``.
+    """``stich arena GAME [--register NAME=TARGET] --bots A,B[,...] --deals N --seed S [--workers W | --ray [ADDRESS]] ...``.
 
-    The rest is ``[--out DIR [--resume]] [--json]``; :func:`add_arena_parser` says what each option does.
+    The rest is ``[--reuse-baseline] [--out DIR [--resume]] [--json]``; :func:`add_arena_parser` says what each option does.
     With ``--out`` the match keeps a journal (:mod:`stich.arena.journal`), so
     that a run stopped by Ctrl-C or killed can go on with ``--resume``.
     """
@@ -229,6 +239,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print(f"stich: warning: earlier runs of this match used stich {', '.join(older)}, this is {__version__}", file=sys.stderr)
     elif out is not None:
         _refuse_to_overwrite(out / JOURNAL_FILE)
+    runner = None
+    if args.ray is not None:
+        from stich.arena.ray_runner import RayRunner
+
+        runner = RayRunner(args.ray or None)
+        workers = runner.workers
     writer = journal = None
     if out is not None:
         writer = RecordWriter(out / RECORDS_FILE, keep=resume.records_bytes if resume is not None else None)
@@ -241,6 +257,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         with (
+            runner if runner is not None else nullcontext(),
             writer if writer is not None else nullcontext(),
             journal if journal is not None else nullcontext(),
             _terminate_as_interrupt() if journal is not None else nullcontext(),
@@ -258,6 +275,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                 reuse_baseline=args.reuse_baseline,
                 done=resume.played if resume is not None else None,
                 on_chunk=note if journal is not None else None,
+                runner=runner,
             )
     except KeyboardInterrupt:
         if journal is None:
