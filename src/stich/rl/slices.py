@@ -12,7 +12,7 @@ of dropping it silently: the encoding tests play every preset and would fail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,6 +195,13 @@ def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     return Slice(name, n, f"{doc} (relative seat multi-hot)", _key(path), write)
 
 
+def _by_relative_seat(value: Any, me: int, n: int) -> Iterator[tuple[int, Any]]:
+    """``(relative seat, item)`` of a ``{"seat": item}`` mapping or a list indexed by seat (``None`` = nothing)."""
+    items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+    for key, item in items:
+        yield (int(key) - me) % n, item
+
+
 def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
     """A mapping ``{"seat": value}`` (or a list indexed by seat): per relative seat, one flag per value."""
     index = {v: i for i, v in enumerate(vocabulary)}
@@ -203,13 +210,10 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
     n = layout.seats
 
     def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-        value = read(obs)
-        items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
-        me = obs.seat
-        for key, item in items:
+        for relative, item in _by_relative_seat(read(obs), obs.seat, n):
             if item not in index:
                 raise _refuse(path, item, vocabulary)
-            ones.append(base + (int(key) - me) % n * width + index[item])
+            ones.append(base + relative * width + index[item])
 
     return Slice(
         name,
@@ -226,14 +230,11 @@ def per_seat_flags(layout: Layout, name: str, path: Path, doc: str) -> Slice:
     n = layout.seats
 
     def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-        value = read(obs)
-        items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
-        me = obs.seat
-        for key, item in items:
+        for relative, item in _by_relative_seat(read(obs), obs.seat, n):
             if not isinstance(item, bool):
                 raise _refuse(path, item, (True, False))
             if item:
-                ones.append(base + (int(key) - me) % n)
+                ones.append(base + relative)
 
     return Slice(name, n, f"{doc} (per relative seat, set where true)", _key(path), write)
 
@@ -244,10 +245,9 @@ def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: st
     n = layout.seats
 
     def write(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-        me = obs.seat
-        for key, item in (read(obs) or {}).items():
+        for relative, item in _by_relative_seat(read(obs) or {}, obs.seat, n):
             if item:
-                values[base + (int(key) - me) % n] = float(item) / scale
+                values[base + relative] = float(item) / scale
 
     return Slice(name, n, f"{doc} (per relative seat, divided by {scale:g})", _key(path), write)
 
