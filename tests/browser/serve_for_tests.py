@@ -25,7 +25,18 @@ def main() -> None:
     parser.add_argument("--grace", type=float, default=2.0, help="seconds before a stand-in bot plays for an absent player")
     parser.add_argument("--bot-delay", type=float, default=0.05, help="pause after each automatic move")
     args = parser.parse_args()
-    settings = Settings(database_url=args.database, grace_seconds=args.grace, bot_delay_seconds=args.bot_delay, next_deal_delay_seconds=0.5)
+    # Every browser of the test session connects from 127.0.0.1, and each test opens tables of its own that keep
+    # running: the per-address caps, meant for many people behind one address at most, would refuse the later tests.
+    settings = Settings(
+        database_url=args.database,
+        grace_seconds=args.grace,
+        bot_delay_seconds=args.bot_delay,
+        next_deal_delay_seconds=0.5,
+        max_tables_per_address=100_000,
+        max_search_tables_per_address=100_000,
+        max_sockets_per_address=100_000,
+        max_messages_per_minute_per_address=1_000_000,
+    )
     make_server(create_app(settings), settings, args.host, args.port, log_level="warning").run()
 
 

@@ -75,10 +75,17 @@ def test_the_top_seat_is_inside_the_felt_on_a_phone(make_context: ContextFactory
     create_table(page, "doppelkopf", deals=1)
     add_bots(page, "heuristic")
     expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
-    plate = page.locator(f"{tid('seat')}.edge-top .plate")
-    expect(plate).to_be_visible()  # the seats are drawn anew with each state: wait for the plate, do not catch it mid-render
-    felt = page.locator(".felt").bounding_box()
-    top = plate.bounding_box()
-    assert felt is not None and top is not None
+    # The seats are drawn anew with each state, so both boxes are read in one frame, once the plate is laid out.
+    boxes = page.wait_for_function(
+        """selector => {
+            const felt = document.querySelector(".felt"), plate = document.querySelector(selector);
+            if (!felt || !plate) return null;
+            const f = felt.getBoundingClientRect(), p = plate.getBoundingClientRect();
+            if (!p.width || !p.height) return null;
+            return {felt: {x: f.x, y: f.y, width: f.width, height: f.height}, top: {x: p.x, y: p.y, width: p.width, height: p.height}};
+        }""",
+        arg=f"{tid('seat')}.edge-top .plate",
+    ).json_value()
+    felt, top = boxes["felt"], boxes["top"]
     assert top["y"] >= felt["y"] and top["x"] >= felt["x"] and top["x"] + top["width"] <= felt["x"] + felt["width"], (felt, top)
     screenshot(page, "phone-top-seat", full_page=False)

@@ -124,6 +124,12 @@ def test_small_texts_are_right(make_context: ContextFactory, lang: str) -> None:
     page = make_context(viewport=LAPTOP, locale=LOCALES[lang]).new_page()
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    # the language's dictionary may still be loading when the lang attribute is set: wait until it knows the keys used here
+    has_texts = "async () => (await import('/static/js/i18n.js')).has('result.wins.lone')"
+    for _ in range(100):
+        if page.evaluate(has_texts):
+            break
+        page.wait_for_timeout(100)
     texts: dict[str, Any] = page.evaluate(SMALL_TEXTS)
     call_text = client_text(page, "call.re_kontra")
     assert call_text not in texts["doppelkopf"], texts["doppelkopf"]  # only Re was said: "Re", not "Re: Re und Kontra"
