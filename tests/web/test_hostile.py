@@ -134,6 +134,20 @@ def test_a_cross_site_websocket_is_refused(client: TestClient) -> None:
         assert Reader(ws).next()["role"] == "player"
 
 
+def test_a_websocket_from_an_allowed_origin_is_let_in(db_url: str) -> None:
+    """The WebSocket reads ``allowed_origins`` as the HTTP requests do (one origin rule, stich.web.cross_site)."""
+    with running(make_settings(db_url, allowed_origins=("https://play.example/",))) as client:
+        token = new_guest(client)
+        table = create_table(client, token, game="doppelkopf")
+        client.cookies.clear()
+        headers = {"cookie": f"stich_session={token}", "origin": "https://play.example"}
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=headers) as ws:
+            assert Reader(ws).next()["role"] == "player"
+        headers["origin"] = "https://other.example"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/tables/{table['id']}", headers=headers):
+            pass  # pragma: no cover - refused before this
+
+
 def _first_and_close(client: TestClient, path: str) -> tuple[dict[str, Any], str]:
     client.cookies.clear()
     with client.websocket_connect(path) as ws:

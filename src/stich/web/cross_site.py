@@ -32,6 +32,11 @@ OWN_FETCH_SITES = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of a request made by this server's own page, or typed by the user."""
 
 
+def normal_origins(origins: tuple[str, ...]) -> frozenset[str]:
+    """The setting ``allowed_origins`` as compared: lower case, without a trailing slash."""
+    return frozenset(origin.rstrip("/").lower() for origin in origins)
+
+
 def cross_site_reason(method: str, headers: Headers, allowed_origins: frozenset[str]) -> str | None:
     """Why a request must be refused as cross-site, or ``None`` if it may go on."""
     if method.upper() in SAFE_METHODS:
@@ -39,10 +44,17 @@ def cross_site_reason(method: str, headers: Headers, allowed_origins: frozenset[
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site.lower() not in OWN_FETCH_SITES:
         return f"cross-site request refused (Sec-Fetch-Site: {fetch_site})"
+    return foreign_origin(headers, allowed_origins)
+
+
+def foreign_origin(headers: Headers, allowed_origins: frozenset[str]) -> str | None:
+    """Why the ``Origin`` of a request (or WebSocket) is not this server nor an allowed one; ``None`` when it is, or is absent.
+
+    The host and port must be those of the ``Host`` header; a request without
+    ``Origin`` does not come from a browser page.
+    """
     origin = headers.get("origin")
-    if origin is None:
-        return None
-    if origin.rstrip("/").lower() in allowed_origins:
+    if origin is None or origin.rstrip("/").lower() in allowed_origins:
         return None
     host = headers.get("host", "").lower()
     if origin == "null" or not host or urlsplit(origin).netloc.lower() != host:
@@ -55,7 +67,7 @@ class CrossSiteGuard:
 
     def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...] = ()) -> None:
         self.app = app
-        self.allowed_origins = frozenset(origin.rstrip("/").lower() for origin in allowed_origins)
+        self.allowed_origins = normal_origins(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a cross-site state-changing request, pass everything else on."""

@@ -40,7 +40,6 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from starlette.requests import HTTPConnection
@@ -54,6 +53,7 @@ from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.web.auth import Identity, current_identity
 from stich.web.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, SeatRow, TableRow
 from stich.web.fairness import Commitment
 from stich.web.protocol import (
@@ -1023,19 +1023,16 @@ def new_table_row(game: Game, deals: int, private: bool, creator: Identity, crea
 router = APIRouter()
 
 
-def _same_origin(websocket: WebSocket) -> bool:
-    """A browser's WebSocket must come from a page of this server (no cross-site WebSocket hijacking)."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True  # not a browser: cookies are not sent along on their own
-    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
+def _same_origin(websocket: WebSocket, allowed_origins: tuple[str, ...]) -> bool:
+    """A browser's WebSocket must come from a page of this server or an allowed origin (no cross-site WebSocket hijacking)."""
+    return foreign_origin(websocket.headers, normal_origins(allowed_origins)) is None
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """The table's live channel: players act for their own seat; everybody gets a message after every action."""
     svc = services(websocket)
-    if not _same_origin(websocket):
+    if not _same_origin(websocket, svc.settings.allowed_origins):
         await websocket.close(code=1008)
         return
     identity = await current_identity(websocket)
