@@ -179,3 +179,36 @@ def test_without_numba_the_import_error_says_what_to_do(monkeypatch: pytest.Monk
     monkeypatch.setenv("STICH_NO_NUMBA", "1")
     with pytest.raises(ImportError, match="numba"):
         require_numba()
+
+
+def test_the_compiled_shuffle_is_the_engines() -> None:
+    """Deals are the engine's: the compiled Fisher–Yates gives stich.core.rng.shuffled's permutation for any seed."""
+    from stich.core.rng import shuffled
+    from stich.rl.batched import doppelkopf_kernel as K
+
+    rng = random.Random(4)
+    for seed in [0, 1, 2**63 - 1, *(rng.getrandbits(63) for _ in range(50))]:
+        cards = np.arange(48, dtype=np.int64)
+        K.shuffle(cards, np.uint64(seed))
+        assert cards.tolist() == shuffled(list(range(48)), seed)
+
+
+def test_compiled_scores_equal_the_engines_evaluation_of_the_same_facts() -> None:
+    """§7: for finished deals the compiled score equals evaluate() on the deal's facts (all game types, calls included)."""
+    from stich.games.doppelkopf.scoring import evaluate
+
+    deals = 120
+    batch = batched.DoppelkopfBatch(deals, dealer="random")
+    batch.reset(seed=900)
+    rngs = [random.Random(i) for i in range(deals)]
+    scored = 0
+    while not batch.terminated.all():
+        actions = [
+            0 if batch.terminated[i] else _choose(rngs[i], np.flatnonzero(batch.legal_action_mask[i]).tolist()) for i in range(deals)
+        ]
+        batch.step(actions)
+        for i in np.flatnonzero(batch.rewards.any(axis=1)):
+            expected = evaluate(batch.facts(int(i)), batch.game.options).scores
+            np.testing.assert_array_equal(batch.rewards[i], np.asarray(expected, dtype=np.float32))
+            scored += 1
+    assert scored > deals // 2

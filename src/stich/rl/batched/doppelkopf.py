@@ -23,9 +23,10 @@ so deal ``i`` is the single env's ``reset(seed=seed + i)``.  Finished deals
 stay finished (their actions are ignored) until :meth:`reset_done` deals them
 anew from their streams.
 
-**Scoring.** A finished deal is scored by the engine's own evaluation
-(:func:`stich.games.doppelkopf.scoring.evaluate` on the deal's facts), one
-Python call per deal, so the rewards are the reference's by construction.
+**Dealing and scoring are compiled too**: the engine's portable shuffle
+(:func:`stich.core.rng.shuffled`) and the DDV evaluation of
+:func:`stich.games.doppelkopf.scoring.evaluate`; :meth:`facts` gives a finished
+deal's facts for the engine's evaluation, and the tests check both against it.
 
 **Illegal actions** raise :class:`~stich.core.errors.IllegalActionError`
 naming the deal and the action, before any deal is changed.
@@ -50,7 +51,6 @@ from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACE_MASK, FACES, 
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import DealFacts, PlayedTrick
-from stich.games.doppelkopf.scoring import evaluate
 from stich.rl.batched import NotSupportedError, require_numba
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
@@ -84,12 +84,6 @@ def unsupported_options(options: DoppelkopfOptions) -> list[str]:
     """``name=value`` of each option that differs from the DDV preset (what the batched env cannot play)."""
     ddv = DoppelkopfOptions()
     return [f"{f.name}={getattr(options, f.name)}" for f in fields(options) if getattr(options, f.name) != getattr(ddv, f.name)]
-
-
-def count_form(mask: int) -> int:
-    """A physical-card mask as a count-form hand (bit f: one copy or more of face f, bit f + 24: both)."""
-    low, high = mask & FACE_MASK, mask >> N_FACES & FACE_MASK
-    return (low | high) | ((low & high) << N_FACES)
 
 
 class DoppelkopfBatch:
@@ -128,6 +122,7 @@ class DoppelkopfBatch:
         self._ctxs = _contexts(game.options)
         self._deadlines = np.array(game.options.call_deadlines, dtype=np.int64)
         self._solo_codes = np.array(sorted(A.SOLO_CODE[name] for name in game.options.solos), dtype=np.int64)
+        self._physical = np.array(game.deck.physical, dtype=np.int64)
         self._state = np.zeros((num_envs, K.WIDTH), dtype=np.int64)
         self._rngs = [random.Random() for _ in range(num_envs)]
         self._all = np.arange(num_envs, dtype=np.int64)
@@ -138,6 +133,8 @@ class DoppelkopfBatch:
         self.terminated = np.ones(num_envs, dtype=bool)
         self.deal_seeds = np.zeros(num_envs, dtype=np.int64)
         """The engine seed of each deal in progress (``game.new_state(seed=...)`` deals the same hands)."""
+        self._tables = (self._ctxs, self._deadlines, self._solo_codes, self._off)
+        self._fields = (self.observation, self.legal_action_mask, self.current_player)
 
     # ---------------------------------------------------------------- deals
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
@@ -158,31 +155,16 @@ class DoppelkopfBatch:
         return done
 
     def _deal(self, rows: IntArray) -> None:
-        hands = np.zeros(4, dtype=np.int64)
-        for b in rows:
+        seeds = np.empty(len(rows), dtype=np.uint64)
+        dealers = np.empty(len(rows), dtype=np.int64)
+        for k, b in enumerate(rows):
             rng = self._rngs[b]
-            deal_seed = rng.getrandbits(63)
-            dealer = rng.randrange(4) if self.dealer == "random" else int(self.dealer)
-            for s, mask in enumerate(self.game.deal(deal_seed, dealer)):
-                hands[s] = count_form(mask)
-            K.new_deal(self._state, int(b), hands, dealer)
-            self.deal_seeds[b] = deal_seed
+            seeds[k] = rng.getrandbits(63)
+            dealers[k] = rng.randrange(4) if self.dealer == "random" else int(self.dealer)
+        K.deal_rows(self._state, rows, seeds, dealers, self._physical, *self._tables, *self._fields)
+        self.deal_seeds[rows] = seeds.astype(np.int64)
         self.terminated[rows] = False
         self.rewards[rows] = 0.0
-        self._refresh(rows)
-
-    def _refresh(self, rows: IntArray) -> None:
-        K.refresh(
-            self._state,
-            rows,
-            self._ctxs,
-            self._deadlines,
-            self._solo_codes,
-            self._off,
-            self.observation,
-            self.legal_action_mask,
-            self.current_player,
-        )
 
     # ----------------------------------------------------------------- step
     def step(self, actions: npt.ArrayLike) -> None:
@@ -190,34 +172,11 @@ class DoppelkopfBatch:
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
         if codes.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
-        live = np.flatnonzero(~self.terminated).astype(np.int64)
-        wanted = codes[live]
-        inside = (wanted >= 0) & (wanted < self.num_actions)
-        ok = inside.copy()
-        ok[inside] = self.legal_action_mask[live[inside], wanted[inside]] == 1
-        if not ok.all():
-            b = int(live[np.flatnonzero(~ok)[0]])
-            code = int(codes[b])
+        bad = K.step(self._state, codes, *self._tables, *self._fields, self.terminated, self.rewards, self.reward_scale)
+        if bad >= 0:
+            code = int(codes[bad])
             text = self.game.actions.actions[code].text if 0 <= code < self.num_actions else str(code)
-            raise IllegalActionError(f"deal {b}: {text!r} is not legal for seat {self.current_player[b]} now", "batched env")
-        self.rewards[:] = 0.0
-        K.step(
-            self._state,
-            codes,
-            live,
-            self._ctxs,
-            self._deadlines,
-            self._solo_codes,
-            self._off,
-            self.observation,
-            self.legal_action_mask,
-            self.current_player,
-        )
-        ended = live[self._state[live, K.PHASE] == K.END]
-        for b in ended:
-            scores = evaluate(self.facts(int(b)), self.game.options).scores
-            self.rewards[b] = np.asarray(scores, dtype=np.float64) * self.reward_scale
-        self.terminated[ended] = True
+            raise IllegalActionError(f"deal {bad}: {text!r} is not legal for seat {self.current_player[bad]} now", "batched env")
 
     # ------------------------------------------------------------- reading
     def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:

@@ -547,10 +547,66 @@ def refresh(S: Any, rows: Any, ctxs: Any, deadlines: Any, solo_codes: Any, off: 
 
 
 @jit
-def step(S: Any, actions: Any, rows: Any, ctxs: Any, deadlines: Any, solo_codes: Any, off: Any, obs: Any, mask: Any, current: Any) -> None:
-    """Apply ``actions[b]`` to each deal ``b`` of ``rows`` (checked legal by the caller), then :func:`refresh` them."""
-    for b in rows:
+def step(
+    S: Any,
+    actions: Any,
+    ctxs: Any,
+    deadlines: Any,
+    solo_codes: Any,
+    off: Any,
+    obs: Any,
+    mask: Any,
+    current: Any,
+    terminated: Any,
+    rewards: Any,
+    scale: float,
+) -> int:
+    """Apply ``actions[b]`` to every deal not yet over, score the deals that end, :func:`refresh` the rest.
+
+    First every action is checked against the mask; on an illegal one nothing changes and its deal's index is
+    returned (-1: all were legal).  ``rewards`` is zero except in the rows of the deals this step ended.
+    """
+    n_actions = mask.shape[1]
+    for b in range(S.shape[0]):
+        if not terminated[b]:
+            a = actions[b]
+            if a < 0 or a >= n_actions or mask[b, a] == 0:
+                return b
+    scores = np.zeros(4, dtype=np.int64)
+    rows = np.empty(1, dtype=np.int64)
+    for b in range(S.shape[0]):
+        rewards[b, :] = 0.0
+        if terminated[b]:
+            continue
         apply(S, b, actions[b], ctxs, deadlines)
+        if S[b, PHASE] == END:
+            score(S, b, ctxs, scores)
+            for s in range(4):
+                rewards[b, s] = scores[s] * scale
+            terminated[b] = True
+        rows[0] = b
+        refresh(S, rows, ctxs, deadlines, solo_codes, off, obs, mask, current)
+    return -1
+
+
+@jit
+def deal_rows(
+    S: Any,
+    rows: Any,
+    seeds: Any,
+    dealers: Any,
+    physical: Any,
+    ctxs: Any,
+    deadlines: Any,
+    solo_codes: Any,
+    off: Any,
+    obs: Any,
+    mask: Any,
+    current: Any,
+) -> None:
+    """Deal row ``rows[k]`` with engine seed ``seeds[k]`` (uint64) and dealer ``dealers[k]``, then :func:`refresh` the rows."""
+    for k in range(len(rows)):
+        deal(S, rows[k], seeds[k], dealers[k], physical)
     refresh(S, rows, ctxs, deadlines, solo_codes, off, obs, mask, current)
 
 
@@ -560,3 +616,146 @@ def observe_seats(S: Any, seats: Any, ctxs: Any, off: Any, out: Any) -> None:
     for b in range(S.shape[0]):
         out[b, :] = 0.0
         encode(S, b, seats[b], ctxs, off, out[b])
+
+
+# ------------------------------------------------------------------ deal
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@jit
+def shuffle(cards: Any, seed: Any) -> None:
+    """Shuffle ``cards`` in place exactly as :func:`stich.core.rng.shuffled` (SplitMix64, unbiased Fisher–Yates)."""
+    state = seed
+    one = np.uint64(1)
+    for i in range(len(cards) - 1, 0, -1):
+        n = np.uint64(i + 1)
+        limit = _MASK64 - ((_MASK64 % n) + one) % n
+        z = np.uint64(0)
+        while True:
+            state = state + _GAMMA
+            z = (state ^ (state >> np.uint64(30))) * _MIX_1
+            z = (z ^ (z >> np.uint64(27))) * _MIX_2
+            z = z ^ (z >> np.uint64(31))
+            if z <= limit:
+                break
+        j = int(z % n)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@jit
+def deal(S: Any, b: int, seed: Any, dealer: int, physical: Any) -> None:
+    """Row ``b`` := the deal :meth:`stich.games.doppelkopf.game.Doppelkopf.deal` gives for ``seed`` and ``dealer`` (12 cards each)."""
+    cards = physical.copy()
+    shuffle(cards, seed)
+    hands = np.zeros(4, dtype=np.int64)
+    for k in range(4):
+        seat = (dealer + 1 + k) & 3
+        hand = 0
+        for index in cards[k * 12 : (k + 1) * 12]:
+            f = index % 24
+            hand |= (1 << (f + 24)) if (hand >> f) & 1 else (1 << f)
+        hands[seat] = hand
+    new_deal(S, b, hands, dealer)
+
+
+# ----------------------------------------------------------------- score
+
+# Eyes a party needs after its own absage, and against the other side's, by level (§7.1); the (e)/(f) marks (§7.2).
+_OWN_GOAL = (0, 0, 151, 181, 211)
+_AGAINST_GOAL = (0, 0, 90, 60, 30)
+_AGAINST_MARK = (0, 0, 120, 90, 60, 30)
+DA = 18
+CJ = 4
+
+
+@jit
+def goal_reached(party: int, eyes: Any, tricks: Any, level: Any) -> bool:
+    """Whether ``party`` reached its goal (§7.1; DDV: Re needs 120 when only Kontra was called)."""
+    own = level[party]
+    opp = level[1 - party]
+    if own >= 2:
+        return bool(tricks[1 - party] == 0) if own == 5 else bool(eyes[party] >= _OWN_GOAL[own])
+    if opp >= 2:
+        return bool(tricks[party] >= 1) if opp == 5 else bool(eyes[party] >= _AGAINST_GOAL[opp])
+    if level[RE] == 0 and level[KONTRA] != 0:
+        return bool(eyes[party] >= (120 if party == RE else 121))
+    return bool(eyes[party] >= (121 if party == RE else 120))
+
+
+@jit
+def own_items(party: int, eyes: Any, tricks: Any, level: Any) -> int:
+    """(a) under 90/60/30 and schwarz of the other party, (e)/(f) eyes against its absagen (§7.2)."""
+    opp = 1 - party
+    points = 0
+    for mark in (90, 60, 30):
+        if eyes[opp] < mark:
+            points += 1
+    if tricks[opp] == 0:
+        points += 1
+    for lv in range(2, 6):
+        if level[opp] >= lv and eyes[party] >= _AGAINST_MARK[lv]:
+            points += 1
+    return points
+
+
+@jit
+def score(S: Any, b: int, ctxs: Any, out: Any) -> None:
+    """``out[seat]`` := the score change of finished deal ``b``, as :func:`stich.games.doppelkopf.scoring.evaluate` gives it for DDV.
+
+    Game value (§7.2: won, under 90/60/30, schwarz, Re/Kontra +2 each, every absage level, eyes against absagen) for
+    the winner, or each party's own items netted without a winner (A-15); special points (§7.3: gegen die Alten,
+    Doppelkopf, Fuchs gefangen, Karlchen) outside solo-scored games; the soloist scores three times (§7.4).
+    """
+    ctx = ctxs[S[b, CONTRACT]]
+    eyes = np.zeros(2, dtype=np.int64)
+    tricks = np.zeros(2, dtype=np.int64)
+    level = np.zeros(2, dtype=np.int64)
+    level[RE] = S[b, LEVEL]
+    level[KONTRA] = S[b, LEVEL + 1]
+    kind = S[b, KIND]
+    solo = kind in (K_SOLO, K_STILLE, K_HOCHZEIT_SOLO)
+    specials = 0
+    for t in range(S[b, NT]):
+        log = LOG + t * LOG_STRIDE
+        leader = S[b, log]
+        winner = S[b, log + 1]
+        taker = S[b, PARTY + winner]
+        te = 0
+        for i in range(4):
+            te += ctx[C_EYES + S[b, log + 2 + i]]
+        eyes[taker] += te
+        tricks[taker] += 1
+        if solo:
+            continue
+        sign = 1 if taker == RE else -1
+        if te >= 40:
+            specials += sign
+        for i in range(4):
+            if S[b, log + 2 + i] == DA and S[b, PARTY + ((leader + i) & 3)] != taker:
+                specials += sign
+        if t == 11 and S[b, log + 2 + ((winner - leader) & 3)] == CJ:
+            specials += sign
+    re_won = goal_reached(RE, eyes, tricks, level)
+    kontra_won = goal_reached(KONTRA, eyes, tricks, level)
+    if re_won or kontra_won:
+        w = RE if re_won else KONTRA
+        points = 1 + own_items(w, eyes, tricks, level)
+        for caller in range(2):
+            for lv in range(2, 6):
+                if level[caller] >= lv:
+                    points += 1
+            if level[caller] != 0:
+                points += 2
+        value = points if w == RE else -points
+        if w == KONTRA and not solo:
+            specials -= 1  # gegen die Alten
+    else:
+        value = own_items(RE, eyes, tricks, level) - own_items(KONTRA, eyes, tricks, level)
+    value += specials
+    factor = 3 if solo else 1
+    for s in range(4):
+        out[s] = factor * value if S[b, PARTY + s] == RE else -value
