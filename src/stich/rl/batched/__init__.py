@@ -1,7 +1,10 @@
 """Batched environments for self-play at scale: N deals stepped at once by compiled (numba) rules.
 
 * :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`: whole DDV Doppelkopf
-  deals (health round, reservations, announcements, card play).
+  deals (health round, reservations, announcements, card play);
+* :class:`~stich.rl.batched.tarock.TarockBatch`: the card play of Tapp Tarock
+  and Dobbm deals, their bidding and talon played first through the engine by
+  a chosen bot spec.
 
 Each keeps pgx-like fields (``current_player``, ``observation``,
 ``legal_action_mask``, ``rewards``, ``terminated``) with the observation

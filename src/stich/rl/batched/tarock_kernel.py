@@ -1,0 +1,247 @@
+"""The compiled (numba) card play of the Tarock-family batch: one row of ``S`` per deal, plain Tarock trick play.
+
+Import it only through :mod:`stich.rl.batched.tarock`, which checks that numba
+is importable.  The rules are those of the Tarock search kernel
+(:mod:`stich.kernels.tarock_core`: follow suit, else trump, an excuse may always
+be played and never wins), with its ``ctx`` table built by the game's kernel
+adapter; hands are masks of physical card indices.
+
+:func:`encode` writes the observation tensor of one seat as the snapshot of
+that seat's tensor taken at the hand-over (everything the card play does not
+change: contract, bidding, talon ...) with the slices card play changes written
+anew: whose turn, the hand, hand sizes, the cards played, the current trick and
+its leader, tricks and card points won, and a game's public trick count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from stich.kernels.core import jit
+from stich.kernels.tarock_core import C_EFF, EXCUSE, NO_KEY, NO_SUIT, card_key, legal_cards, popcount64
+
+MAX_SEATS = 8
+MAX_TRICKS = 27
+MAX_CARDS = 64
+
+# Columns of a row of S
+TO_MOVE = 0
+LEADER = 1
+"""Kernel seat that leads the current trick."""
+TN = 2
+NT = 3
+N_TRICKS = 4
+M = 5
+LED = 6
+BEST_KEY = 7
+BEST_POS = 8
+N_PLAYED = 9
+SEATS = 10
+"""Kernel seat -> table seat."""
+KSEAT = SEATS + MAX_SEATS
+"""Table seat -> kernel seat (-1: plays no card)."""
+HANDS = KSEAT + MAX_SEATS
+"""By kernel seat."""
+PLAYED = HANDS + MAX_SEATS
+"""By table seat."""
+TRICK = PLAYED + MAX_SEATS
+WON = TRICK + MAX_SEATS
+"""Tricks won, by table seat."""
+LOG = WON + MAX_SEATS
+"""Per finished trick: its winner (table seat) and card points."""
+CARDS = LOG + 2 * MAX_TRICKS
+"""Every card played in order (physical indices), for the reference engine to replay at the end."""
+WIDTH = CARDS + MAX_CARDS
+
+# Indices into ``off``: (start, stop) of each dynamic slice
+DYNAMIC = ("to_move", "hand", "hand_sizes", "played", "trick", "trick_leader", "tricks_won", "points_won", "tricks_won_public")
+D_TO_MOVE, D_HAND, D_HAND_SIZES, D_PLAYED, D_TRICK, D_LEADER, D_TRICKS_WON, D_POINTS_WON, D_PUBLIC_TRICKS = range(9)
+
+# Ways a game counts a trick's card points for the points_won slice
+SUM = 0
+THIRDS = 1
+"""Tapp Tarock: a trick of three cards is worth its face values minus 2, any other trick nothing counted."""
+
+
+@jit
+def trick_points(S: Any, b: int, pts: Any, mode: int, n: int) -> int:
+    """Card points of the first ``n`` cards of the current trick, as the game's ``trick_points`` counts them."""
+    total = 0
+    for i in range(n):
+        total += pts[S[b, TRICK + i]]
+    if mode == THIRDS:
+        return (3 * total - 2 * n) // 3 if n == 3 else 0
+    return total
+
+
+@jit
+def legal(S: Any, b: int, ctx: Any) -> int:
+    """Mask of the cards the seat to move may play."""
+    k = (S[b, LEADER] + S[b, TN]) % S[b, M]
+    return int(legal_cards(ctx, S[b, HANDS + k], S[b, LED]))
+
+
+@jit
+def play(S: Any, b: int, card: int, ctx: Any, pts: Any, mode: int) -> bool:
+    """Play ``card`` for the seat to move; a full trick goes to its winner.  True when the card play is over."""
+    m = S[b, M]
+    n = S[b, TN]
+    k = (S[b, LEADER] + n) % m
+    seat = S[b, SEATS + k]
+    bit = 1 << card
+    S[b, HANDS + k] ^= bit
+    S[b, PLAYED + seat] |= bit
+    S[b, CARDS + S[b, N_PLAYED]] = card
+    S[b, N_PLAYED] += 1
+    e = ctx[C_EFF + card]
+    if S[b, LED] == NO_SUIT and e != EXCUSE:
+        S[b, LED] = e
+    key = card_key(ctx, card, S[b, LED])
+    if key > S[b, BEST_KEY]:
+        S[b, BEST_KEY] = key
+        S[b, BEST_POS] = n
+    S[b, TRICK + n] = card
+    S[b, TN] = n + 1
+    if n + 1 < m:
+        S[b, TO_MOVE] = S[b, SEATS + (k + 1) % m]
+        return False
+    wk = (S[b, LEADER] + S[b, BEST_POS]) % m
+    winner = S[b, SEATS + wk]
+    t = S[b, NT]
+    S[b, LOG + 2 * t] = winner
+    S[b, LOG + 2 * t + 1] = trick_points(S, b, pts, mode, m)
+    S[b, WON + winner] += 1
+    S[b, NT] = t + 1
+    S[b, TN] = 0
+    S[b, LED] = NO_SUIT
+    S[b, BEST_KEY] = NO_KEY
+    S[b, BEST_POS] = 0
+    S[b, LEADER] = wk
+    S[b, TO_MOVE] = winner
+    return bool(S[b, NT] == S[b, N_TRICKS])
+
+
+@jit
+def encode(
+    S: Any, b: int, seat: int, base: Any, off: Any, flag: Any, n_seats: int, n_cards: int, hand_scale: float, points_scale: float, out: Any
+) -> None:
+    """``out`` := ``base`` (the seat's tensor at the hand-over) with the slices card play changes written anew."""
+    out[:] = base
+    for d in range(len(DYNAMIC)):
+        for i in range(off[d, 0], off[d, 1]):
+            out[i] = 0.0
+    out[off[D_TO_MOVE, 0] + (S[b, TO_MOVE] - seat) % n_seats] = 1.0
+    k = S[b, KSEAT + seat]
+    if k >= 0:
+        hand = S[b, HANDS + k]
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            out[off[D_HAND, 0] + flag[popcount64(low - 1)]] = 1.0
+    tricks = np.zeros(MAX_SEATS, dtype=np.float64)
+    points = np.zeros(MAX_SEATS, dtype=np.float64)
+    for t in range(S[b, NT]):
+        rel = (S[b, LOG + 2 * t] - seat) % n_seats
+        tricks[rel] += 1.0 / hand_scale
+        p = S[b, LOG + 2 * t + 1]
+        if p:
+            points[rel] += p / points_scale
+    for q in range(n_seats):
+        rel = (q - seat) % n_seats
+        kq = S[b, KSEAT + q]
+        if kq >= 0:
+            size = popcount64(S[b, HANDS + kq])
+            if size:
+                out[off[D_HAND_SIZES, 0] + rel] = size / hand_scale
+        played = S[b, PLAYED + q]
+        while played:
+            low = played & -played
+            played ^= low
+            out[off[D_PLAYED, 0] + rel * n_cards + flag[popcount64(low - 1)]] = 1.0
+        if tricks[q]:
+            out[off[D_TRICKS_WON, 0] + q] = tricks[q]
+        if points[q]:
+            out[off[D_POINTS_WON, 0] + q] = points[q]
+        won = S[b, WON + q]
+        if won and off[D_PUBLIC_TRICKS, 1] > off[D_PUBLIC_TRICKS, 0]:
+            out[off[D_PUBLIC_TRICKS, 0] + rel] = won / 16.0
+    n = S[b, TN]
+    m = S[b, M]
+    for i in range(n):
+        q = S[b, SEATS + (S[b, LEADER] + i) % m]
+        out[off[D_TRICK, 0] + ((q - seat) % n_seats) * n_cards + flag[S[b, TRICK + i]]] = 1.0
+    if n:
+        out[off[D_LEADER, 0] + (S[b, SEATS + S[b, LEADER]] - seat) % n_seats] = 1.0
+
+
+@jit
+def step(
+    S: Any,
+    actions: Any,
+    live: Any,
+    code_card: Any,
+    card_code: Any,
+    ctx: Any,
+    pts: Any,
+    mode: int,
+    base: Any,
+    off: Any,
+    flag: Any,
+    n_seats: int,
+    n_cards: int,
+    hand_scale: float,
+    points_scale: float,
+    obs: Any,
+    mask: Any,
+    current: Any,
+    ended: Any,
+) -> int:
+    """Play ``actions[b]`` in every live deal; refresh the fields of those still in card play, flag in ``ended`` those that ended.
+
+    Every action is checked first; on an illegal one nothing changes and its deal's index is returned (else -1).
+    """
+    for b in range(S.shape[0]):
+        if live[b]:
+            a = actions[b]
+            if a < 0 or a >= len(code_card) or code_card[a] < 0 or mask[b, a] == 0:
+                return b
+    for b in range(S.shape[0]):
+        ended[b] = False
+        if not live[b]:
+            continue
+        if play(S, b, code_card[actions[b]], ctx, pts, mode):
+            ended[b] = True
+            continue
+        refresh(S, b, card_code, ctx, base, off, flag, n_seats, n_cards, hand_scale, points_scale, obs, mask, current)
+    return -1
+
+
+@jit
+def refresh(
+    S: Any,
+    b: int,
+    card_code: Any,
+    ctx: Any,
+    base: Any,
+    off: Any,
+    flag: Any,
+    n_seats: int,
+    n_cards: int,
+    hand_scale: float,
+    points_scale: float,
+    obs: Any,
+    mask: Any,
+    current: Any,
+) -> None:
+    """Deal ``b``'s current player, its tensor and its legal mask."""
+    seat = S[b, TO_MOVE]
+    current[b] = seat
+    encode(S, b, seat, base[b, seat], off, flag, n_seats, n_cards, hand_scale, points_scale, obs[b])
+    mask[b, :] = 0
+    cards = legal(S, b, ctx)
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        mask[b, card_code[popcount64(low - 1)]] = 1
