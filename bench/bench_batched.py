@@ -11,6 +11,10 @@ tensor of the player to act at every step; steps per second are of CPU time
   live deal, and the run lasts until ``--steps`` deal-steps are done;
 * ``aec``: the PettingZoo env on ``stich/doppelkopf-ddv-v1`` (``env.last()``:
   tensor and mask; ``env.step``), as in ``bench_rl.py``;
+* ``batched tarock``: :class:`stich.rl.batched.tarock.TarockBatch` on Tapp
+  Tarock and Dobbm with 256 deals: card steps per CPU second, the bidding
+  (random bots through the engine), hand-over tensors and the scoring replay
+  included in the time;
 * ``open_spiel``: ``tarok(players=4)``, ``skat`` and ``hearts`` through
   pyspiel with the observation the game offers each step
   (``observation_tensor`` where there is one), as in ``bench_rl.py``.
@@ -37,14 +41,22 @@ from bench_common import machine_info, no_gc
 from bench_rl import SPIEL_GAMES, aec_run, spiel_observation, spiel_run
 
 from stich.rl.batched.doppelkopf import DoppelkopfBatch
+from stich.rl.batched.tarock import TarockBatch
 
 SIZES = (1, 64, 1024, 4096)
 ENV_ID = "stich/doppelkopf-ddv-v1"
+TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1")
+TAROCK_SIZE = 256
 
 
-def batched_run(n: int, steps: int, seed: int = 0) -> dict[str, float]:
-    """Deal-steps per CPU second of a batch of ``n`` deals (random legal actions, observation written every step)."""
-    batch = DoppelkopfBatch(n, ENV_ID, dealer="random")
+def batched_run(n: int, steps: int, seed: int = 0, env_id: str = ENV_ID) -> dict[str, float]:
+    """Deal-steps per CPU second of a batch of ``n`` deals (random legal actions, observation written every step).
+
+    A Tarock-family id times :class:`TarockBatch` (card play only; dealing, the random bots' bidding through the
+    engine and the scoring replay count in the time, the bidding's actions not in the steps).
+    """
+    batch: DoppelkopfBatch | TarockBatch
+    batch = DoppelkopfBatch(n, env_id, dealer="random") if env_id == ENV_ID else TarockBatch(n, env_id, dealer="random")
     batch.reset(seed=seed)
     rng = np.random.default_rng(seed)
     done = 0
@@ -101,6 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'batched N=' + str(n):<28}{row['steps_per_s']:>12,} steps/s")
     rows["aec"] = row = _timed(lambda: aec_run(ENV_ID, args.deals))
     print(f"{'aec (PettingZoo)':<28}{row['steps_per_s']:>12,} steps/s")
+    for env_id in TAROCK_IDS:
+        batched_run(2, 100, env_id=env_id)
+        rows[f"batched {env_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=env_id)
+        print(f"{'batched ' + env_id.split('/')[1] + ' N=' + str(TAROCK_SIZE):<44}{row['steps_per_s']:>12,} card steps/s")
+        rows[f"aec {env_id}"] = row = _timed(lambda env_id=env_id: aec_run(env_id, args.deals))
+        print(f"{'aec ' + env_id.split('/')[1]:<44}{row['steps_per_s']:>12,} steps/s (whole deal)")
     if not args.no_spiel:
         for name in SPIEL_GAMES:
             rows[f"open_spiel {name}"] = row = _timed(lambda name=name: spiel_run(name, args.deals))
