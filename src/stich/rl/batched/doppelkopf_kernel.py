@@ -102,8 +102,11 @@ ASK_PASS = 77
 LOG = 85
 LOG_STRIDE = 6
 """Per finished trick: leader, winner, then its four faces in playing order."""
-COUNTS = LOG + 12 * LOG_STRIDE
-WIDTH = COUNTS + 4 * ACTION_COLUMNS
+N_EVENTS = LOG + 12 * LOG_STRIDE
+EVENTS = N_EVENTS + 1
+"""Every non-card action so far as ``seat * ACTION_COLUMNS + column`` (at most 4 reservations, 8 answers, 10 calls)."""
+MAX_EVENTS = 32
+WIDTH = EVENTS + MAX_EVENTS
 
 # Indices into the slice-offset array ``off`` (filled from Encoding.slices() by name)
 SLICE_NAMES = (
@@ -142,12 +145,11 @@ POINTS_SCALE = 240.0
 
 @jit
 def popcount48(x: int) -> int:
-    """Set bits of a count-form hand (its number of cards)."""
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+    """Set bits of a mask below 2**48 (a count-form hand: its number of cards), SWAR-counted without a loop."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return int(((x * 0x0101010101010101) >> 56) & 0xFF)
 
 
 @jit
@@ -415,7 +417,8 @@ def apply(S: Any, b: int, code: int, ctxs: Any, deadlines: Any) -> None:
     p = S[b, TO_MOVE]
     ph = S[b, PHASE]
     if code >= OTHER_BASE:
-        S[b, COUNTS + p * ACTION_COLUMNS + code - OTHER_BASE] += 1
+        S[b, EVENTS + S[b, N_EVENTS]] = p * ACTION_COLUMNS + code - OTHER_BASE
+        S[b, N_EVENTS] += 1
     if ph == PLAY:
         if code < N_PLAY:
             play(S, b, p, code, ctxs)
@@ -453,9 +456,10 @@ def encode(S: Any, b: int, seat: int, ctxs: Any, off: Any, out: Any) -> None:
     out[off[O_TO_MOVE] + (4 if tm < 0 else (tm - seat) & 3)] = 1.0
     out[off[O_DEALER] + ((S[b, DEALER] - seat) & 3)] = 1.0
     hand = S[b, HANDS + seat]
-    for i in range(48):
-        if (hand >> i) & 1:
-            out[off[O_HAND] + i] = 1.0
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        out[off[O_HAND] + popcount48(low - 1)] = 1.0
     for q in range(4):
         rel = (q - seat) & 3
         out[off[O_ACTIVE] + rel] = 1.0
@@ -465,20 +469,20 @@ def encode(S: Any, b: int, seat: int, ctxs: Any, off: Any, out: Any) -> None:
             out[off[O_HAND_SIZES] + rel] = size / HAND_SCALE
         played = S[b, PLAYED + q]
         base = off[O_PLAYED] + rel * 48
-        for i in range(48):
-            if (played >> i) & 1:
-                out[base + i] = 1.0
+        while played:
+            low = played & -played
+            played ^= low
+            out[base + popcount48(low - 1)] = 1.0
         won = S[b, TRICKS_WON + q]
         if won:
             out[off[O_TRICKS_WON] + rel] = won / HAND_SCALE
-        base = off[O_ACTIONS] + rel * ACTION_COLUMNS
-        for c in range(ACTION_COLUMNS):
-            count = S[b, COUNTS + q * ACTION_COLUMNS + c]
-            if count:
-                out[base + c] = count
         said = S[b, SAID + q]
         if said >= 0:
             out[off[O_RESERVATIONS] + rel * 2 + said] = 1.0
+    for k in range(S[b, N_EVENTS]):
+        event = S[b, EVENTS + k]
+        q = event // ACTION_COLUMNS
+        out[off[O_ACTIONS] + ((q - seat) & 3) * ACTION_COLUMNS + event % ACTION_COLUMNS] += 1.0
     n = S[b, TN]
     leader = S[b, LEADER]
     for i in range(n):
