@@ -105,3 +105,8 @@ def test_a_bot_spec_plays_the_bidding_and_reset_done_deals_on() -> None:
 def test_games_with_card_play_of_their_own_are_refused_by_name(env_id: str) -> None:
     with pytest.raises(NotSupportedError, match=r"batched env|plain trick play"):
         tarock.TarockBatch(1, env_id)
+
+
+def test_step_before_reset_says_so() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        tarock.TarockBatch(1, "stich/tapp_tarock-standard-v1").step([0])

@@ -113,6 +113,7 @@ class TarockBatch:
         self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
         self.terminated = np.ones(n, dtype=bool)
         self._ended = np.zeros(n, dtype=bool)
+        self._ctx: npt.NDArray[np.int64] | None = None
 
     def _setup_tables(self) -> None:
         game, layout = self.game, self.encoding.layout
@@ -232,6 +233,8 @@ class TarockBatch:
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
         if codes.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
+        if self._ctx is None:
+            raise RuntimeError("no deals yet: call reset() first")
         live = ~self.terminated
         self.rewards[:] = 0.0
         bad = K.step(
