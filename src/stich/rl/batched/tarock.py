@@ -24,10 +24,10 @@ counts them).  Deal seeds and dealers come from a ``random.Random`` per deal
 seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
 
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
-play (they have kernel adapters).  Droggn (a laid-out Pagat or Gstieß bound
-to the last trick) and Dappen (a kept-back Gstieß, Ulti cards, Buchenbach's
-first three tricks) have card-play rules of their own and raise
-:class:`~stich.rl.batched.NotSupportedError`.
+play (they have kernel adapters).  Droggn (66 or 78 cards, more than the
+kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
+trick) and Dappen (a kept-back Gstieß, Ulti cards, Buchenbach's first three
+tricks) raise :class:`~stich.rl.batched.NotSupportedError`.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ from stich.kernels.tarock_core import NO_KEY, NO_SUIT  # noqa: E402  (numba chec
 from stich.rl.batched import tarock_kernel as K  # noqa: E402
 
 SPECIAL_CARD_PLAY = {
-    "droggn": "a laid-out Pagat or Gstieß is bound to the last trick (§5.2)",
+    "droggn": "its pack of 66 or 78 cards exceeds the kernel's 63-card hand masks, and a laid-out Pagat or Gstieß "
+    "is bound to the last trick (§5.2)",
     "dappen": "a kept-back Gstieß, laid-out Ulti cards and Buchenbach's first three tricks (§5.1, §6.2, §6.3)",
 }
 
