@@ -5,14 +5,16 @@ tensor of the player to act at every step; steps per second are of CPU time
 (``time.process_time``), with the garbage collector off:
 
 * ``batched N``: :class:`stich.rl.batched.doppelkopf.DoppelkopfBatch` with
-  ``N`` deals: per step one random legal action per deal (drawn in numpy from
-  ``legal_action_mask``), ``step(actions)`` (which writes every deal's
-  ``observation`` and mask), then ``reset_done()``; a step counts once per
-  live deal, and the run lasts until ``--steps`` deal-steps are done;
+  ``N`` deals: per step one uniformly random legal action per deal (the
+  batch's compiled ``random_actions()``), ``step(actions)`` (which writes
+  every deal's ``observation`` and mask), then ``reset_done()``; a step
+  counts once per live deal, and the run lasts until ``--steps`` deal-steps
+  are done;
 * ``aec``: the PettingZoo env on ``stich/doppelkopf-ddv-v1`` (``env.last()``:
   tensor and mask; ``env.step``), as in ``bench_rl.py``;
 * ``batched tarock``: :class:`stich.rl.batched.tarock.TarockBatch` on Tapp
-  Tarock and Dobbm with 256 deals: card steps per CPU second, the bidding
+  Tarock and Dobbm with 256 deals (random legal cards drawn in numpy from the
+  mask): card steps per CPU second, the bidding
   (random bots through the engine), hand-over tensors and the scoring replay
   included in the time;
 * ``open_spiel``: ``tarok(players=4)``, ``skat`` and ``hearts`` through
@@ -59,14 +61,20 @@ def batched_run(n: int, steps: int, seed: int = 0, env_id: str = ENV_ID) -> dict
     batch = DoppelkopfBatch(n, env_id, dealer="random") if env_id == ENV_ID else TarockBatch(n, env_id, dealer="random")
     batch.reset(seed=seed)
     rng = np.random.default_rng(seed)
+    sample = batch.random_actions if isinstance(batch, DoppelkopfBatch) else None
+    if sample is not None:
+        sample(seed)
     done = 0
     deals = 0
     start = time.process_time()
     with no_gc():
         while done < steps:
             live = int((~batch.terminated).sum())
-            noise = rng.random(batch.legal_action_mask.shape, dtype=np.float32)
-            actions = np.argmax(noise * batch.legal_action_mask, axis=1)
+            if sample is not None:
+                actions = sample()
+            else:
+                noise = rng.random(batch.legal_action_mask.shape, dtype=np.float32)
+                actions = np.argmax(noise * batch.legal_action_mask, axis=1)
             batch.step(actions)
             done += live
             deals += len(batch.reset_done())

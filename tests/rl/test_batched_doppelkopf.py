@@ -212,3 +212,20 @@ def test_compiled_scores_equal_the_engines_evaluation_of_the_same_facts() -> Non
             np.testing.assert_array_equal(batch.rewards[i], np.asarray(expected, dtype=np.float32))
             scored += 1
     assert scored > deals // 2
+
+
+def test_random_actions_are_legal_and_cover_the_mask() -> None:
+    """The compiled sampler draws only legal actions, each legal one in time, and is reproducible from its seed."""
+    batch = batched.DoppelkopfBatch(4)
+    batch.reset(seed=2)
+    first = batch.random_actions(seed=9)
+    assert (first == batch.random_actions(seed=9)).all()
+    seen: set[int] = set()
+    for _ in range(400):
+        actions = batch.random_actions()
+        assert all(batch.legal_action_mask[i, a] for i, a in enumerate(actions))
+        seen.add(int(actions[0]))
+    assert seen == set(np.flatnonzero(batch.legal_action_mask[0]).tolist())
+    while not batch.terminated.all():
+        batch.step(batch.random_actions())
+    assert (batch.random_actions() == 0).all()

@@ -133,6 +133,7 @@ class DoppelkopfBatch:
         self.terminated = np.ones(num_envs, dtype=bool)
         self.deal_seeds = np.zeros(num_envs, dtype=np.int64)
         """The engine seed of each deal in progress (``game.new_state(seed=...)`` deals the same hands)."""
+        self._sampler = np.zeros(1, dtype=np.uint64)
         self._tables = (self._ctxs, self._deadlines, self._solo_codes, self._off)
         self._fields = (self.observation, self.legal_action_mask, self.current_player)
 
@@ -177,6 +178,17 @@ class DoppelkopfBatch:
             code = int(codes[bad])
             text = self.game.actions.actions[code].text if 0 <= code < self.num_actions else str(code)
             raise IllegalActionError(f"deal {bad}: {text!r} is not legal for seat {self.current_player[bad]} now", "batched env")
+
+    def random_actions(self, seed: int | None = None) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per deal (0 for finished deals), drawn in compiled code.
+
+        A baseline policy for self-play and the benchmark: a splitmix64 stream kept by the batch, reseeded by ``seed``.
+        """
+        if seed is not None:
+            self._sampler[0] = np.uint64(seed & (2**64 - 1))
+        out = np.empty(self.num_envs, dtype=np.int64)
+        K.sample_legal(self.legal_action_mask, self.terminated, self._sampler, out)
+        return out
 
     # ------------------------------------------------------------- reading
     def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from stich.kernels.core import C_EFF, C_EYES, TRUMP, card_key, jit, legal_faces, take
+from stich.kernels.core import C_EFF, C_EYES, TRUMP, card_key, jit, legal_faces, next_random, pick_below, take
 
 # Phases (the engine's numbering, stich.games.doppelkopf.state)
 RESERVATION = 0
@@ -100,8 +100,8 @@ ASK_SEAT = 61
 ASK_TIERS = 69
 ASK_PASS = 77
 LOG = 85
-LOG_STRIDE = 6
-"""Per finished trick: leader, winner, then its four faces in playing order."""
+LOG_STRIDE = 7
+"""Per finished trick: leader, winner, its four faces in playing order, its eyes."""
 N_EVENTS = LOG + 12 * LOG_STRIDE
 EVENTS = N_EVENTS + 1
 """Every non-card action so far as ``seat * ACTION_COLUMNS + column`` (at most 4 reservations, 8 answers, 10 calls)."""
@@ -393,11 +393,14 @@ def play(S: Any, b: int, p: int, f: int, ctxs: Any) -> None:
     S[b, log] = leader
     S[b, log + 1] = winner
     trump_led = ctx[C_EFF + S[b, TRICK]] == TRUMP
+    eyes = 0
     for i in range(4):
         g = S[b, TRICK + i]
         S[b, log + 2 + i] = g
+        eyes += ctx[C_EYES + g]
         if i > 0 and trump_led and ctx[C_EFF + g] != TRUMP:
             S[b, VOID + ((leader + i) & 3)] = 1
+    S[b, log + 6] = eyes
     S[b, TRICKS_WON + winner] += 1
     S[b, NT] += 1
     S[b, TN] = 0
@@ -490,18 +493,14 @@ def encode(S: Any, b: int, seat: int, ctxs: Any, off: Any, out: Any) -> None:
     if n:
         out[off[O_TRICK_LEADER] + ((leader - seat) & 3)] = 1.0
     # card points won: summed trick by trick as the reference encoding does (the same float rounding)
-    ctx = ctxs[S[b, CONTRACT]]
-    points = np.zeros(4, dtype=np.float64)
-    for t in range(S[b, NT]):
-        log = LOG + t * LOG_STRIDE
-        eyes = 0
-        for i in range(4):
-            eyes += ctx[C_EYES + S[b, log + 2 + i]]
-        if eyes:
-            points[(S[b, log + 1] - seat) & 3] += eyes / POINTS_SCALE
     for r in range(4):
-        if points[r]:
-            out[off[O_POINTS_WON] + r] = points[r]
+        points = 0.0
+        for t in range(S[b, NT]):
+            log = LOG + t * LOG_STRIDE
+            if ((S[b, log + 1] - seat) & 3) == r and S[b, log + 6]:
+                points += S[b, log + 6] / POINTS_SCALE
+        if points:
+            out[off[O_POINTS_WON] + r] = points
     pk = public_kind(S, b)
     out[off[O_KIND] + pk] = 1.0
     out[off[O_CONTRACT] + (S[b, CONTRACT] if pk != K_NORMAL else 0)] = 1.0
@@ -763,3 +762,22 @@ def score(S: Any, b: int, ctxs: Any, out: Any) -> None:
     factor = 3 if solo else 1
     for s in range(4):
         out[s] = factor * value if S[b, PARTY + s] == RE else -value
+
+
+@jit
+def sample_legal(mask: Any, terminated: Any, state: Any, out: Any) -> None:
+    """``out[b]`` := a uniformly random legal action of deal ``b`` (0 for a finished deal), from the splitmix64 ``state``."""
+    for b in range(mask.shape[0]):
+        out[b] = 0
+        if terminated[b]:
+            continue
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[b, a]
+        k = pick_below(next_random(state), count)
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1
