@@ -4,8 +4,9 @@ Each deal's bidding and talon phases are played by random bots through the
 engine; the test replays them on a fresh reference state
 (:meth:`TarockBatch.handed_over`) and then plays random legal cards on both,
 comparing current player, tensors, masks, rewards and termination at every
-step.  Card play: ``../shared/rules/tapp_tarock.md`` §6 and ``../shared/rules/dobbm.md``
-§6 (follow suit, else trump); scores are the engine's (§7, §8 of each dossier).
+step.  Card play: ``../shared/rules/tapp_tarock.md`` §6, ``../shared/rules/dobbm.md``
+§6 and ``../shared/rules/dappen.md`` §5.1, §6.1 (follow suit, else trump; Ulti
+cards bound); scores are the engine's (§7, §8 of each dossier).
 """
 
 from __future__ import annotations
@@ -70,11 +71,27 @@ def _play_both(env_id: str, deals: int, seed: int, every_seat: int) -> int:
         ("stich/dobbm-pagat-v1", DEALS),
         ("stich/tapp_tarock-four_players-v1", 40),
         ("stich/dobbm-pagat_5-v1", 40),
+        ("stich/dappen-breitnau-v1", DEALS),
+        ("stich/dappen-jeu_du_tarot-v1", 40),
     ],
 )
 def test_card_play_equals_the_reference_step_for_step(env_id: str, deals: int) -> None:
     """Seeded deals: tensors (every seat's in 10 of them), masks, players, rewards and ends equal the engine's at every step."""
     assert _play_both(env_id, deals, seed=300, every_seat=10) == deals
+
+
+def test_laid_out_ulti_cards_are_bound_as_in_the_engine() -> None:
+    """dappen.md §5.1: the lone player's laid-out Ulti cards go only when nothing else is allowed, the highest first.
+
+    Furtwangen with gstiesieren off (the kernel has no kept-back Gstieß): random bots lay out an Ulti in some deals.
+    """
+    from stich.rl.batched import tarock_kernel as K
+
+    env_id = "dappen(preset=furtwangen,gstiesieren=false)"
+    probe = tarock.TarockBatch(100, env_id, dealer="random")
+    probe.reset(seed=300)
+    assert (probe._state[:, K.ULTI] != 0).sum() >= 10
+    assert _play_both(env_id, 100, seed=300, every_seat=10) == 100
 
 
 def test_illegal_card_raises_and_changes_nothing() -> None:
@@ -101,9 +118,17 @@ def test_a_bot_spec_plays_the_bidding_and_reset_done_deals_on() -> None:
     assert not batch.terminated.any() and (batch.deal_seeds != first).all()
 
 
-@pytest.mark.parametrize("env_id", ["stich/droggn-stubai-v1", "stich/dappen-furtwangen-v1", "stich/doppelkopf-ddv-v1"])
-def test_games_with_card_play_of_their_own_are_refused_by_name(env_id: str) -> None:
-    with pytest.raises(NotSupportedError, match=r"batched env|plain trick play"):
+@pytest.mark.parametrize(
+    ("env_id", "named"),
+    [
+        ("stich/droggn-stubai-v1", "66 or 78 cards"),
+        ("stich/dappen-furtwangen-v1", "gstiesieren=true"),
+        ("stich/dappen-buchenbach-v1", "first_three_tricks=true"),
+        ("stich/doppelkopf-ddv-v1", "tapp_tarock, dobbm, dappen"),
+    ],
+)
+def test_card_play_rules_the_kernel_lacks_are_refused_by_name(env_id: str, named: str) -> None:
+    with pytest.raises(NotSupportedError, match=named):
         tarock.TarockBatch(1, env_id)
 
 

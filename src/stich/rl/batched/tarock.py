@@ -24,10 +24,12 @@ counts them).  Deal seeds and dealers come from a ``random.Random`` per deal
 seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
 
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
-play (they have kernel adapters).  Droggn (66 or 78 cards, more than the
-kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
-trick) and Dappen (a kept-back Gstieß, Ulti cards, Buchenbach's first three
-tricks) raise :class:`~stich.rl.batched.NotSupportedError`.
+play (they have kernel adapters), and Dappen with its laid-out Ulti cards
+bound (dossier §5.1) where ``gstiesieren`` and ``first_three_tricks`` are off
+(breitnau, jeu_du_tarot; the kernel has no kept-back Gstieß and no fixed first
+tricks).  Droggn (66 or 78 cards, more than the kernel's 63-bit hands hold; a
+laid-out Pagat or Gstieß bound to the last trick) and the other Dappen
+configurations raise :class:`~stich.rl.batched.NotSupportedError` naming why.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from stich.bots.spec import build_bot, parse_bot_spec
-from stich.bots.tarock_family.kernel import kernel_arrays
+from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, kernel_arrays
 from stich.bots.tarock_rollout import ADAPTERS
 from stich.cards import Card
 from stich.core.errors import IllegalActionError
@@ -57,8 +59,13 @@ from stich.rl.batched import tarock_kernel as K  # noqa: E402
 SPECIAL_CARD_PLAY = {
     "droggn": "its pack of 66 or 78 cards exceeds the kernel's 63-card hand masks, and a laid-out Pagat or Gstieß "
     "is bound to the last trick (§5.2)",
-    "dappen": "a kept-back Gstieß, laid-out Ulti cards and Buchenbach's first three tricks (§5.1, §6.2, §6.3)",
 }
+DAPPEN_OPTIONS = {
+    "gstiesieren": "a kept-back Gstieß (§6.2)",
+    "first_three_tricks": "Buchenbach's first three tricks (§6.3)",
+}
+"""Dappen options whose card-play rules the kernel does not model (Dappen is compiled only with both off)."""
+GAMES = ("tapp_tarock", "dobbm", "dappen")
 
 
 class TarockBatch:
@@ -78,8 +85,11 @@ class TarockBatch:
             raise NotSupportedError(
                 f"{env_id}: {game.name}'s card play is not supported in the batched env: {SPECIAL_CARD_PLAY[game.name]}"
             )
-        if game.name not in ADAPTERS:
-            raise NotSupportedError(f"{env_id}: TarockBatch plays the Tarock-family games with plain trick play (tapp_tarock, dobbm)")
+        if game.name not in GAMES:
+            raise NotSupportedError(f"{env_id}: TarockBatch plays the card play of {', '.join(GAMES)}")
+        on = [f"{name}=true ({why})" for name, why in DAPPEN_OPTIONS.items() if game.name == "dappen" and getattr(game.options, name)]
+        if on:
+            raise NotSupportedError(f"{env_id}: option(s) not supported in the batched env: {'; '.join(on)}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if reward_scale <= 0:
@@ -92,7 +102,8 @@ class TarockBatch:
         self.reward_scale = reward_scale
         self.dealer = dealer
         self.bidding = parse_bot_spec(bidding)
-        self.adapter = ADAPTERS[game.name](game)
+        self.adapter = ADAPTERS[game.name](game) if game.name in ADAPTERS else None
+        self._rules: TrickRules | None = None
         self.encoding = Encoding(game)
         self.observation_size = self.encoding.size
         self.num_actions = len(game.actions)
@@ -193,7 +204,7 @@ class TarockBatch:
         self.dealers[b] = dealer
         for s in range(game.num_seats):
             self._base[b, s] = self.encoding.tensor(state.observation(s))
-        pos = self.adapter.position(state)
+        pos = self._position(state)
         arrays = kernel_arrays(pos)
         self._ctx = arrays.ctx
         row = self._state[b]
@@ -209,6 +220,8 @@ class TarockBatch:
         row[K.N_TRICKS] = pos.tricks_left
         row[K.LED] = NO_SUIT
         row[K.BEST_KEY] = NO_KEY
+        row[K.LONE] = getattr(state, "lone", None) if getattr(state, "lone", None) is not None else -1
+        row[K.ULTI] = getattr(state, "ulti_mask", 0)
         if pos.trick:
             raise NotSupportedError("the hand-over found a trick begun: cards are played only in the batch")
         self.terminated[b] = False
@@ -223,6 +236,25 @@ class TarockBatch:
             self.observation,
             self.legal_action_mask,
             self.current_player,
+        )
+
+    def _position(self, state: State) -> TrickPosition:
+        """The card play of ``state`` at the hand-over in kernel seats (the active seats in playing order)."""
+        if self.adapter is not None:
+            return self.adapter.position(state)
+        from stich.games.dappen.pack import ORDER
+
+        if self._rules is None:
+            self._rules = TrickRules.of(ORDER, tuple(int(p) for p in self._pts[: len(ORDER.eff)]))
+        seats = tuple(state.active)  # type: ignore[attr-defined]
+        return TrickPosition(
+            rules=self._rules,
+            seats=seats,
+            side=1 << seats.index(state.lone),  # type: ignore[attr-defined]
+            hands=tuple(state.hands[s] for s in seats),  # type: ignore[attr-defined]
+            trick=(),
+            leader=seats.index(state.current_player()),
+            tricks_left=state.n_tricks - len(state.tricks),  # type: ignore[attr-defined]
         )
 
     def _encode_args(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, int, float, float]:

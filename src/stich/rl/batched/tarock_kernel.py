@@ -53,7 +53,11 @@ LOG = WON + MAX_SEATS
 """Per finished trick: its winner (table seat) and card points."""
 CARDS = LOG + 2 * MAX_TRICKS
 """Every card played in order (physical indices), for the reference engine to replay at the end."""
-WIDTH = CARDS + MAX_CARDS
+LONE = CARDS + MAX_CARDS
+"""Dappen: the lone player (-1 in the other games)."""
+ULTI = LONE + 1
+"""Dappen: the cards the lone player laid out as Ulti (they are bound, dossier dappen.md §5.1)."""
+WIDTH = ULTI + 1
 
 # Indices into ``off``: (start, stop) of each dynamic slice
 DYNAMIC = ("to_move", "hand", "hand_sizes", "played", "trick", "trick_leader", "tricks_won", "points_won", "tricks_won_public")
@@ -78,9 +82,20 @@ def trick_points(S: Any, b: int, pts: Any, mode: int, n: int) -> int:
 
 @jit
 def legal(S: Any, b: int, ctx: Any) -> int:
-    """Mask of the cards the seat to move may play."""
+    """Mask of the cards the seat to move may play; Dappen's laid-out Ulti cards only when nothing else will do, highest first."""
     k = (S[b, LEADER] + S[b, TN]) % S[b, M]
-    return int(legal_cards(ctx, S[b, HANDS + k], S[b, LED]))
+    hand = S[b, HANDS + k]
+    out = int(legal_cards(ctx, hand, S[b, LED]))
+    laid: int = S[b, ULTI] & hand
+    if laid and S[b, SEATS + k] == S[b, LONE]:
+        free = out & ~laid
+        if free:
+            return free
+        top = out & laid
+        while top & (top - 1):
+            top &= top - 1
+        return top
+    return out
 
 
 @jit
