@@ -24,12 +24,13 @@ counts them).  Deal seeds and dealers come from a ``random.Random`` per deal
 seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
 
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
-play (they have kernel adapters), and Dappen with its laid-out Ulti cards
-bound (dossier §5.1) where ``gstiesieren`` and ``first_three_tricks`` are off
-(breitnau, jeu_du_tarot; the kernel has no kept-back Gstieß and no fixed first
-tricks).  Droggn (66 or 78 cards, more than the kernel's 63-bit hands hold; a
-laid-out Pagat or Gstieß bound to the last trick) and the other Dappen
-configurations raise :class:`~stich.rl.batched.NotSupportedError` naming why.
+play (they have kernel adapters), and Dappen with its own card-play rules
+compiled: the lone player's laid-out Ulti cards (dossier §5.1) and the
+Gstieß kept back (``gstiesieren``, §6.2), except Buchenbach's fixed first
+three tricks (``first_three_tricks``).  Droggn (66 or 78 cards, more than the
+kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
+trick) and Dappen with ``first_three_tricks`` raise
+:class:`~stich.rl.batched.NotSupportedError` naming why.
 """
 
 from __future__ import annotations
@@ -61,7 +62,6 @@ SPECIAL_CARD_PLAY = {
     "is bound to the last trick (§5.2)",
 }
 DAPPEN_OPTIONS = {
-    "gstiesieren": "a kept-back Gstieß (§6.2)",
     "first_three_tricks": "Buchenbach's first three tricks (§6.3)",
 }
 """Dappen options whose card-play rules the kernel does not model (Dappen is compiled only with both off)."""
@@ -104,6 +104,11 @@ class TarockBatch:
         self.bidding = parse_bot_spec(bidding)
         self.adapter = ADAPTERS[game.name](game) if game.name in ADAPTERS else None
         self._rules: TrickRules | None = None
+        self._gstiess = -1
+        if game.name == "dappen" and game.options.gstiesieren:
+            from stich.games.dappen.pack import GSTIESS
+
+            self._gstiess = GSTIESS
         self.encoding = Encoding(game)
         self.observation_size = self.encoding.size
         self.num_actions = len(game.actions)
@@ -222,6 +227,8 @@ class TarockBatch:
         row[K.BEST_KEY] = NO_KEY
         row[K.LONE] = getattr(state, "lone", None) if getattr(state, "lone", None) is not None else -1
         row[K.ULTI] = getattr(state, "ulti_mask", 0)
+        row[K.GSTIESS] = self._gstiess
+        row[K.KEPT] = -1
         if pos.trick:
             raise NotSupportedError("the hand-over found a trick begun: cards are played only in the batch")
         self.terminated[b] = False

@@ -57,11 +57,26 @@ LONE = CARDS + MAX_CARDS
 """Dappen: the lone player (-1 in the other games)."""
 ULTI = LONE + 1
 """Dappen: the cards the lone player laid out as Ulti (they are bound, dossier dappen.md §5.1)."""
-WIDTH = ULTI + 1
+GSTIESS = ULTI + 1
+"""Dappen with gstiesieren: the Gstieß's index (-1: no keeping back in this game)."""
+KEPT = GSTIESS + 1
+"""Dappen: the table seat that kept the Gstieß back (-1 none, dossier dappen.md §6.2)."""
+WIDTH = KEPT + 1
 
 # Indices into ``off``: (start, stop) of each dynamic slice
-DYNAMIC = ("to_move", "hand", "hand_sizes", "played", "trick", "trick_leader", "tricks_won", "points_won", "tricks_won_public")
-D_TO_MOVE, D_HAND, D_HAND_SIZES, D_PLAYED, D_TRICK, D_LEADER, D_TRICKS_WON, D_POINTS_WON, D_PUBLIC_TRICKS = range(9)
+DYNAMIC = (
+    "to_move",
+    "hand",
+    "hand_sizes",
+    "played",
+    "trick",
+    "trick_leader",
+    "tricks_won",
+    "points_won",
+    "tricks_won_public",
+    "gstiess_kept_back",
+)
+D_TO_MOVE, D_HAND, D_HAND_SIZES, D_PLAYED, D_TRICK, D_LEADER, D_TRICKS_WON, D_POINTS_WON, D_PUBLIC_TRICKS, D_KEPT = range(10)
 
 # Ways a game counts a trick's card points for the points_won slice
 SUM = 0
@@ -81,13 +96,34 @@ def trick_points(S: Any, b: int, pts: Any, mode: int, n: int) -> int:
 
 
 @jit
+def base_legal(S: Any, b: int, ctx: Any, seat: int, hand: int) -> int:
+    """Follow suit, else trump; a kept-back Gstieß set aside until it is the last card (Dappen §6.2)."""
+    g = S[b, GSTIESS]
+    if g >= 0 and S[b, KEPT] == seat:
+        rest = hand & ~(1 << g)
+        if rest:
+            hand = rest
+    return int(legal_cards(ctx, hand, S[b, LED]))
+
+
+@jit
+def may_keep_back(S: Any, b: int, ctx: Any, seat: int, hand: int) -> bool:
+    """Gstiesieren: an opponent whose only legal card is the Gstieß (a trump is required) may keep it back [Dappen §6.2]."""
+    g = S[b, GSTIESS]
+    if g < 0 or seat == S[b, LONE] or S[b, KEPT] >= 0 or S[b, TN] == 0 or hand == (1 << g):
+        return False
+    return bool(base_legal(S, b, ctx, seat, hand) == (1 << g))
+
+
+@jit
 def legal(S: Any, b: int, ctx: Any) -> int:
-    """Mask of the cards the seat to move may play; Dappen's laid-out Ulti cards only when nothing else will do, highest first."""
+    """Mask of the cards the seat to move may play (Dappen: bound Ulti cards §5.1, a kept-back Gstieß §6.2)."""
     k = (S[b, LEADER] + S[b, TN]) % S[b, M]
-    hand = S[b, HANDS + k]
-    out = int(legal_cards(ctx, hand, S[b, LED]))
+    seat = S[b, SEATS + k]
+    hand: int = S[b, HANDS + k]
+    out = base_legal(S, b, ctx, seat, hand)
     laid: int = S[b, ULTI] & hand
-    if laid and S[b, SEATS + k] == S[b, LONE]:
+    if laid and seat == S[b, LONE]:
         free = out & ~laid
         if free:
             return free
@@ -95,7 +131,34 @@ def legal(S: Any, b: int, ctx: Any) -> int:
         while top & (top - 1):
             top &= top - 1
         return top
+    if S[b, GSTIESS] >= 0 and out == (1 << S[b, GSTIESS]) and may_keep_back(S, b, ctx, seat, hand):
+        return hand
     return out
+
+
+@jit
+def kept_back_winner(S: Any, b: int, ctx: Any, m: int) -> int:
+    """Winning position of a full trick holding a kept-back Gstieß, which takes no part [Dappen §6.1, §6.2]."""
+    skip = -1
+    for i in range(m):
+        if S[b, TRICK + i] == S[b, GSTIESS]:
+            skip = i
+    if skip < 0:
+        return int(S[b, BEST_POS])
+    led = NO_SUIT
+    for i in range(m):
+        e = ctx[C_EFF + S[b, TRICK + i]]
+        if i != skip and led == NO_SUIT and e != EXCUSE:
+            led = e
+    best = 0
+    best_key = NO_KEY
+    for i in range(m):
+        if i != skip:
+            key = card_key(ctx, S[b, TRICK + i], led)
+            if key > best_key:
+                best = i
+                best_key = key
+    return best
 
 
 @jit
@@ -106,6 +169,10 @@ def play(S: Any, b: int, card: int, ctx: Any, pts: Any, mode: int) -> bool:
     k = (S[b, LEADER] + n) % m
     seat = S[b, SEATS + k]
     bit = 1 << card
+    hand = S[b, HANDS + k]
+    g = S[b, GSTIESS]
+    if g >= 0 and card != g and (hand >> g) & 1 and may_keep_back(S, b, ctx, seat, hand):
+        S[b, KEPT] = seat  # the Gstieß loses its power and waits for the last trick
     S[b, HANDS + k] ^= bit
     S[b, PLAYED + seat] |= bit
     S[b, CARDS + S[b, N_PLAYED]] = card
@@ -122,7 +189,8 @@ def play(S: Any, b: int, card: int, ctx: Any, pts: Any, mode: int) -> bool:
     if n + 1 < m:
         S[b, TO_MOVE] = S[b, SEATS + (k + 1) % m]
         return False
-    wk = (S[b, LEADER] + S[b, BEST_POS]) % m
+    pos = S[b, BEST_POS] if S[b, KEPT] < 0 else kept_back_winner(S, b, ctx, m)
+    wk = (S[b, LEADER] + pos) % m
     winner = S[b, SEATS + wk]
     t = S[b, NT]
     S[b, LOG + 2 * t] = winner
@@ -133,9 +201,13 @@ def play(S: Any, b: int, card: int, ctx: Any, pts: Any, mode: int) -> bool:
     S[b, LED] = NO_SUIT
     S[b, BEST_KEY] = NO_KEY
     S[b, BEST_POS] = 0
+    if S[b, NT] == S[b, N_TRICKS]:
+        return True
+    if S[b, NT] == S[b, N_TRICKS] - 1 and S[b, KEPT] == winner:
+        wk = (wk + 1) % m  # the keeper does not lead the last trick; they play last
     S[b, LEADER] = wk
-    S[b, TO_MOVE] = winner
-    return bool(S[b, NT] == S[b, N_TRICKS])
+    S[b, TO_MOVE] = S[b, SEATS + wk]
+    return False
 
 
 @jit
@@ -182,6 +254,8 @@ def encode(
         won = S[b, WON + q]
         if won and off[D_PUBLIC_TRICKS, 1] > off[D_PUBLIC_TRICKS, 0]:
             out[off[D_PUBLIC_TRICKS, 0] + rel] = won / 16.0
+    if S[b, KEPT] == seat and off[D_KEPT, 1] > off[D_KEPT, 0]:
+        out[off[D_KEPT, 0]] = 1.0
     n = S[b, TN]
     m = S[b, M]
     for i in range(n):
