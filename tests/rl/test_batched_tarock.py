@@ -5,8 +5,9 @@ engine; the test replays them on a fresh reference state
 (:meth:`TarockBatch.handed_over`) and then plays random legal cards on both,
 comparing current player, tensors, masks, rewards and termination at every
 step.  Card play: ``../shared/rules/tapp_tarock.md`` §6, ``../shared/rules/dobbm.md``
-§6 and ``../shared/rules/dappen.md`` §5.1, §6.1, §6.2 (follow suit, else trump;
-Ulti cards bound; the Gstieß kept back); scores are the engine's (§7, §8 of each dossier).
+§6 and ``../shared/rules/dappen.md`` §5.1, §6.1, §6.2, §6.3 (follow suit, else
+trump; Ulti cards bound; the Gstieß kept back; Buchenbach's first three
+tricks); scores are the engine's (§7, §8 of each dossier).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def _play_both(env_id: str, deals: int, seed: int, every_seat: int) -> tuple[int
         ("stich/dobbm-pagat_5-v1", 40),
         ("stich/dappen-breitnau-v1", DEALS),
         ("stich/dappen-jeu_du_tarot-v1", 40),
+        ("stich/dappen-buchenbach-v1", 60),
     ],
 )
 def test_card_play_equals_the_reference_step_for_step(env_id: str, deals: int) -> None:
@@ -126,7 +128,6 @@ def test_a_bot_spec_plays_the_bidding_and_reset_done_deals_on() -> None:
     ("env_id", "named"),
     [
         ("stich/droggn-stubai-v1", "66 or 78 cards"),
-        ("stich/dappen-buchenbach-v1", "first_three_tricks=true"),
         ("stich/doppelkopf-ddv-v1", "tapp_tarock, dobbm, dappen"),
     ],
 )

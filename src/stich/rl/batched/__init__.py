@@ -3,8 +3,7 @@
 * :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`: whole DDV Doppelkopf
   deals (health round, reservations, announcements, card play);
 * :class:`~stich.rl.batched.tarock.TarockBatch`: the card play of Tapp Tarock,
-  Dobbm and Dappen deals (Dappen without Buchenbach's fixed first tricks),
-  their bidding and talon played first through the engine by a
+  Dobbm and Dappen deals, their bidding and talon played first through the engine by a
   chosen bot spec.
 
 Each keeps pgx-like fields (``current_player``, ``observation``,

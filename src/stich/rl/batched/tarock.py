@@ -25,12 +25,11 @@ seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
 
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
 play (they have kernel adapters), and Dappen with its own card-play rules
-compiled: the lone player's laid-out Ulti cards (dossier §5.1) and the
-Gstieß kept back (``gstiesieren``, §6.2), except Buchenbach's fixed first
-three tricks (``first_three_tricks``).  Droggn (66 or 78 cards, more than the
+compiled: the lone player's laid-out Ulti cards (dossier §5.1), the Gstieß
+kept back (``gstiesieren``, §6.2) and Buchenbach's fixed first three tricks
+(``first_three_tricks``, §6.3).  Droggn (66 or 78 cards, more than the
 kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
-trick) and Dappen with ``first_three_tricks`` raise
-:class:`~stich.rl.batched.NotSupportedError` naming why.
+trick) raises :class:`~stich.rl.batched.NotSupportedError` naming why.
 """
 
 from __future__ import annotations
@@ -61,10 +60,6 @@ SPECIAL_CARD_PLAY = {
     "droggn": "its pack of 66 or 78 cards exceeds the kernel's 63-card hand masks, and a laid-out Pagat or Gstieß "
     "is bound to the last trick (§5.2)",
 }
-DAPPEN_OPTIONS = {
-    "first_three_tricks": "Buchenbach's first three tricks (§6.3)",
-}
-"""Dappen options whose card-play rules the kernel does not model (Dappen is compiled only with both off)."""
 GAMES = ("tapp_tarock", "dobbm", "dappen")
 
 
@@ -87,9 +82,6 @@ class TarockBatch:
             )
         if game.name not in GAMES:
             raise NotSupportedError(f"{env_id}: TarockBatch plays the card play of {', '.join(GAMES)}")
-        on = [f"{name}=true ({why})" for name, why in DAPPEN_OPTIONS.items() if game.name == "dappen" and getattr(game.options, name)]
-        if on:
-            raise NotSupportedError(f"{env_id}: option(s) not supported in the batched env: {'; '.join(on)}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if reward_scale <= 0:
@@ -105,6 +97,19 @@ class TarockBatch:
         self.adapter = ADAPTERS[game.name](game) if game.name in ADAPTERS else None
         self._rules: TrickRules | None = None
         self._gstiess = -1
+        self._first = np.zeros(8, dtype=np.int64)
+        if game.name == "dappen" and game.options.first_three_tricks:
+            from stich.games.dappen import pack as dappen_pack
+            from stich.games.dappen.state import FIXED_TRICK_CARDS
+
+            self._first[:] = (
+                1,
+                *FIXED_TRICK_CARDS,
+                dappen_pack.ONE_POINT_TRUMPS,
+                dappen_pack.TRUMPS,
+                dappen_pack.EMPTY_SUIT_CARDS,
+                dappen_pack.SUIT_CARDS,
+            )
         if game.name == "dappen" and game.options.gstiesieren:
             from stich.games.dappen.pack import GSTIESS
 
@@ -229,6 +234,7 @@ class TarockBatch:
         row[K.ULTI] = getattr(state, "ulti_mask", 0)
         row[K.GSTIESS] = self._gstiess
         row[K.KEPT] = -1
+        row[K.FIRST : K.FIRST + 8] = self._first
         if pos.trick:
             raise NotSupportedError("the hand-over found a trick begun: cards are played only in the batch")
         self.terminated[b] = False

@@ -61,7 +61,10 @@ GSTIESS = ULTI + 1
 """Dappen with gstiesieren: the Gstieß's index (-1: no keeping back in this game)."""
 KEPT = GSTIESS + 1
 """Dappen: the table seat that kept the Gstieß back (-1 none, dossier dappen.md §6.2)."""
-WIDTH = KEPT + 1
+FIRST = KEPT + 1
+"""Dappen's first_three_tricks (Buchenbach, §6.3): the bound cards of tricks 1..3, the trumps allowed in tricks 1 and 2,
+every trump, the empty suit cards and every suit card (7 columns); FIRST holds 0 when the option is off."""
+WIDTH = FIRST + 8
 
 # Indices into ``off``: (start, stop) of each dynamic slice
 DYNAMIC = (
@@ -121,6 +124,20 @@ def legal(S: Any, b: int, ctx: Any) -> int:
     k = (S[b, LEADER] + S[b, TN]) % S[b, M]
     seat = S[b, SEATS + k]
     hand: int = S[b, HANDS + k]
+    t = S[b, NT]
+    if S[b, FIRST] and t < 3:
+        # Buchenbach's tricks 1-3: the bound five-point trump, else an allowed trump, else an empty card [§6.3]
+        bound: int = hand & S[b, FIRST + 1 + t]
+        if bound:
+            return bound
+        allowed: int = hand & (S[b, FIRST + 4] if t < 2 else S[b, FIRST + 5])
+        if allowed:
+            return allowed
+        empty: int = hand & S[b, FIRST + 6]
+        if empty:
+            return empty
+        suits: int = hand & S[b, FIRST + 7]
+        return suits if suits else hand
     out = base_legal(S, b, ctx, seat, hand)
     laid: int = S[b, ULTI] & hand
     if laid and seat == S[b, LONE]:
