@@ -13,7 +13,7 @@ tensor of the player to act at every step; steps per second are of CPU time
 * ``aec``: the PettingZoo env on ``stich/doppelkopf-ddv-v1`` (``env.last()``:
   tensor and mask; ``env.step``), as in ``bench_rl.py``;
 * ``batched tarock``: :class:`stich.rl.batched.tarock.TarockBatch` on Tapp
-  Tarock and Dobbm with 256 deals (random legal cards drawn in numpy from the
+  Tarock, Dobbm and Dappen (Furtwangen) with 256 deals (random legal cards drawn in numpy from the
   mask): card steps per CPU second, the bidding
   (random bots through the engine), hand-over tensors and the scoring replay
   included in the time;
@@ -47,7 +47,7 @@ from stich.rl.batched.tarock import TarockBatch
 
 SIZES = (1, 64, 1024, 4096)
 ENV_ID = "stich/doppelkopf-ddv-v1"
-TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1")
+TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1", "stich/dappen-furtwangen-v1")
 TAROCK_SIZE = 256
 
 
