@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, PHONE, ContextFactory, Screenshot, person
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, LOCALES, PHONE, ContextFactory, Screenshot, person
 from .ui import client_text, tid
 
 OTHER = {"de": "en", "en": "de"}
@@ -191,9 +191,23 @@ def test_refusals_mute_and_collapse(make_context: ContextFactory, screenshot: Sc
     ("lang", "viewport"), [("en", LAPTOP), ("de", PHONE)], ids=["en-1366", "de-390"]
 )  # the other two pairings run in the tests above
 def test_the_chat_panel_covers_nothing(make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]) -> None:
-    _table_id, anna, bert = seated_table(make_context, lang, viewport)
+    table_id, anna, bert = seated_table(make_context, lang, viewport)
     for text in ("Moin", "Ein ziemlich langer Satz, der im schmalen Chatfenster bestimmt umbrechen muss, " * 2, "x" * 180):
         say(bert, text.strip())
-    expect(anna.locator(tid("chat-message"))).to_have_count(3)
+    bert.locator(f'{tid("chat-phrase")}[data-phrase="wait"]').click()
+    expect(anna.locator(tid("chat-message"))).to_have_count(4)
     assert_covers_nothing(anna)
     screenshot(anna, f"chat-layout-{lang}")
+    # A language switch words the phrase anew.
+    before = client_text(anna, "chat.phrase.wait")
+    anna.locator(tid("lang-switch")).click()
+    expect(anna.locator("html")).to_have_attribute("lang", OTHER[lang])
+    expect(line_of(anna, "Bert", client_text(anna, "chat.phrase.wait"))).to_be_visible()
+    assert before != client_text(anna, "chat.phrase.wait")
+    # Someone without a session reads the players' chat but is asked to log in to write.
+    visitor = make_context(viewport=viewport, locale=LOCALES[lang]).new_page()
+    visitor.goto(f"/#/table/{table_id}")
+    expect(line_of(visitor, "Bert", "Moin")).to_be_visible()
+    expect(visitor.locator(tid("chat-signin"))).to_have_text(client_text(visitor, "chat.sign_in"))
+    expect(visitor.locator(tid("chat-input"))).to_be_hidden()
+    expect(visitor.locator(tid("chat-phrases"))).to_be_hidden()

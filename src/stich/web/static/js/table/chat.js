@@ -164,14 +164,39 @@ export function createChat({ send }) {
       c.channel = msg.channel || "players";
       c.maxChars = msg.max_chars || c.maxChars;
       c.messages = (msg.messages || []).slice(-KEPT);
+      render();
     } else if (msg.type === "chat") {
       if (c.messages.some((m) => m.id === msg.id)) return;
       c.messages.push(msg);
       if (c.messages.length > KEPT) c.messages.splice(0, c.messages.length - KEPT);
       if (mine(msg)) c.pendingText = "";
       else if (!c.open && !(msg.key in mutedPeople())) c.unread += 1;
+      if (c.seen) addLine(msg);
+      else render();
     }
-    render();
+  }
+
+  /** One new message: appended to the log (the log is a live region: only the new line is announced). */
+  function addLine(msg) {
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    const item = line(msg, mutedPeople());
+    if (item) {
+      log.querySelector(".chat-empty")?.remove();
+      log.append(item);
+      while (log.children.length > KEPT) log.firstElementChild.remove();
+    }
+    if (atBottom || mine(msg)) log.scrollTop = log.scrollHeight;
+    renderHead();
+  }
+
+  function renderHead() {
+    element.dataset.open = String(c.open);
+    toggle.setAttribute("aria-expanded", String(c.open));
+    toggle.title = c.open ? t("chat.hide") : t("chat.show");
+    label.textContent = t("chat.title");
+    unread.hidden = c.open || !c.unread;
+    unread.textContent = String(c.unread);
+    unread.setAttribute("aria-label", t("chat.unread", { n: c.unread }));
   }
 
   /** An `error` from the server: true when it is the chat's (shown in the panel), false to let the table show it. */
@@ -220,19 +245,13 @@ export function createChat({ send }) {
     );
   }
 
-  /** Draw the panel (after a message, a language switch, a mute). */
+  /** Draw the whole panel (after the history, a language switch, a mute, collapsing). */
   function render() {
     element.hidden = !c.seen;
     if (!c.seen) return;
-    element.dataset.open = String(c.open);
     element.dataset.channel = c.channel;
     body.hidden = !c.open;
-    toggle.setAttribute("aria-expanded", String(c.open));
-    toggle.title = c.open ? t("chat.hide") : t("chat.show");
-    label.textContent = t("chat.title");
-    unread.hidden = c.open || !c.unread;
-    unread.textContent = String(c.unread);
-    unread.setAttribute("aria-label", t("chat.unread", { n: c.unread }));
+    renderHead();
     const spectator = c.channel === "spectators";
     note.textContent = spectator ? t("chat.note_spectator") : t("chat.note_player");
     const muted = mutedPeople();
