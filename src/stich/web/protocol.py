@@ -116,8 +116,20 @@ class PingMessage(_Message):
     id: Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=0, le=2**53)] | None = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage
-CLIENT_MESSAGES: dict[str, type[_Message]] = {"action": ActionMessage, "sync": SyncMessage, "ping": PingMessage}
+class ChatMessage(_Message):
+    """Say something at the table: ``{"type": "chat", "text": "Hallo"}``, or a quick phrase ``{"type": "chat", "phrase": "thanks"}``.
+
+    Exactly one of ``text`` and ``phrase``; the text's cleaning and length
+    cap, the phrase ids and the rate limit are :mod:`stich.web.chat`'s.
+    """
+
+    type: Literal["chat"]
+    text: str | None = None
+    phrase: Annotated[str, Field(max_length=40)] | None = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage
+CLIENT_MESSAGES: dict[str, type[_Message]] = {"action": ActionMessage, "sync": SyncMessage, "ping": PingMessage, "chat": ChatMessage}
 """Message type -> model of every message a client may send."""
 
 
@@ -148,7 +160,7 @@ def parse_client_message(raw: str | bytes | None, max_bytes: int) -> ClientMessa
     except ValidationError as exc:
         first = exc.errors()[0]
         raise ProtocolError(validation_field(first), validation_text(first)) from None
-    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage))
+    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage, ChatMessage))
     return message
 
 

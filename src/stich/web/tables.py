@@ -53,6 +53,7 @@ from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.web.auth import Identity, current_identity
 from stich.web.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, SeatRow, TableRow
 from stich.web.fairness import Commitment
@@ -60,6 +61,7 @@ from stich.web.protocol import (
     WHOLE,
     ActionMessage,
     ApiError,
+    ChatMessage,
     PingMessage,
     ProtocolError,
     SyncMessage,
@@ -296,6 +298,8 @@ class TableRuntime:
         self._last_table: dict[str, Any] | None = None
         """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
         self._presence_timer: asyncio.TimerHandle | None = None
+        self.chat = TableChat(self.settings)
+        """The table's chat: players' and spectators' channels and their latest messages (memory only)."""
 
     # ------------------------------------------------------------- queries
     def seat_of(self, identity: Identity | None) -> int | None:
@@ -461,6 +465,7 @@ class TableRuntime:
                     "seats": len(self.seats),
                 }
             )
+            conn.send(self.chat.history_message(conn))
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
@@ -526,6 +531,9 @@ class TableRuntime:
             conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
             conn.close_code = 4401
             conn.kicked = True
+            return
+        if isinstance(message, ChatMessage):
+            self.chat.post(conn, message, self.connections)
             return
         if isinstance(message, SyncMessage):
             async with self.lock:

@@ -19,6 +19,7 @@ import { leaveWarning } from "../absence.js";
 import { rulesLink } from "./rules.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
+import { createChat } from "../table/chat.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
 import { rememberReturn } from "./login.js";
 
@@ -91,7 +92,8 @@ export function mount(root, { params, query }) {
   const sheetPanel = h("section", { class: "card-panel sheet-panel", testid: "score-sheet" });
   const logPanel = h("details", { class: "card-panel log-panel", ontoggle: (e) => { s.logOpen = e.target.open; } });
   const showEval = h("button", { type: "button", class: "small", hidden: true, onclick: () => { s.evalHidden = false; render(); evaluation.focus(); } });
-  const side = h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel);
+  const chat = createChat({ send: (message) => Boolean(socket?.send(message)) });
+  const side = h("aside", { class: "side" }, showEval, infoPanel, chat.element, sheetPanel, logPanel);
 
   const page = h(
     "div",
@@ -224,7 +226,12 @@ export function mount(root, { params, query }) {
         s.tableEnd = msg;
         s.finished = true;
         break;
+      case "chat":
+      case "chat_history":
+        chat.receive(msg);
+        return;
       case "error":
+        if (chat.takeError(msg)) return;
         s.pending = false;
         if (msg.field === "table") {
           if (/finished/.test(msg.message)) {
@@ -636,8 +643,12 @@ export function mount(root, { params, query }) {
       clearTimeout(holdTimer);
       resize.disconnect();
       offSetting();
+      chat.destroy();
       socket?.close();
     },
-    relabel: render,
+    relabel() {
+      render();
+      chat.render();
+    },
   };
 }
