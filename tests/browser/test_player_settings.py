@@ -17,6 +17,7 @@ Screenshots of the new screens go to ``artifacts/screenshots`` (see conftest).
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -127,12 +128,13 @@ def test_table_settings_survive_a_reload_and_change_the_hand(
 
 
 # ------------------------------------------- auto-play, then history and stats
-def _play_the_deal(page: Page, screenshot: Screenshot) -> int:
+def _play_the_deal(page: Page, screenshot: Screenshot, pause_ms: int = 0) -> int:
     """Play one Doppelkopf deal through the page: healthy, first legal card, never an announcement.
 
     Auto-play is off at first; the first time a single card is the only legal move, the test waits and checks that
     nothing is played, then turns auto-play on in the popover and waits for the card to be played by itself.
-    Returns how many cards were played by themselves.
+    Returns how many cards were played by themselves.  ``pause_ms``: a wait before each card the test plays
+    (a card played at once collects the last trick before it reaches its winner).
     """
     turned_on = False
     auto = 0
@@ -162,6 +164,8 @@ def _play_the_deal(page: Page, screenshot: Screenshot) -> int:
             auto += 1
             continue
         if n:
+            if pause_ms:
+                page.wait_for_timeout(pause_ms)
             try:
                 legal.first.click(timeout=2000)
             except Exception:  # the page re-rendered under the click: look again
@@ -309,3 +313,67 @@ def test_every_seat_plate_is_one_line(make_context: ContextFactory, screenshot: 
         assert plate["height"] < 1.7 * plate["line"] + 10, f"seat {plate['seat']}'s plate wrapped: {plate}"
         assert plate["width"] > plate["height"] * 1.8, f"seat {plate['seat']}'s plate is a blob: {plate}"
     screenshot(page, f"seats-{game}-{viewport['width']}", full_page=False)
+
+
+# ------------------------------------------------- the trick, and the bots' pace
+WATCH_TRICK = """
+(() => {
+  window.__sweeps = [];
+  window.__trick = [];
+  const watch = () => {
+    const trick = document.querySelector('[data-testid="trick"]');
+    if (!trick) return setTimeout(watch, 50);
+    new MutationObserver(() => {
+      if (trick.dataset.sweep !== undefined && !trick.dataset.noted) {
+        trick.dataset.noted = '1';
+        window.__sweeps.push({to: trick.dataset.sweep, winner: trick.querySelector('.card.winner')?.dataset.seat ?? null});
+      }
+      if (trick.dataset.sweep === undefined) delete trick.dataset.noted;
+      const cards = [...trick.querySelectorAll('.card.in-trick')].map((c) => c.dataset.seat);
+      const last = window.__trick[window.__trick.length - 1];
+      if (!last || last.cards.join() !== cards.join()) window.__trick.push({t: performance.now(), cards});
+    }).observe(trick, {attributes: true, childList: true, subtree: true});
+  };
+  document.addEventListener('DOMContentLoaded', watch);
+})();
+"""
+"""Records, on the page, each trick sent to its winner (``__sweeps``) and each change of the cards in the middle (``__trick``)."""
+
+
+def _bot_gaps(changes: list[dict[str, Any]]) -> list[float]:
+    """Milliseconds between two cards that bots laid one after the other into the same trick."""
+    gaps = []
+    for before, after in itertools.pairwise(changes):
+        grew = len(after["cards"]) == len(before["cards"]) + 1 and after["cards"][: len(before["cards"])] == before["cards"]
+        if grew and before["cards"] and before["cards"][-1] != "0" and after["cards"][-1] != "0":
+            gaps.append(after["t"] - before["t"])
+    return gaps
+
+
+def test_a_trick_goes_to_its_winner(make_context: ContextFactory, screenshot: Screenshot) -> None:
+    context = make_context(viewport=LAPTOP, locale=LOCALES["de"])
+    context.add_init_script(WATCH_TRICK)
+    page = context.new_page()
+    enter_as_guest(page, "Stichfrau")
+    _table_with_bots(page)
+    _play_the_deal(page, screenshot, pause_ms=1400)
+    sweeps: list[dict[str, Any]] = page.evaluate("window.__sweeps")
+    assert len(sweeps) >= 6, sweeps  # most of the 12 tricks (a trick the page redraws during the slide counts once)
+    assert all(sweep["to"] == sweep["winner"] for sweep in sweeps), sweeps
+
+
+def test_reduced_motion_keeps_the_trick_still_and_slow_bots_are_paced(make_context: ContextFactory) -> None:
+    context = make_context(viewport=PHONE, locale=LOCALES["en"], reduced_motion="reduce")
+    context.add_init_script(WATCH_TRICK)
+    page = context.new_page()
+    enter_as_guest(page, "Langsam")
+    page.goto("/#/")
+    _open_settings(page)
+    page.locator(tid("setting-bot-speed")).select_option("slow")
+    _close_settings(page)
+    _table_with_bots(page)
+    _play_the_deal(page, lambda *args, **kwargs: None)  # type: ignore[arg-type]
+    assert page.evaluate("window.__sweeps") == []  # the system asks for no motion
+    gaps = _bot_gaps(page.evaluate("window.__trick"))
+    assert len(gaps) >= 5, gaps
+    assert min(gaps) >= 1000, gaps  # 1.1 s between two bots' cards (the server sends them 0.05 s apart)

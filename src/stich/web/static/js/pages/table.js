@@ -275,9 +275,10 @@ export function mount(root, { params, query }) {
     if (!action || s.autoKey === key) return;
     s.autoKey = key;
     clearTimeout(autoTimer);
+    const wait = Math.max(400, (s.hold?.until ?? 0) - Date.now() + 50); // after the last trick has gone to its winner
     autoTimer = setTimeout(() => {
       if (alive && s.state && `${s.state.deal}:${s.state.step}` === key && !s.pending) sendAction(action);
-    }, 400);
+    }, wait);
   }
 
   /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
