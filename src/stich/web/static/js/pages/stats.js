@@ -72,8 +72,8 @@ export function mount(root) {
     const parties = Object.entries(g.parties || {});
     const contracts = Object.entries(g.contracts || {});
     const doko = g.game === "doppelkopf";
-    const row = (label, deals, won, testid, key) =>
-      h("tr", { testid, dataset: { key } }, h("td", { text: label }), h("td", { class: "num", text: formatNumber(deals) }), h("td", { class: "num", text: formatNumber(won) }), h("td", { class: "num", text: rate(won, deals) }));
+    const row = (label, deals, won, attrs) =>
+      h("tr", attrs, h("td", { text: label }), h("td", { class: "num", text: formatNumber(deals) }), h("td", { class: "num", text: formatNumber(won) }), h("td", { class: "num", text: rate(won, deals) }));
     const head = (first) => h("thead", {}, h("tr", {}, h("th", { text: first }), h("th", { class: "num", text: t("stats.deals") }), h("th", { class: "num", text: t("stats.won") }), h("th", { class: "num", text: t("stats.rate") })));
     const alone = g.declared || { deals: 0, won: 0 };
     const announcements = g.announcements || { made: 0, won: 0 };
@@ -81,10 +81,10 @@ export function mount(root) {
       "section",
       { class: "card-panel", testid: "stats-details", dataset: { game: g.game } },
       h("h3", { text: gameTitle(g.game) }),
-      h("table", { class: "data-table" }, head(t("stats.party")), h("tbody", {}, parties.map(([party, p]) => row(partyName(g.game, party), p.deals, p.won, "stats-party", party)))),
+      h("table", { class: "data-table" }, head(t("stats.party")), h("tbody", {}, parties.map(([party, p]) => row(partyName(g.game, party), p.deals, p.won, { testid: "stats-party", dataset: { key: party } })))),
       h("p", { testid: "stats-declared", dataset: { deals: alone.deals, won: alone.won }, text: t(doko ? "stats.solos" : "stats.declared", { deals: formatNumber(alone.deals), won: formatNumber(alone.won) }) }),
       contracts.length
-        ? h("table", { class: "data-table" }, head(t(doko ? "stats.solo_kind" : "stats.contract")), h("tbody", {}, contracts.map(([contract, c]) => row(contractLabel(g.game, contract, null) || contract, c.deals, c.won, "stats-contract", contract))))
+        ? h("table", { class: "data-table" }, head(t(doko ? "stats.solo_kind" : "stats.contract")), h("tbody", {}, contracts.map(([contract, c]) => row(contractLabel(g.game, contract, null) || contract, c.deals, c.won, { testid: "stats-contract", dataset: { key: contract } }))))
         : null,
       ANNOUNCING.has(g.game) || announcements.made
         ? h("p", { testid: "stats-announcements", dataset: { made: announcements.made, won: announcements.won }, text: t("stats.announcements", { made: formatNumber(announcements.made), won: formatNumber(announcements.won) }) })
