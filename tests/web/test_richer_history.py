@@ -188,3 +188,15 @@ def test_stats_and_deal_list_give_party_contract_and_announcements(absent_client
             assert entry["party"] == (("solo" if result["solo"] else "re") if seat in result["re"] else "kontra")
         else:
             assert entry["party"] == ("declarer" if result["declarer"] == seat else "defender")
+
+
+def test_the_dealer_who_sits_out_at_five_is_idle() -> None:
+    """At five, the dealer gets no cards and scores 0 (../shared/rules/doppelkopf.md §2.1): party ``idle``, neither won nor lost."""
+    for seed in range(5):
+        record, dealt = _random_deal("doppelkopf(players=5)", seed)
+        if thrown_in(record["result"]):
+            continue
+        (sitter,) = [seat for seat, hand in enumerate(dealt) if not hand]
+        facts = deal_facts(record, sitter)
+        assert facts.party == "idle" and facts.won is None and facts.score == 0
+        assert all(deal_facts(record, seat).party in ("re", "kontra", "solo") for seat in range(5) if seat != sitter)

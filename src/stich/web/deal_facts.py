@@ -4,7 +4,8 @@ Read from the stored deal record alone (its ``result`` and ``actions``), so
 the history list and the statistics say the same about every deal:
 
 * ``party`` is the seat's side.  Doppelkopf: ``re``, ``kontra``, or ``solo``
-  for the soloist (a solo's Re party is one player).  The Tarock-family
+  for the soloist (a solo's Re party is one player), ``idle`` for the dealer
+  who sits out at a five-player table.  The Tarock-family
   games: ``declarer`` (the seat that declared: ``declarer``/``lone`` in the
   result), ``defender`` (``defenders``/``opponents``), or ``idle`` for a
   seat that sat the deal out (the dealer of a five-player Dobbm, say).
@@ -46,7 +47,7 @@ class DealFacts:
     contract: str | None
     """The contract played (``normal``, ``damen``, ``dreier``, ``solo`` …); ``None`` for a thrown-in deal."""
     party: str
-    """``re``, ``kontra``, ``solo``; ``declarer``, ``defender``, ``idle``; ``none`` for a thrown-in deal."""
+    """``re``, ``kontra``, ``solo``; ``declarer``, ``defender``; ``idle`` (sat out); ``none`` for a thrown-in deal."""
     won: bool | None
     announcements: int
     """How many announcements the seat made in the deal."""
@@ -96,7 +97,7 @@ def party_of(game: str, result: Mapping[str, Any], seat: int) -> str:
     if game == "doppelkopf":
         if seat in _seat_list(result, "re"):
             return "solo" if result.get("solo") else "re"
-        return "kontra" if seat in _seat_list(result, "kontra") else "none"
+        return "kontra" if seat in _seat_list(result, "kontra") else "idle"  # the dealer who sits out at five
     if _declaring_seat(result) == seat:
         return "declarer"
     return "defender" if seat in _seat_list(result, "defenders", "opponents") else "idle"
