@@ -629,7 +629,7 @@ export function mount(root, { params, query }) {
   const resize = new ResizeObserver(() => layoutHand(hand));
   resize.observe(hand);
   const offSetting = onSetting(() => render());
-  const pacer = new MovePacer(onMessage, moveGapMs, () => mySeat());
+  const pacer = new MovePacer(onMessage, moveGapMs, () => mySeat(), () => s.hold?.until ?? 0);
 
   (async () => {
     const [bots] = await Promise.all([loadBots().catch(() => []), loadSummary()]);

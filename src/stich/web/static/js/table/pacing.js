@@ -8,11 +8,14 @@ export class MovePacer {
    * @param {(msg: object) => void} deliver shows a message
    * @param {() => number} gap milliseconds between two shown moves of other players (0: no pause)
    * @param {() => number|null} mySeat the viewer's seat (their own moves are never held back)
+   * @param {() => number} heldUntil until when (Date.now() ms) a completed trick stays in the middle: with a pause
+   *   between moves, the next trick's first card waits for it, so that no move is shown behind the held trick
    */
-  constructor(deliver, gap, mySeat) {
+  constructor(deliver, gap, mySeat, heldUntil = () => 0) {
     this.deliver = deliver;
     this.gap = gap;
     this.mySeat = mySeat;
+    this.heldUntil = heldUntil;
     this.queue = [];
     this.lastMoveAt = 0;
     this.timer = null;
@@ -38,7 +41,7 @@ export class MovePacer {
       const msg = this.queue[0];
       const gap = this.gap();
       if (gap > 0 && this.othersMove(msg)) {
-        const wait = this.lastMoveAt + gap - Date.now();
+        const wait = Math.max(this.lastMoveAt + gap, this.heldUntil()) - Date.now();
         if (wait > 0) {
           this.timer = setTimeout(() => {
             this.timer = null;
