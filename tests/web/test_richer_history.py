@@ -200,3 +200,24 @@ def test_the_dealer_who_sits_out_at_five_is_idle() -> None:
         facts = deal_facts(record, sitter)
         assert facts.party == "idle" and facts.won is None and facts.score == 0
         assert all(deal_facts(record, seat).party in ("re", "kontra", "solo") for seat in range(5) if seat != sitter)
+
+
+@pytest.mark.parametrize("game", ["tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_one_declarer_per_tarock_deal(game: str) -> None:
+    """Every played deal of a Tarock-family game has one declarer (the lone player in Dappen), the others defend or
+    sit out; "won" is the seat's score, not the game's verdict (a Tapp Tarock declarer can win the game and lose more
+    on a failed Valat), and a seat that sat out neither won nor lost."""
+    checked = 0
+    for seed in range(60):
+        record, _ = _random_deal(game, seed)
+        result = record["result"]
+        if thrown_in(result):
+            continue
+        facts = [deal_facts(record, seat) for seat in range(len(result["scores"]))]
+        declarers = [seat for seat, fact in enumerate(facts) if fact.party == "declarer"]
+        assert len(declarers) == 1, (seed, result)
+        assert all(fact.won is (None if fact.score == 0 else fact.score > 0) for fact in facts)
+        assert all(fact.party in ("defender", "idle") for seat, fact in enumerate(facts) if seat != declarers[0])
+        assert all(fact.won is None for fact in facts if fact.party == "idle")
+        checked += 1
+    assert checked >= 10
