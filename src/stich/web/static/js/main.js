@@ -84,7 +84,7 @@ async function logout() {
   location.hash = "#/login";
 }
 
-/** The settings popover closes with Escape and with a click or tap outside it, as popovers do. */
+/** The settings popover closes with Escape, with a click or tap outside it, and when another page opens, as popovers do. */
 function closeSettingsOnEscapeAndOutside() {
   const settings = document.querySelector("details.settings");
   if (!settings) return;
@@ -96,6 +96,9 @@ function closeSettingsOnEscapeAndOutside() {
   });
   document.addEventListener("pointerdown", (event) => {
     if (settings.open && !settings.contains(event.target)) settings.open = false;
+  });
+  window.addEventListener("hashchange", () => {
+    settings.open = false; // another page: the popover does not stay over it
   });
 }
 
