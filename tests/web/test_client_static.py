@@ -73,6 +73,18 @@ CONTRACT_TESTIDS = (
     "chat-phrase",
     "chat-input",
     "chat-error",
+    # issue 28: the settings popover, touch tips, the lobby's memory, richer history and statistics
+    "settings-panel",
+    "hint-tip",
+    "hint-bubble",
+    "lobby-remembered",
+    "lobby-forget",
+    "history-party",
+    "history-result",
+    "stats-details",
+    "stats-party",
+    "stats-declared",
+    "stats-announcements",
     # replay page
     "replay",
     "replay-prev",

@@ -11,6 +11,7 @@ import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
+import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -95,7 +96,7 @@ async function joinTable(table, label) {
 }
 
 /** The create form; `keep` holds the player's choices so that a language switch does not lose them. */
-function createForm(gamesData, bots, keep) {
+function createForm(gamesData, bots, keep, onForget) {
   const games = gamesData.games;
   const gameSelect = h("select", { id: "create-game", testid: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
   const presetSelect = h("select", { id: "create-preset", testid: "create-preset", name: "preset" });
@@ -166,6 +167,8 @@ function createForm(gamesData, bots, keep) {
     keep.game = game.name;
     replace(gameRules, rulesLink(game.name));
     options = optionsForm(game);
+    if (keep.options && keep.optionsGame === game.name) options.setValues(keep.options); // the last table's options
+    keep.optionsGame = null;
     replace(optionsBox, options.element);
     options.element.addEventListener("change", preview);
     onKind();
@@ -212,6 +215,7 @@ function createForm(gamesData, bots, keep) {
         submit.disabled = true;
         try {
           const table = await api("/api/tables", { method: "POST", body });
+          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, sit: sit.checked, bots: botFill.value, options: body.options });
           if (!me()) await refreshIdentity();
           location.hash = `#/table/${table.id}`;
         } catch (err) {
@@ -223,6 +227,9 @@ function createForm(gamesData, bots, keep) {
       },
     },
     h("h2", { id: "create-title", text: t("lobby.create_title") }),
+    keep.remembered
+      ? h("p", { class: "muted small", testid: "lobby-remembered" }, t("lobby.remembered"), " ", h("button", { type: "button", class: "ghost small", testid: "lobby-forget", text: t("lobby.forget"), onclick: () => { forgetTable(); onForget(); } }))
+      : null,
     h("div", { class: "form-grid" },
       h("label", { for: "create-game", text: t("lobby.game") }), h("div", {}, gameSelect, gameRules),
       h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
@@ -247,7 +254,17 @@ export function mount(root) {
   const list = h("ul", { class: "table-list", testid: "table-list", "aria-live": "polite" });
   const status = h("p", { class: "muted small list-status" });
   let filter = "all";
-  const keep = {};
+  /** The last table's settings, remembered in this browser, start the create form. */
+  function remembered() {
+    const last = rememberedTable();
+    if (!last) return {};
+    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
+  }
+  let keep = remembered();
+  const forget = () => {
+    keep = {};
+    render();
+  };
 
   async function refresh() {
     if (!alive) return;
@@ -294,7 +311,7 @@ export function mount(root) {
             list,
             status,
           ),
-          gamesData ? createForm(gamesData, bots, keep) : h("section", { class: "card-panel", text: t("common.loading") }),
+          gamesData ? createForm(gamesData, bots, keep, forget) : h("section", { class: "card-panel", text: t("common.loading") }),
         ),
       ),
     );

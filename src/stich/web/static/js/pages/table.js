@@ -22,6 +22,11 @@ import { handKeys, layoutHand, renderHand } from "../table/hand.js";
 import { createChat } from "../table/chat.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
 import { rememberReturn } from "./login.js";
+import { moveGapMs, singleCardAction, trickAnimation, trickHoldMs } from "../settings.js";
+import { MovePacer } from "../table/pacing.js";
+import { sweepTrick } from "../table/trick_sweep.js";
+import { playTone } from "../sounds.js";
+import { hintTip } from "../touch_hints.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -51,9 +56,8 @@ export function mount(root, { params, query }) {
     logOpen: false,
     hold: null,
   };
-  /** How long a completed trick stays in the middle before the next lead replaces it (ms). */
-  const TRICK_HOLD_MS = 1300;
   let holdTimer = null;
+  let autoTimer = null;
   let socket = null;
   let alive = true;
   let countdown = null;
@@ -183,7 +187,7 @@ export function mount(root, { params, query }) {
     socket?.close();
     socket = new TableSocket(tableId, {
       invite,
-      onMessage,
+      onMessage: (msg) => pacer.push(msg), // shown at the pace the player chose for other players' moves
       onStatus(state, info) {
         s.connection = state;
         s.retryAt = info.retryAt || null;
@@ -213,6 +217,7 @@ export function mount(root, { params, query }) {
         break;
       case "state":
         noteCompletedTrick(s.state, msg);
+        if (!myTurnIn(s.state) && myTurnIn(msg)) playTone("turn");
         s.state = msg;
         s.pending = false;
         // The evaluation stays until the player clicks "Weiter"; it sits on the felt and never covers the buttons.
@@ -254,12 +259,33 @@ export function mount(root, { params, query }) {
     const complete = (m) => (m?.view?.tricks || []).filter((tr) => tr.winner !== null && tr.winner !== undefined).length;
     if (!before || before.deal !== after.deal || complete(after) <= complete(before)) return;
     const tricks = after.view.tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined);
-    s.hold = { deal: after.deal, trick: tricks[tricks.length - 1], until: Date.now() + TRICK_HOLD_MS };
+    const holdMs = trickHoldMs();
+    s.hold = { deal: after.deal, trick: tricks[tricks.length - 1], until: Date.now() + holdMs };
+    if (s.hold.trick.winner === mySeat()) playTone("trick");
     clearTimeout(holdTimer);
     holdTimer = setTimeout(() => {
       s.hold = null;
       render();
-    }, TRICK_HOLD_MS + 20);
+    }, holdMs + 20);
+  }
+
+  /** Whether a state message asks the viewer to act. */
+  function myTurnIn(msg) {
+    const v = msg?.view;
+    return Boolean(v && v.phase !== "end" && v.to_move === msg.seat && typeof msg.seat === "number" && (v.legal_actions || []).length);
+  }
+
+  /** With automatic play on, the only card one may play is played by itself, once per step (a short pause first, so it is seen). */
+  function autoPlay(v, myTurn) {
+    const action = myTurn && !s.pending ? singleCardAction(v.legal_actions) : null;
+    const key = action ? `${s.state.deal}:${s.state.step}` : null;
+    if (!action || s.autoKey === key) return;
+    s.autoKey = key;
+    clearTimeout(autoTimer);
+    const wait = Math.max(400, (s.hold?.until ?? 0) - Date.now() + 50); // after the last trick has gone to its winner
+    autoTimer = setTimeout(() => {
+      if (alive && s.state && `${s.state.deal}:${s.state.step}` === key && !s.pending) sendAction(action);
+    }, wait);
   }
 
   /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
@@ -446,6 +472,7 @@ export function mount(root, { params, query }) {
     const ctx = { viewpoint, seats: n, gameName: gameName(), pack: pack(), names: names(), active: v?.public?.active };
     const held = s.hold && s.hold.deal === s.state?.deal && Date.now() < s.hold.until ? s.hold.trick : null;
     renderTrick(trick, held || (v && v.phase !== "end" ? current : null), ctx);
+    sweepTrick(trick, { winner: held?.winner, until: s.hold?.until ?? 0, viewpoint, seats: n, enabled: Boolean(held) && trickAnimation() });
     const previous = current && current.winner === null ? complete : tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined).slice(-2, -1)[0] || complete;
     renderLastTrick(lastTrick, previous, ctx);
     const talon = v?.public?.talon;
@@ -513,7 +540,7 @@ export function mount(root, { params, query }) {
     }
     replace(
       actions,
-      buttons.map((text) =>
+      buttons.map((text) => [
         h("button", {
           type: "button",
           class: ["action", actionKind(text)],
@@ -524,12 +551,14 @@ export function mount(root, { params, query }) {
           text: actionLabel(text, gameName(), v?.phase, pack()),
           onclick: () => sendAction(text),
         }),
-      ),
+        hintTip(actionHint(text, gameName())), // the explanation on a touch screen, where a title never shows
+      ]),
     );
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
       renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
+      autoPlay(v, myTurn);
     } else {
       hand.replaceChildren();
       hand.hidden = mySeat() === null;
@@ -607,6 +636,7 @@ export function mount(root, { params, query }) {
   const resize = new ResizeObserver(() => layoutHand(hand));
   resize.observe(hand);
   const offSetting = onSetting(() => render());
+  const pacer = new MovePacer(onMessage, moveGapMs, () => mySeat(), () => s.hold?.until ?? 0);
 
   (async () => {
     const [bots] = await Promise.all([loadBots().catch(() => []), loadSummary()]);
@@ -641,6 +671,8 @@ export function mount(root, { params, query }) {
       window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
+      clearTimeout(autoTimer);
+      pacer.close();
       resize.disconnect();
       offSetting();
       chat.destroy();
