@@ -1,6 +1,6 @@
 """A first learner, end to end: imitate the heuristic bot, then improve by policy gradient, save a ``policy`` bot.
 
-Run (about two minutes on one core with the defaults)::
+Run (the defaults took 14 minutes on the team's shared, loaded 2-core machine; docs/research.md has the figures)::
 
     python -m stich.rl.examples.train_policy --env stich/tapp_tarock-standard-v1 --out tapp.npz
     stich arena tapp_tarock --bots policy:file=tapp.npz,random,heuristic --deals 200 --seed 1 --workers 1
