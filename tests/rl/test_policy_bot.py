@@ -167,3 +167,15 @@ def test_web_tables_neither_offer_nor_seat_it(trained: Path) -> None:
         with pytest.raises(ApiError) as refused:
             table_bot_spec(spec)
         assert refused.value.status == 422 and "file" in refused.value.message
+
+
+def test_the_gymnasium_env_takes_it_as_opponents(trained: Path) -> None:
+    from stich.rl.gymnasium_env import StichGymEnv
+
+    env = StichGymEnv(ENV, opponents=f"policy:file={trained}", seat=1)
+    obs, _ = env.reset(seed=2)
+    terminated = False
+    while not terminated:
+        obs, _reward, terminated, _truncated, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.table.current().is_terminal()
+    assert [spec.name for spec in env.specs] == ["policy", "policy"]
