@@ -179,3 +179,26 @@ def test_the_gymnasium_env_takes_it_as_opponents(trained: Path) -> None:
         obs, _reward, terminated, _truncated, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert env.table.current().is_terminal()
     assert [spec.name for spec in env.specs] == ["policy", "policy"]
+
+
+def test_the_duplicate_baseline_replays_the_same_deal_the_same_way() -> None:
+    # The policy-gradient advantage is the learner's score minus the heuristic's in its seat on the same deal:
+    # that needs a twin table that deals and plays the deal exactly as the learner's table did.
+    scores = []
+    for _ in range(2):
+        e = train_policy.env(ENV)
+        e.reset(seed=70)
+        scores.append(train_policy.play_bots_deal(e, train_policy.bots_for(e, "heuristic", 70)))
+        assert scores[-1] == list(e.table.current().result().scores) and any(scores[-1])
+    assert scores[0] == scores[1]
+    e.reset(seed=72)
+    assert train_policy.play_bots_deal(e, train_policy.bots_for(e, "heuristic", 72)) != scores[0]
+
+
+def test_training_can_start_from_a_saved_policy(trained: Path, tmp_path: Path) -> None:
+    out = tmp_path / "more.npz"
+    argv = ["--env", ENV, "--init", str(trained), "--imitation-deals", "0", "--pg-deals", "3", "--batch-deals", "3", "--out", str(out)]
+    assert train_policy.main([*argv, "--quiet"]) == 0
+    before, after = load_policy(trained), load_policy(out)
+    assert [w.shape for w in after.weights] == [w.shape for w in before.weights]
+    assert any(not np.array_equal(a, b) for a, b in zip(after.weights, before.weights, strict=True))

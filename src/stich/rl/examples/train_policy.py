@@ -15,8 +15,9 @@ and a numpy MLP (:mod:`stich.rl.policy`); no deep-learning framework is needed.
 2. **Policy gradient (REINFORCE).** The policy, sampling its actions, takes
    one seat per deal (in turn) against heuristic bots in the others; after
    every ``batch`` deals its log-probabilities are pushed towards the actions
-   of deals that scored above the running mean (advantage = score minus that
-   mean, divided by the running spread).
+   of deals where it scored more than the heuristic scores in its seat on the
+   same deal (a duplicate baseline, as in the arena: the cards' luck cancels),
+   and away from those where it scored less.
 
 The teacher bots read ``env.table.current().observation(seat)``: the same
 seat's observation a bot gets in the arena, so the heuristic sees no more than
@@ -36,7 +37,7 @@ import numpy.typing as npt
 from stich.bots.base import Bot
 from stich.bots.spec import build_bot, parse_bot_spec
 from stich.rl.pettingzoo_env import StichAECEnv, env
-from stich.rl.policy import Adam, Floats, MLPPolicy, masked_softmax
+from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
 
 
 @dataclass
@@ -136,43 +137,62 @@ def play_learner_deal(
     return mine, reward
 
 
+def play_bots_deal(e: StichAECEnv, bots: list[Bot]) -> list[float]:
+    """The deal just dealt in ``e`` played out by ``bots``; every seat's reward."""
+    rewards = [0.0] * e.table.seats
+    for agent in e.agent_iter():
+        _observation, reward, termination, truncation, _info = e.last()
+        seat = seat_of(agent)
+        if termination or truncation:
+            rewards[seat] = float(reward)
+            e.step(None)
+            continue
+        e.step(bots[seat].choose(e.table.current().observation(seat)).code)
+    return rewards
+
+
 def reinforce(
     policy: MLPPolicy, env_id: str, deals: int, batch: int, lr: float, seed: int, opponents: str = "heuristic", log: bool = True
 ) -> list[float]:
-    """REINFORCE against ``opponents`` with a running-mean baseline; the mean reward of each batch of deals."""
-    e = env(env_id)
-    e.reset(seed=seed)
+    """REINFORCE against ``opponents``; the mean gain over the duplicate baseline of each batch of deals.
+
+    The baseline is **duplicate**, as in the arena: the same deal is played
+    again on a twin table with the opponents' bot in the learner's seat, and
+    the advantage is the learner's score minus that bot's.  The cards' luck,
+    which dominates a single deal's score, cancels; what is left is what the
+    policy's own choices changed.
+    """
+    e, twin = env(env_id), env(env_id)
     opt, rng = Adam(policy.parameters(), lr=lr), np.random.default_rng(seed)
-    mean, spread, history = 0.0, 1.0, []
+    spread, history = 1.0, []
     for start in range(0, deals, batch):
-        xs, masks, actions, advantages, rewards = [], [], [], [], []
+        xs, masks, actions, advantages, gains = [], [], [], [], []
         for deal in range(start, min(deals, start + batch)):
-            if deal:
-                e.reset()
+            deal_seed = seed * 1_000_003 + deal
+            e.reset(seed=deal_seed)
+            twin.reset(seed=deal_seed)
             learner = deal % e.table.seats
-            mine, reward = play_learner_deal(e, policy, learner, bots_for(e, opponents, seed + deal), rng)
-            rewards.append(reward)
+            mine, reward = play_learner_deal(e, policy, learner, bots_for(e, opponents, deal_seed), rng)
+            gain = reward - play_bots_deal(twin, bots_for(twin, opponents, deal_seed))[learner]
+            gains.append(gain)
+            spread += 0.02 * (abs(reward) - spread)  # the game's scale of scores, to keep the step size game-independent
             if not mine.action:
                 continue  # a seat that sits out this deal: nothing to learn
             x, mask, action = mine.arrays()
             xs.append(x)
             masks.append(mask)
             actions.append(action)
-            advantages.append(np.full(len(action), (reward - mean) / spread, dtype=np.float32))
-        for reward in rewards:  # the baseline follows the rewards (after the batch, so it is not its own baseline)
-            mean += 0.02 * (reward - mean)
-            spread += 0.02 * (abs(reward - mean) - spread)
-            spread = max(spread, 1e-3)
+            advantages.append(np.full(len(action), gain / max(spread, 1e-3), dtype=np.float32))
         if xs:
             x, mask, action, adv = np.concatenate(xs), np.concatenate(masks), np.concatenate(actions), np.concatenate(advantages)
             logits, inputs = policy.forward(x)
             grad = masked_softmax(logits, mask)
             grad[np.arange(len(action)), action] -= 1.0
             opt.step(policy.backward(inputs, (grad * adv[:, None] / len(action)).astype(np.float32)))
-        history.append(float(np.mean(rewards)) if rewards else 0.0)
+        history.append(float(np.mean(gains)) if gains else 0.0)
         if log and (len(history) % 10 == 0 or start + batch >= deals):
             recent, done = history[-10:], min(deals, start + batch)
-            print(f"  policy gradient: deals {done}/{deals}, mean reward of the last {len(recent) * batch} deals {np.mean(recent):+.2f}")
+            print(f"  policy gradient: deals {done}/{deals}, mean gain over {opponents} on the same deals {np.mean(recent):+.2f}")
     return history
 
 
@@ -188,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate of the imitation")
     parser.add_argument("--pg-lr", type=float, default=1e-4, help="Adam learning rate of the policy gradient")
+    parser.add_argument("--init", metavar="PATH", help="start from this saved policy instead of a fresh network (e.g. --imitation-deals 0)")
     parser.add_argument("--save-imitation", metavar="PATH", help="also save the policy after the imitation phase (to compare)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true")
@@ -197,7 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     e = env(args.env)
     e.reset(seed=args.seed)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
-    policy = MLPPolicy.create(e.table.game, e.table.encoding.size, hidden, seed=args.seed)
+    if args.init:
+        policy = load_policy(args.init, e.table.game, e.table.encoding.size)
+        hidden = tuple(w.shape[1] for w in policy.weights[:-1])
+    else:
+        policy = MLPPolicy.create(e.table.game, e.table.encoding.size, hidden, seed=args.seed)
     began = time.perf_counter()
     if log:
         print(f"{args.env}: tensor {e.table.encoding.size}, {len(e.table.game.actions)} actions, hidden {hidden}")
