@@ -87,3 +87,15 @@ def test_penalty_mode_ends_the_deal_and_names_the_action() -> None:
 def test_unknown_config_keys_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'rewardscale'"):
         StichMultiAgentEnv({"rewardscale": 2})
+
+
+def test_every_preset_id_is_registered_with_rllib_by_name() -> None:
+    from ray.tune.registry import ENV_CREATOR, _global_registry
+
+    from stich.rl.ids import registered_ids
+    from stich.rl.rllib_env import register_rllib_envs
+
+    assert register_rllib_envs() == registered_ids()
+    env = _global_registry.get(ENV_CREATOR, "stich/dobbm-pagat_5-v1")({"reward_scale": 0.5, "env_id": "ignored"})
+    assert isinstance(env, StichMultiAgentEnv) and env.table.game.canonical == "dobbm(preset=pagat_5)"
+    assert env.table.config.reward_scale == 0.5 and len(env.possible_agents) == 5

@@ -34,6 +34,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
+from stich.rl.ids import registered_ids
 from stich.rl.pettingzoo_env import agent_name
 from stich.rl.table import OBSERVATION_HIGH, Table, TableConfig
 
@@ -114,3 +115,23 @@ class StichMultiAgentEnv(MultiAgentEnv):
     def info_state(self, agent: AgentID) -> str:
         """The information-state string of ``agent`` (:meth:`stich.rl.encoding.Encoding.info_state`): never a hidden card."""
         return self.table.info_state(self._seat[agent])
+
+
+def register_rllib_envs() -> list[str]:
+    """Register every preset id with RLlib (Tune's env registry), so ``config.environment("stich/dobbm-pagat-v1")`` works.
+
+    The env config's own ``env_id`` is ignored for a registered id (the id
+    names the rules); any other configuration is reached by passing the class
+    with ``env_config={"env_id": "doppelkopf(players=5)"}``.  Needs no running
+    Ray cluster.  Returns the ids registered.
+    """
+    from ray.tune.registry import register_env
+
+    ids = registered_ids()
+    for env_id in ids:
+
+        def create(config: Mapping[str, Any] | None, env_id: str = env_id) -> StichMultiAgentEnv:
+            return StichMultiAgentEnv({**dict(config or {}), "env_id": env_id})
+
+        register_env(env_id, create)
+    return ids
