@@ -29,7 +29,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from stich.bots.registry import bot_names
-from stich.core.errors import StichError
+from stich.bots.spec import required_options
+from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
@@ -74,9 +75,17 @@ def _search_seconds(level: int) -> float | None:
 
 
 def offered_bots() -> list[dict[str, Any]]:
-    """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``."""
+    """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``.
+
+    A bot that needs an option a table does not take (``policy`` needs ``file``) is not offered.
+    """
     offers: list[dict[str, Any]] = []
     for name in bot_names():
+        try:
+            if required_options(name):
+                continue
+        except OptionError:  # its module cannot be loaded here (the policy bot without the rl extra)
+            continue
         label = BOT_LABELS.get(name, name)
         if takes_level(name):
             for level in LEVELS:
