@@ -119,6 +119,7 @@ def test_after_a_restart_the_clock_of_the_seat_to_move_is_set_again(db_url: str)
             assert after["clock"]["seat"] == 0 and after["clock"]["remaining"] > 1  # the whole limit again (decision 0035)
             timeout = reader.until(lambda m: m["type"] == "timeout", timeout=10)
             assert (timeout["deal"], timeout["step"], timeout["seat"]) == (before["deal"], before["step"], 0)
+
         def stored() -> Any:
             deal = next(d for d in svc(client).db.deals_of(table["id"], with_actions=True) if d.id == before["deal"])
             return deal if len(deal.actions) > before["step"] else None

@@ -86,7 +86,7 @@ class ReadyWait:
             "table": table,
             "deal": self.deal,
             "waiting": waiting,
-            "ready": sorted(seat for seat in seats if seat not in waiting),
+            "ready": sorted(seat for seat in seats if seat not in waiting),  # people only: bots are always ready
             "limit": self.limit,
             "remaining": remaining,
         }
