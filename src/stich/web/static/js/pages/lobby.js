@@ -11,6 +11,7 @@ import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
+import { timeLimitFields } from "../time_limits.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -116,6 +117,7 @@ function createForm(gamesData, bots, keep) {
     bots.map((b) => h("option", { value: b.spec, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
   );
   const optionsBox = h("div", { class: "options-box" });
+  const limits = timeLimitFields(keep);
   const error = h("p", { class: "form-error", role: "alert" });
   let options = null;
   let previewTimer = null;
@@ -207,7 +209,7 @@ function createForm(gamesData, bots, keep) {
           deals.focus();
           return;
         }
-        const body = requestBody();
+        const body = limits.apply(requestBody());
         if (botFill.value) body.bots = botFill.value;
         submit.disabled = true;
         try {
@@ -229,6 +231,7 @@ function createForm(gamesData, bots, keep) {
       h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
       h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
       h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
+      limits.rows,
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint")),
