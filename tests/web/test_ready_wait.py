@@ -140,12 +140,11 @@ def test_a_restart_between_deals_waits_for_weiter_again(db_url: str) -> None:
         table = create_table(client, token, game="doppelkopf", kind="free", deals=2, seat=0, bots="random")
         with connect(client, table["id"], token) as ws:
             end = play_as_seat(Reader(ws), ready=False)  # the server stops while Rita reads the evaluation
-    with running(settings) as client:
-        with connect(client, table["id"], token) as ws:
-            reader = Reader(ws)
-            waiting = reader.until(lambda m: m["type"] == "waiting")
-            assert waiting["deal"] == end["deal"] and waiting["waiting"] == [0]
-            assert not [m for m in _messages_for(reader, 1.0) if m["type"] == "deal_start"]
-            reader.send({"type": "continue", "deal": end["deal"]})
-            start = reader.until(lambda m: m["type"] == "deal_start")
-            assert start["number"] == end["number"] + 1
+    with running(settings) as client, connect(client, table["id"], token) as ws:
+        reader = Reader(ws)
+        waiting = reader.until(lambda m: m["type"] == "waiting")
+        assert waiting["deal"] == end["deal"] and waiting["waiting"] == [0]
+        assert not [m for m in _messages_for(reader, 1.0) if m["type"] == "deal_start"]
+        reader.send({"type": "continue", "deal": end["deal"]})
+        start = reader.until(lambda m: m["type"] == "deal_start")
+        assert start["number"] == end["number"] + 1
