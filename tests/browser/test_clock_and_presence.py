@@ -39,6 +39,7 @@ def test_the_turn_clock_runs_out_and_a_bot_makes_that_move(
     assert made.status == 201, made.text()
     table_id = made.json()["id"]
     page.goto(f"/#/table/{table_id}")
+    expect(page.locator(tid("table-rules"))).to_contain_text(client_text(page, "clock.per_move").replace("{n}", "2"))
     clock = page.locator(tid("turn-clock"))
     expect(clock).to_be_visible()
     expect(page.locator(f'{tid("seat")}[data-seat="0"] {tid("seat-clock")}')).to_be_visible()

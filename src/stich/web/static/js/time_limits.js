@@ -39,3 +39,11 @@ export function timeLimitFields(keep) {
     },
   };
 }
+
+/** What a table's time limits are, in words ("Zugzeit: 30 s pro Zug"), or "" for a table without any. */
+export function limitsText(summary) {
+  const parts = [];
+  if (summary?.turn_seconds) parts.push(`${t("clock.turn_limit")}: ${t("clock.per_move", { n: summary.turn_seconds })}`);
+  if (summary?.continue_seconds) parts.push(`${t("ready.limit")}: ${t("ready.at_most", { n: summary.continue_seconds })}`);
+  return parts.join(" · ");
+}

@@ -64,6 +64,7 @@ function tableRow(table, games) {
       table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
       h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
       h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
+      table.turn_seconds ? h("span", { class: "tag", testid: "table-turn-limit", text: t("clock.per_move", { n: table.turn_seconds }) }) : null,
     ),
     h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, seats),
     h("button", {

@@ -24,6 +24,7 @@ import { rememberReturn } from "./login.js";
 import { clockIcon, countdown as clockCountdown, localClock, seatClock, tickCountdowns } from "../table/clock.js";
 import { noticeLine, presenceNotices } from "../table/presence.js";
 import { localWaiting, mustContinue, waitingLine } from "../table/ready.js";
+import { limitsText } from "../time_limits.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -397,7 +398,7 @@ export function mount(root, { params, query }) {
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
-    rulesLine.textContent = rulesText(s.summary?.rules);
+    rulesLine.textContent = [rulesText(s.summary?.rules), limitsText(s.summary)].filter(Boolean).join(" ");
   }
 
   /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
