@@ -9,9 +9,11 @@ action is never lost, because a restart replays each table's stored actions
 (:meth:`TableRuntime.restore`).
 
 A background task per table (the *driver*) makes the moves nobody sends:
-the bots', and those of a player who has been away longer than the grace
-period (a stand-in bot plays for them until they are back).  It also starts
-the next deal after a pause and ends the table when the list is complete.
+the bots', those of a player who has been away longer than the grace
+period (a stand-in bot plays for them until they are back), and the one
+move of a player whose turn timer ran out (:mod:`stich.web.turn_clock`).  It
+also starts the next deal once every person said "Weiter"
+(:mod:`stich.web.ready_wait`) and ends the table when the list is complete.
 
 Each connected client gets, after every action, a ``state`` message with its
 own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
@@ -988,7 +990,6 @@ class TableRuntime:
         for index, info in enumerate(self.seats):
             if info.kind == "human":
                 self.away_since[index] = now
-        self.last_action_at = now
         self._follow_clock()  # the person to move gets their whole limit again (decision 0035)
         if self.state is None and rows and rows[-1].status == "finished" and not session.is_over():
             self.ready_wait = ReadyWait(rows[-1].id, now, wait_limit(self.continue_seconds, self.turn_seconds))
