@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from stich.web.presence import next_change, shown_away
+
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running
 
 pytestmark = pytest.mark.both_databases
@@ -69,3 +71,16 @@ def test_a_finished_table_shows_nobody_as_not_connected(db_url: str) -> None:
             assert final and not any(seat["away"] for m in final for seat in m["seats"]), final
             summary = call(client, "GET", f"/api/tables/{table_id}").json()
             assert summary["status"] == "finished" and not any(seat.get("away") for seat in summary["seats"])
+
+
+def test_shown_away_needs_the_grace_and_an_unfinished_table() -> None:
+    def away(**changes: Any) -> bool:
+        values: dict[str, Any] = {"human": True, "live": False, "status": "playing", "away_since": 10.0, "now": 11.0, "grace": 5.0}
+        values.update(changes)
+        return shown_away(**values)
+
+    assert not away()  # a reload: within the grace
+    assert away(now=15.0) and away(status="open", now=15.0)
+    assert away(away_since=None)  # never connected since sitting down
+    assert not away(status="finished", now=99.0) and not away(live=True, now=99.0) and not away(human=False, now=99.0)
+    assert next_change(10.0, 11.0, 5.0) == pytest.approx(4.0) and next_change(10.0, 16.0, 5.0) is None

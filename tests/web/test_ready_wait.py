@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from stich.web.ready_wait import ReadyWait, wait_limit
+
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running
 
 pytestmark = pytest.mark.both_databases
@@ -148,3 +150,25 @@ def test_a_restart_between_deals_waits_for_weiter_again(db_url: str) -> None:
         reader.send({"type": "continue", "deal": end["deal"]})
         start = reader.until(lambda m: m["type"] == "deal_start")
         assert start["number"] == end["number"] + 1
+
+
+def test_the_wait_s_rules_without_a_server() -> None:
+    """:class:`ReadyWait` alone: the limit, the excused absent person, the pause when nobody had to be waited for."""
+    assert (wait_limit(None, None), wait_limit(None, 30), wait_limit(45, 30)) == (None, 60, 45)
+    here: dict[int, float | None] = {0: None, 2: None}
+    wait = ReadyWait(deal=7, started=100.0, limit=None)
+    assert wait.left([0, 2], here.get, 101.0, pause=4.0) is None  # both read, no limit: until woken
+    wait.ready.add(0)
+    assert wait.left([0, 2], here.get, 101.0, pause=4.0) is None
+    wait.ready.add(2)
+    assert wait.left([0, 2], here.get, 101.0, pause=4.0) == 0.0  # everybody said Weiter: at once, no pause
+    limited = ReadyWait(deal=7, started=100.0, limit=10)
+    assert limited.left([0, 2], here.get, 103.0, pause=4.0) == pytest.approx(7.0)
+    assert limited.left([0, 2], here.get, 110.0, pause=4.0) == 0.0
+    away = {0: None, 2: 105.0}  # seat 2 left; a stand-in would play for them from 105 on
+    gone = ReadyWait(deal=7, started=100.0, limit=None, ready={0})
+    assert gone.left([0, 2], away.get, 101.0, pause=4.0) == pytest.approx(4.0)
+    assert gone.waiting([0, 2], away.get, 105.0) == [] and gone.left([0, 2], away.get, 105.0, pause=4.0) == 0.0
+    bots_only = ReadyWait(deal=7, started=100.0, limit=None)
+    assert bots_only.left([], here.get, 101.0, pause=4.0) == pytest.approx(3.0)  # the old pause between deals
+    assert bots_only.message("t", [0, 2], away.get, 101.0)["waiting"] == [0, 2]
