@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from stich.web.protocol import ApiError
+from stich.web.turn_clock import TurnClock, check_limit
+
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
 
 pytestmark = pytest.mark.both_databases
@@ -126,3 +129,23 @@ def test_after_a_restart_the_clock_of_the_seat_to_move_is_set_again(db_url: str)
 
         deal = wait_for(stored, what="the stand-in's stored move")
         assert deal.actions[before["step"]][0] == 0 and 0 in deal.stand_in_seats
+
+
+def test_the_clock_belongs_to_one_moment() -> None:
+    clock = TurnClock(limit=30)
+    clock.follow((5, 3, 1), now=100.0)
+    assert clock.left((5, 3, 1), 110.0) == pytest.approx(20.0) and not clock.expired((5, 3, 1), 110.0)
+    assert clock.left((5, 4, 1), 110.0) is None  # another moment has no clock of this one
+    clock.follow((5, 3, 1), now=120.0)  # the same moment again: the clock keeps running
+    assert clock.expired((5, 3, 1), 130.0) and clock.to_json(130.0) == {"seat": 1, "limit": 30, "remaining": 0.0}
+    clock.follow((5, 4, 2), now=131.0)  # the next move: a fresh clock
+    assert clock.to_json(131.0) == {"seat": 2, "limit": 30, "remaining": 30.0}
+    clock.follow(None, now=140.0)
+    assert clock.to_json(140.0) is None and clock.deadline() is None
+    off = TurnClock(limit=None)
+    off.follow((5, 3, 1), now=100.0)
+    assert off.to_json(1e9) is None and not off.expired((5, 3, 1), 1e9)
+    assert check_limit(None, "turn_seconds", 5, 600) is None and check_limit(15, "turn_seconds", 5, 600) == 15
+    with pytest.raises(ApiError) as refused:
+        check_limit(4, "turn_seconds", 5, 600)
+    assert refused.value.status == 422 and refused.value.field == "turn_seconds"
