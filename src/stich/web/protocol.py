@@ -128,8 +128,26 @@ class ChatMessage(_Message):
     phrase: Annotated[str, Field(max_length=40)] | None = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage
-CLIENT_MESSAGES: dict[str, type[_Message]] = {"action": ActionMessage, "sync": SyncMessage, "ping": PingMessage, "chat": ChatMessage}
+
+class ContinueMessage(_Message):
+    """ "Weiter" after a deal's evaluation: ``{"type": "continue", "deal": 17}`` (see :mod:`stich.web.ready_wait`).
+
+    ``deal`` names the finished deal the player has read; a late "Weiter" for
+    an earlier deal changes nothing.
+    """
+
+    type: Literal["continue"]
+    deal: Annotated[int, Field(ge=1)] | None = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | ContinueMessage
+CLIENT_MESSAGES: dict[str, type[_Message]] = {
+    "action": ActionMessage,
+    "sync": SyncMessage,
+    "ping": PingMessage,
+    "chat": ChatMessage,
+    "continue": ContinueMessage,
+}
 """Message type -> model of every message a client may send."""
 
 
@@ -160,7 +178,7 @@ def parse_client_message(raw: str | bytes | None, max_bytes: int) -> ClientMessa
     except ValidationError as exc:
         first = exc.errors()[0]
         raise ProtocolError(validation_field(first), validation_text(first)) from None
-    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage, ChatMessage))
+    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage, ChatMessage, ContinueMessage))
     return message
 
 

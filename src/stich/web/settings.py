@@ -88,6 +88,10 @@ class Settings:
     """WebSockets (players and spectators) one table accepts at once."""
     presence_interval_seconds: float = 0.25
     """Connects and disconnects of a table's players are told to its clients at most once per this interval."""
+    presence_grace_seconds: float = 5.0
+    """A player whose socket closed is shown as not connected only after this long (a page reload does not flash it)."""
+    min_limit_seconds: int = 5
+    """Shortest turn limit, and shortest wait for "Weiter", a table may ask for (``turn_seconds``, ``continue_seconds``)."""
     bot_workers: int = 2
     """Worker processes in which search bots think (see :mod:`stich.web.bot_pool`)."""
     bot_nice: int = 10
@@ -127,8 +131,10 @@ class Settings:
             raise ValueError("bot_workers must be at least 1")
         if self.chat_max_chars < 1 or self.chat_burst < 1 or self.chat_per_minute <= 0 or self.chat_history < 0:
             raise ValueError("chat_max_chars and chat_burst must be at least 1, chat_per_minute positive, chat_history not negative")
-        if self.presence_interval_seconds < 0:
-            raise ValueError("presence_interval_seconds must not be negative")
+        if self.presence_interval_seconds < 0 or self.presence_grace_seconds < 0:
+            raise ValueError("presence_interval_seconds and presence_grace_seconds must not be negative")
+        if self.min_limit_seconds < 1:
+            raise ValueError("min_limit_seconds must be at least 1")
         counts = {
             name: getattr(self, name)
             for name in (

@@ -12,6 +12,7 @@ import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
 import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
+import { timeLimitFields } from "../time_limits.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -64,6 +65,7 @@ function tableRow(table, games) {
       table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
       h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
       h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
+      table.turn_seconds ? h("span", { class: "tag", testid: "table-turn-limit", text: t("clock.per_move", { n: table.turn_seconds }) }) : null,
     ),
     h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, seats),
     h("button", {
@@ -117,6 +119,7 @@ function createForm(gamesData, bots, keep, onForget) {
     bots.map((b) => h("option", { value: b.spec, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
   );
   const optionsBox = h("div", { class: "options-box" });
+  const limits = timeLimitFields(keep);
   const error = h("p", { class: "form-error", role: "alert" });
   let options = null;
   let previewTimer = null;
@@ -210,7 +213,7 @@ function createForm(gamesData, bots, keep, onForget) {
           deals.focus();
           return;
         }
-        const body = requestBody();
+        const body = limits.apply(requestBody());
         if (botFill.value) body.bots = botFill.value;
         submit.disabled = true;
         try {
@@ -236,6 +239,7 @@ function createForm(gamesData, bots, keep, onForget) {
       h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
       h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
       h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
+      limits.rows,
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint")),

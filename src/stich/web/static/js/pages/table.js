@@ -27,6 +27,10 @@ import { MovePacer } from "../table/pacing.js";
 import { sweepTrick } from "../table/trick_sweep.js";
 import { playTone } from "../sounds.js";
 import { hintTip } from "../touch_hints.js";
+import { clockIcon, countdown as clockCountdown, localClock, seatClock, tickCountdowns } from "../table/clock.js";
+import { noticeLine, presenceNotices } from "../table/presence.js";
+import { localWaiting, mustContinue, waitingLine } from "../table/ready.js";
+import { limitsText } from "../time_limits.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -55,6 +59,9 @@ export function mount(root, { params, query }) {
     finished: false,
     logOpen: false,
     hold: null,
+    clock: null,
+    waiting: null,
+    timedOut: new Set(),
   };
   let holdTimer = null;
   let autoTimer = null;
@@ -75,6 +82,7 @@ export function mount(root, { params, query }) {
   const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
   const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
   const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
+  const presenceLine = noticeLine();
 
   const felt = h("div", { class: "felt", role: "region" });
   const seatsLayer = h("div", { class: "seats-layer" });
@@ -106,6 +114,7 @@ export function mount(root, { params, query }) {
     rulesLine,
     notice,
     absenceNote,
+    presenceLine.element,
     h(
       "div",
       { class: "table-layout" },
@@ -206,6 +215,7 @@ export function mount(root, { params, query }) {
       case "table":
         {
           const before = s.table;
+          for (const note of presenceNotices(before, msg, { mySeat: mySeat(), names: names() })) presenceLine.show(note);
           s.table = msg;
           const changed = !before || before.status !== msg.status || JSON.stringify(before.seats.map((x) => [x.kind, x.name])) !== JSON.stringify(msg.seats.map((x) => [x.kind, x.name]));
           if (changed) loadSummary().then(render);
@@ -214,11 +224,20 @@ export function mount(root, { params, query }) {
         break;
       case "deal_start":
         s.dealStart = msg;
+        s.waiting = null;
+        break;
+      case "waiting":
+        s.waiting = localWaiting(msg);
+        break;
+      case "timeout":
+        if (msg.seat === mySeat()) s.timedOut.add(msg.deal);
+        showToast(msg.seat === mySeat() ? t("clock.timeout_me") : t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
         break;
       case "state":
         noteCompletedTrick(s.state, msg);
         if (!myTurnIn(s.state) && myTurnIn(msg)) playTone("turn");
         s.state = msg;
+        s.clock = localClock(msg);
         s.pending = false;
         // The evaluation stays until the player clicks "Weiter"; it sits on the felt and never covers the buttons.
         break;
@@ -412,7 +431,7 @@ export function mount(root, { params, query }) {
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
-    rulesLine.textContent = rulesText(s.summary?.rules);
+    rulesLine.textContent = [rulesText(s.summary?.rules), limitsText(s.summary)].filter(Boolean).join(" ");
   }
 
   /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
@@ -423,8 +442,9 @@ export function mount(root, { params, query }) {
     const seat = mySeat();
     const deals = [];
     if (typeof seat === "number") {
-      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat)) deals.push(row.number);
-      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal)) deals.push(s.dealStart.number);
+      // A move the stand-in made because the turn timer ran out is no absence (the player was told at the time).
+      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat) && !s.timedOut.has(row.deal)) deals.push(row.number);
+      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal) && !s.timedOut.has(s.dealStart.deal)) deals.push(s.dealStart.number);
     }
     absenceNote.hidden = !deals.length || s.absenceClosed;
     if (absenceNote.hidden) return;
@@ -463,7 +483,7 @@ export function mount(root, { params, query }) {
     replace(
       seatsLayer,
       seatsInfo().map((seat, index) =>
-        seatPlate(seat, { index, view: v, viewpoint, seats: n, mySeat: mySeat(), name: nm[index], gameName: gameName(), pack: pack(), narrow: felt.clientWidth < 520, canJoin, onJoin: joinSeat }),
+        withClock(seatPlate(seat, { index, view: v, viewpoint, seats: n, mySeat: mySeat(), name: nm[index], gameName: gameName(), pack: pack(), narrow: felt.clientWidth < 520, canJoin, onJoin: joinSeat }), index),
       ),
     );
     const tricks = v?.tricks || [];
@@ -483,8 +503,29 @@ export function mount(root, { params, query }) {
     if (s.notice) return renderTurn(null); // a table one may not see (or that does not exist): only the notice speaks
     if (status() === "open") centerInfo.append(openTableControls());
     else if (status() === "finished" && !s.lastEnd) centerInfo.append(h("div", { class: "muted", text: t("table.finished") }));
+    else if (betweenDeals() && s.evalHidden) centerInfo.append(h("div", { class: "muted waiting-center" }, waitingLine(s.waiting, { mySeat: mySeat(), names: names() })));
     else if (status() === "playing" && !v) centerInfo.append(h("div", { class: "muted", text: t("table.next_deal_soon") }));
     renderTurn(v);
+  }
+
+  /** The seat whose clock runs gets it on its plate. */
+  function withClock(plate, index) {
+    const clock = currentClock();
+    if (clock && clock.seat === index) plate.querySelector(".plate")?.append(seatClock(clock));
+    return plate;
+  }
+
+  /** The clock of the moment the page shows (none once the deal is over). */
+  const currentClock = () => (s.clock && s.state && s.clock.deal === s.state.deal && s.clock.step === s.state.step && view()?.phase !== "end" ? s.clock : null);
+
+  /** Between two deals, while the server waits for "Weiter" (its "waiting" message is for the last finished deal). */
+  const betweenDeals = () => Boolean(s.waiting && status() === "playing" && s.lastEnd && s.waiting.deal === s.lastEnd.deal && (!s.dealStart || s.dealStart.deal === s.lastEnd.deal));
+
+  /** "Weiter": tell the server this person has read the evaluation (the next deal waits for everybody), and close it. */
+  function continueAfter(end) {
+    if (mustContinue(s.waiting, end.deal, mySeat())) socket?.send({ type: "continue", deal: end.deal });
+    s.evalHidden = true;
+    render();
   }
 
   function openTableControls() {
@@ -519,7 +560,12 @@ export function mount(root, { params, query }) {
       return;
     }
     turn.hidden = false;
-    turn.textContent = mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat });
+    const clock = currentClock();
+    replace(
+      turn,
+      mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat }),
+      clock && clock.seat === seat ? [" · ", clockIcon(), " ", clockCountdown(clock.deadline, { testid: "turn-clock", seat })] : null,
+    );
   }
 
   function renderControls() {
@@ -592,15 +638,15 @@ export function mount(root, { params, query }) {
     evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
-      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.evalHidden = true; render(); } })),
+      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
       evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }),
       h(
         "div",
         { class: "eval-links" },
         h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
         h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
-        more ? h("span", { class: "muted small", testid: "eval-next", text: running ? t("result.next_running", { n: running }) : t("result.next_soon") }) : null,
-        h("button", { type: "button", class: "primary small", testid: "eval-continue", text: t("result.continue"), onclick: () => { s.evalHidden = true; render(); } }),
+        more ? h("span", { class: "muted small", testid: "eval-next" }, running ? t("result.next_running", { n: running }) : betweenDeals() ? waitingLine(s.waiting, { mySeat: mySeat(), names: names() }) : t("result.next_soon")) : null,
+        h("button", { type: "button", class: "primary small", testid: "eval-continue", dataset: { waits: mustContinue(s.waiting, end.deal, mySeat()) ? "true" : "false" }, text: t("result.continue"), onclick: () => continueAfter(end) }),
         status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
       ),
     );
@@ -637,6 +683,7 @@ export function mount(root, { params, query }) {
   resize.observe(hand);
   const offSetting = onSetting(() => render());
   const pacer = new MovePacer(onMessage, moveGapMs, () => mySeat(), () => s.hold?.until ?? 0);
+  const stopTicking = tickCountdowns(page);
 
   (async () => {
     const [bots] = await Promise.all([loadBots().catch(() => []), loadSummary()]);
@@ -676,6 +723,8 @@ export function mount(root, { params, query }) {
       resize.disconnect();
       offSetting();
       chat.destroy();
+      stopTicking();
+      presenceLine.stop();
       socket?.close();
     },
     relabel() {
