@@ -128,7 +128,6 @@ class ChatMessage(_Message):
     phrase: Annotated[str, Field(max_length=40)] | None = None
 
 
-
 class ContinueMessage(_Message):
     """ "Weiter" after a deal's evaluation: ``{"type": "continue", "deal": 17}`` (see :mod:`stich.web.ready_wait`).
 
