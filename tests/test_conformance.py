@@ -52,6 +52,10 @@ def documented_contradiction(values: dict[str, Any]) -> str | None:
     defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
     if values["schweine"] == "off" and any(values[k] != v for k, v in defaults.items()):
         return "schweine"
+    if values["superschweine_card"] != "nine" and not values["superschweine"]:
+        return "superschweine_card"
+    if values["schweine"] == "holder_choice" and values["schweine_announce"] != "reservation":
+        return "holder_choice"
     if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
         return "superschweine_in_solo"
     if values["second_dulle_beats_first"] and not values["dullen"]:

@@ -62,9 +62,10 @@ class DoppelkopfOptions:
     schweine: str = option(
         "off",
         "[VAR] both diamond aces in one hand become the highest trumps: both, only the first played, "
-        "or only the second and only if the first won its trick for the holder's party",
-        "1.3",
-        choices=("off", "both", "first_played", "second_if_first_won"),
+        "only the second and only if the first won its trick for the holder's party, "
+        "or both once their holder shows them (holder_choice: before one of his cards, while he holds both)",
+        "1.3, 8.2",
+        choices=("off", "both", "first_played", "second_if_first_won", "holder_choice"),
     )
     schweine_fixed: str = option(
         "play_start",
@@ -86,6 +87,12 @@ class DoppelkopfOptions:
         choices=("off", "trump_suit_aces", "diamond_aces"),
     )
     superschweine: bool = option(False, "[VAR] with Schweine, both diamond nines (no nines: kings) in one hand rank above them", "1.3")
+    superschweine_card: str = option(
+        "nine",
+        "[VAR] which pair are the Superschweine: the nines (kings without nines), the tens or the kings of the Schweine's suit",
+        "1.3, 8.2",
+        choices=("nine", "ten", "king"),
+    )
     superschweine_in_solo: bool = option(
         False, "[VAR] Superschweine in colour solos too (the nines, or kings, of the Schweine's suit)", "1.3, 8.2"
     )
@@ -187,6 +194,10 @@ class DoppelkopfOptions:
         schweine_options = ("schweine_fixed", "schweine_announce", "schweine_in_solo")
         if self.schweine == "off" and any(getattr(self, name) != OPTION_DEFAULTS[name] for name in schweine_options):
             raise OptionError("schweine_fixed / schweine_announce / schweine_in_solo need schweine other than off")
+        if self.superschweine_card != "nine" and not self.superschweine:
+            raise OptionError("superschweine_card needs superschweine=true")
+        if self.schweine == "holder_choice" and self.schweine_announce != OPTION_DEFAULTS["schweine_announce"]:
+            raise OptionError("schweine=holder_choice: the holder shows the Schweine himself, so schweine_announce stays reservation")
         if self.superschweine_in_solo and (not self.superschweine or self.schweine_in_solo == "off"):
             raise OptionError("superschweine_in_solo needs superschweine=true and schweine_in_solo other than off")
         if self.second_dulle_beats_first and not self.dullen:

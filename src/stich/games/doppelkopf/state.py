@@ -204,6 +204,8 @@ class DoppelkopfState(PhasedState):
             codes = face_codes(faces_of(playable))
             if self.genscher_on and self._may_genscher(p, playable):
                 codes += [A.GENSCHER + s for s in self.active if s != p]
+            if self._may_show_schweine(p):
+                codes.append(A.SCHWEINE)
             if self.ann_open:
                 codes += self._announce_codes(p)
             return codes
@@ -416,8 +418,29 @@ class DoppelkopfState(PhasedState):
         if not holders:
             return
         self.schweine_seat = holders[0]
-        if opts.schweine != "second_if_first_won":
+        if opts.schweine not in ("second_if_first_won", "holder_choice"):
             self._schweine_go_live(hands)
+
+    def _may_show_schweine(self, p: int) -> bool:
+        """[VAR §1.3, §8.2 holder_choice] ``p`` holds both Schwein cards of this game and has not shown them yet."""
+        return (
+            self.game.options.schweine == "holder_choice"
+            and not self.schweine_live
+            and self.schweine_seat == p
+            and self.schwein_face is not None
+            and count_face(self.hands[p], self.schwein_face) == 2
+        )
+
+    def _show_schweine(self) -> None:
+        """[VAR holder_choice] the holder shows his Schweine: they rank on top from now on, in the open trick too.
+
+        Neither Schwein (nor a live Superschwein) can lie in the open trick, since their holders
+        still hold both; the cards already played keep their order among themselves, so only the
+        strength of the trick's best card is read anew under the new order.
+        """
+        self._schweine_go_live(self.hands)
+        if self.trick_cards:
+            self.best_key = self._key(self.trick_cards[self.best_pos] % N_FACES)
 
     def _schweine_go_live(self, hands: Sequence[int]) -> None:
         """The Schweine rank on top from now on, Superschweine above them if a hand holds both [§1.3]."""
@@ -531,6 +554,8 @@ class DoppelkopfState(PhasedState):
         if phase == PLAY:
             if A.GENSCHER <= code < A.HOCHZEIT_SUIT:
                 self._genscher(p, code - A.GENSCHER)
+            elif code == A.SCHWEINE:
+                self._show_schweine()
             elif code < N_FACES:
                 self._play(p, code)
             else:
@@ -823,6 +848,11 @@ class DoppelkopfState(PhasedState):
             if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
                 return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0025")
             return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0025")
+        if code == A.SCHWEINE:
+            return (
+                "only the holder of both Schwein cards shows them, before one of his cards in play (schweine=holder_choice)",
+                "§1.3, §8.2 [VAR]",
+            )
         if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
