@@ -32,6 +32,8 @@ def contradiction(values: dict[str, Any]) -> str | None:
         return "holder_choice"
     if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
         return "superschweine_in_solo"
+    if values["dullen_in_color_solo"] != "hearts" and not values["dullen"]:
+        return "dullen_in_color_solo"
     if values["second_dulle_beats_first"] and not values["dullen"]:
         return "dullen"
     if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
@@ -40,6 +42,8 @@ def contradiction(values: dict[str, Any]) -> str | None:
         return "solo"
     if values["solo_always_triple"] and values["counting"] == "plus_minus":
         return "solo_always_triple"
+    if values["knocking"] and not values["announcements"]:
+        return "knocking"
     if values["bock_applies_to_specials"] and not values["bock"]:
         return "bock"
     if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:

@@ -67,7 +67,7 @@ from stich.core.game import Action, Game, Observation
 from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACES, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.options import DoppelkopfOptions
 
-CQ_F, DA_F, CJ_F, H10_F, D9_F, DK_F = (face(t) for t in ("CQ", "DA", "CJ", "H10", "D9", "DK"))
+CQ_F, DA_F, CJ_F, D9_F, DK_F = (face(t) for t in ("CQ", "DA", "CJ", "D9", "DK"))
 _FACE_OF: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
 _NINES = frozenset(f for f, c in enumerate(FACES) if c.rank == Rank.NINE)
 _KINGS = frozenset(f for f, c in enumerate(FACES) if c.rank == Rank.KING)
@@ -233,7 +233,7 @@ class _View:
     def second_dulle(self) -> bool:
         """Whether a second heart ten beats the first in the current trick [§1.2 VAR]."""
         opts = self.opts
-        if not opts.second_dulle_beats_first or self.order.eff[H10_F] != TRUMP:
+        if not opts.second_dulle_beats_first or self.order.eff[self.order.dulle] != TRUMP:
             return False
         if opts.second_dulle_except_last_trick and self.tricks_left == 1:
             return False
@@ -246,14 +246,14 @@ class _View:
         pos, best_key = 0, self.key(cards[0], led)
         for i in range(1, len(cards)):
             k = self.key(cards[i], led)
-            if k > best_key or (k == best_key and cards[i] == H10_F and self.second_dulle()):
+            if k > best_key or (k == best_key and cards[i] == self.order.dulle and self.second_dulle()):
                 pos, best_key = i, k
         return pos, cards[pos]
 
     def beats(self, f: int, other: int, led: int) -> bool:
         """Whether ``f`` played now beats ``other`` (played earlier)."""
         k, o = self.key(f, led), self.key(other, led)
-        return k > o or (k == o and f == H10_F and self.second_dulle())
+        return k > o or (k == o and f == self.order.dulle and self.second_dulle())
 
     def later_seats(self) -> list[int]:
         """Seats that play after this seat in the current trick."""
@@ -284,8 +284,8 @@ class _View:
         order = self.order
         if order.eff[f] == TRUMP:
             higher = self.unseen_in(TRUMP, order.strength[f])
-            if f == H10_F and self.second_dulle():
-                higher += self.unseen[H10_F]
+            if f == self.order.dulle and self.second_dulle():
+                higher += self.unseen[f]
             if higher == 0:
                 return 0.0
             p_has = 1.0 - self.p_none(seat, TRUMP, higher)
@@ -404,7 +404,7 @@ def game_order(opts: DoppelkopfOptions, public: Mapping[str, Any]) -> CardOrder:
         top = (DA_F,)
         if public.get("superschweine") is not None:
             top = (D9_F if opts.nines else DK_F, DA_F)
-    return card_order(CONTRACTS[contract], opts.dullen, top)
+    return card_order(opts.contract(contract), opts.dullen, top)
 
 
 def build_view(obs: Observation, opts: DoppelkopfOptions) -> _View:
@@ -544,7 +544,7 @@ class DoppelkopfHeuristic:
         opponents = self._opponents_count(observation)
         names = sorted(self.opts.solos) if names is None else names
         return {
-            name: estimate_tricks(hand, card_order(CONTRACTS[name], self.opts.dullen), self.counts, opponents) / self.hand_size
+            name: estimate_tricks(hand, card_order(self.opts.contract(name), self.opts.dullen), self.counts, opponents) / self.hand_size
             for name in names
         }
 

@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 from stich.cards import Card
 from stich.core.game import Observation, State
 from stich.games.doppelkopf import actions as A
-from stich.games.doppelkopf.contracts import CONTRACTS, CQ, DA, DK, FACES, H10, N_FACES, TRUMP, CardOrder, card_order, face
+from stich.games.doppelkopf.contracts import CQ, DA, DK, FACES, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.state import T_ARMUT, T_HOCHZEIT, T_LUST, T_PFLICHT, T_THROW, DoppelkopfState
 from stich.search.sampling import Constraints, GroupedAllocation, Predicate, SamplingError, World, WorldSampler
 
@@ -277,7 +277,7 @@ class DoppelkopfWorldSampler(WorldSampler):
 
     def _order(self, top: tuple[int, ...] = ()) -> CardOrder:
         """Card order of the contract the table sees (a silent wedding plays the normal order)."""
-        contract = CONTRACTS[str(self.observation.public["contract"])]
+        contract = self.game.options.contract(str(self.observation.public["contract"]))
         return card_order(contract, self.game.options.dullen, top)
 
     def _top(self) -> tuple[int, ...]:
@@ -442,7 +442,7 @@ class DoppelkopfWorldSampler(WorldSampler):
             if trick.winner is None or (opts.second_dulle_except_last_trick and number == opts.hand_size - 1):
                 continue
             order = self._order(top) if t0 is not None and number >= t0 else self._order()
-            if order.eff[H10] != TRUMP:
+            if order.eff[order.dulle] != TRUMP:
                 continue
             normal, solo = _winner(plays, order, True), _winner(plays, order, False)
             if normal != solo:
@@ -854,7 +854,7 @@ def _winner(plays: Sequence[tuple[int, int]], order: CardOrder, second_dulle: bo
     for seat, f in plays:
         eff = order.eff[f]
         key = 100 + order.strength[f] if eff == TRUMP else (order.strength[f] if eff == led else -1)
-        if key > best_key or (key == best_key and f == H10 and second_dulle):
+        if key > best_key or (key == best_key and f == order.dulle and second_dulle):
             best_key, best = key, seat
     return best
 

@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.games.doppelkopf.contracts import Contract, played_contract
 
 DDV_SOLOS = frozenset({"karo", "kreuz", "pik", "herz", "damen", "buben", "fleischlos"})
 HOUSE_SOLOS = frozenset(
@@ -59,6 +60,13 @@ class DoppelkopfOptions:
     second_dulle_beats_first: bool = option(False, "[VAR] of two Dullen in one trick the second wins", "1.2")
     second_dulle_except_last_trick: bool = option(False, "[VAR] ... except in the last trick", "1.2")
     second_dulle_in_solo: bool = option(False, "[VAR] ... also in solos (a silent wedding counts as a solo)", "1.2")
+    dullen_in_color_solo: str = option(
+        "hearts",
+        "[VAR] the Dullen of a colour solo: the hearts tens, or the short suit's tens "
+        "(the suit before the trump suit in Kreuz, Pik, Herz, Karo: Kreuz solo D10, Pik C10, Herz S10, Karo H10)",
+        "1.3, 8.2, decision 0027",
+        choices=("hearts", "short_suit"),
+    )
     schweine: str = option(
         "off",
         "[VAR] both diamond aces in one hand become the highest trumps: both, only the first played, "
@@ -135,6 +143,13 @@ class DoppelkopfOptions:
         "cards in hand (with 12 cards) a call needs: Re/Kontra/keine 90/keine 60/keine 30/schwarz; -2 without nines",
         "5.2, 8.4",
     )
+    timing_mode: str = option(
+        "cards_in_hand",
+        "[VAR] call deadlines count the caller's cards in hand, or the cards played to the table "
+        "(a call needing N cards is open while at most 4 x (12 - N) cards lie played: Re before the 5th card)",
+        "5.5, 8.4, A-22",
+        choices=("cards_in_hand", "table_cards"),
+    )
     call_last_min_cards: int = option(
         0,
         "[VAR] no call at all, replies included, with fewer cards in hand (shifted like the deadlines); 0 = no limit",
@@ -147,6 +162,11 @@ class DoppelkopfOptions:
         False,
         "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card (not in a wedding)",
         "5.5, 8.4",
+    )
+    knocking: bool = option(
+        False,
+        "[VAR] Klopfen: each player may once make an anonymous raise (+2, or a doubling) within the Re/Kontra deadline",
+        "5.5, 8.4, decision 0028",
     )
     skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
     absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
@@ -200,6 +220,8 @@ class DoppelkopfOptions:
             raise OptionError("schweine=holder_choice: the holder shows the Schweine himself, so schweine_announce stays reservation")
         if self.superschweine_in_solo and (not self.superschweine or self.schweine_in_solo == "off"):
             raise OptionError("superschweine_in_solo needs superschweine=true and schweine_in_solo other than off")
+        if self.dullen_in_color_solo != "hearts" and not self.dullen:
+            raise OptionError("dullen_in_color_solo=short_suit needs dullen=true")
         if self.second_dulle_beats_first and not self.dullen:
             raise OptionError("second_dulle_beats_first needs dullen=true")
         if (self.second_dulle_except_last_trick or self.second_dulle_in_solo) and not self.second_dulle_beats_first:
@@ -208,6 +230,8 @@ class DoppelkopfOptions:
             raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
         if self.solo_always_triple and self.counting == "plus_minus":
             raise OptionError("solo_always_triple matters only with counting=plus or counting=minus")
+        if self.knocking and not self.announcements:
+            raise OptionError("knocking needs announcements=true (a knock is made where calls are)")
         if self.bock_applies_to_specials and not self.bock:
             raise OptionError("bock_applies_to_specials needs bock=true")
         if self.sp_dulle_gefangen and not self.second_dulle_beats_first:
@@ -225,6 +249,10 @@ class DoppelkopfOptions:
                 f"call_min_cards: counts must lie in 1..12 and never rise from one level to the next, not {self.call_min_cards!r}"
             )
         return (0, *counts)
+
+    def contract(self, name: str) -> Contract:
+        """The game type ``name`` as these options play it (the Dullen of colour solos, decision 0027)."""
+        return played_contract(name, self.dullen_in_color_solo == "short_suit")
 
     @property
     def hand_size(self) -> int:
