@@ -132,6 +132,12 @@ class DoppelkopfOptions:
     armut_two_poor: str = option(
         "redeal", "[VAR] when a second player is poor too: redeal, or the first to declare plays it", "4.5", choices=("redeal", "play")
     )
+    armut_offer: str = option(
+        "clockwise",
+        "[VAR] who is offered the poverty: everybody clockwise from the poor player's left, or only the left neighbour",
+        "4.5, 8.3",
+        choices=("clockwise", "left_only"),
+    )
     armut_no_taker: str = option("redeal", "[VAR] when nobody takes the poverty", "4.5", choices=("redeal", "last_must_take"))
     schmeissen: frozenset[str] = option(frozenset(), "[VAR] hands that may be thrown in for a redeal", "4.6", choices=THROW_CONDITIONS)
     throw_before_solo: bool = option(False, "[VAR] throwing in outranks solos in the reservation query", "3.2")
@@ -230,6 +236,8 @@ class DoppelkopfOptions:
             raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
         if self.solo_always_triple and self.counting == "plus_minus":
             raise OptionError("solo_always_triple matters only with counting=plus or counting=minus")
+        if self.armut_offer != "clockwise" and not self.armut:
+            raise OptionError("armut_offer needs armut=true")
         if self.knocking and not self.announcements:
             raise OptionError("knocking needs announcements=true (a knock is made where calls are)")
         if self.bock_applies_to_specials and not self.bock:

@@ -747,6 +747,8 @@ class DoppelkopfState(PhasedState):
             self.phase = ARMUT_OFFER
             i = self.active.index(p)
             self.armut_offers = [self.active[(i + k) % len(self.active)] for k in range(1, len(self.active))]
+            if self.game.options.armut_offer == "left_only":
+                self.armut_offers = self.armut_offers[:1]  # [VAR §4.5, §8.3] only the left neighbour is asked
             self.to_move = self.armut_offers[0]
 
     def _armut_offer(self, p: int, code: int) -> None:
