@@ -504,3 +504,26 @@ def test_genscher_takes_the_re_caller_as_partner() -> None:
     for text in ("gesund", "gesund", "gesund", "gesund", "play CQ"):
         plain.apply(text)
     assert DoppelkopfHeuristic(plain.game, 1, 1).choose(plain.observation(1)).text == "genscher 0"  # CQ shown
+
+
+def test_shows_holder_choice_schweine_before_playing_the_first() -> None:
+    """schweine=holder_choice (§1.3, decision 0002): the holder shows them just before the first one falls."""
+    state = _state(
+        [
+            "CQ H10 H10 SQ SQ HQ HQ DQ DQ CJ CJ SJ",
+            "CQ SJ HJ HJ DJ DJ D10 D10 DK DK D9 D9",
+            "DA DA CA CA C10 C10 SA SA S10 S10 HA HA",
+            "CK CK C9 C9 SK SK S9 S9 HK HK H9 H9",
+        ],
+        dealer=3,
+        game_text="doppelkopf(schweine=holder_choice)",
+    )
+    for text in ("gesund", "gesund", "gesund", "gesund", "play CQ", "play SJ"):
+        state.apply(text)
+    bot = DoppelkopfHeuristic(state.game, 2, 1)
+    assert bot.choose(state.observation(2)).text == "schweine"
+    state.apply("schweine")
+    assert bot.choose(state.observation(2)).text == "play DA"
+    state.apply("play DA")
+    state.apply(next(a for a in state.legal_actions() if a.kind == "play"))
+    assert state.tricks[-1][2] == 2  # the shown Schwein beats the queen of clubs

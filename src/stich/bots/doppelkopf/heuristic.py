@@ -45,7 +45,8 @@ The rules, by phase:
   and the jack of clubs is kept for the last trick once it can win it
   (Karlchen).  With ``genscher``, a Kontra player about to play the first of
   its two diamond kings plays it as a Genscher and takes the Re player the
-  table knows (the one who called Re first).
+  table knows (the one who called Re first).  With ``schweine=holder_choice``
+  the holder shows its Schweine just before it plays the first of them.
 
 Ties between equally rated actions are broken with a generator seeded from the
 bot's seed and the decision's position in the deal, so a decision is a pure
@@ -71,6 +72,7 @@ from stich.core.game import Action, Game, Observation
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACES, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.options import DoppelkopfOptions
+from stich.games.doppelkopf.schweine import schwein_faces
 
 CQ_F, DA_F, CJ_F, D9_F, DK_F = (face(t) for t in ("CQ", "DA", "CJ", "D9", "DK"))
 _FACE_OF: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
@@ -682,9 +684,7 @@ class DoppelkopfHeuristic:
         if not plays:
             return None
         if len(plays) == 1:
-            if _face_of_action(plays[0]) == DK_F:
-                return self._genscher(view, observation, legal) or plays[0]
-            return plays[0]
+            return self._before_card(view, observation, legal, _face_of_action(plays[0])) or plays[0]
         cards = {_face_of_action(a): a for a in plays}
         # Karlchen: a jack of clubs that will surely win the last trick is not spent earlier.
         options = [f for f in sorted(cards) if not view.saving_karlchen(f)] or sorted(cards)
@@ -694,11 +694,21 @@ class DoppelkopfHeuristic:
             if wedding_lead is not None:
                 return cards[wedding_lead]
         choice = self._follow(view, options, rng) if following else self._lead(view, options, rng)
-        if choice == DK_F:
+        return self._before_card(view, observation, legal, choice) or cards[choice]
+
+    def _before_card(self, view: _View, observation: Observation, legal: Sequence[Action], f: int) -> Action | None:
+        """What comes instead of playing ``f`` plainly: a Genscher with it, or showing the Schweine it is one of."""
+        if f == DK_F:
             genscher = self._genscher(view, observation, legal)
             if genscher is not None:
                 return genscher
-        return cards[choice]
+        show = next((a for a in legal if a.kind == "schweine"), None)
+        if show is not None:
+            # [§1.3 holder_choice] shown just before the first of them is played, so that it ranks on top
+            faces = schwein_faces(view.kind, str(observation.public.get("contract") or "normal"), self.opts)
+            if faces is not None and faces[0] == f:
+                return show
+        return None
 
     def _wedding_lead(self, view: _View, cards: list[int]) -> int | None:
         """[§4.2 named_suit] the bride, still without partner, leads the named suit: her lowest card of it."""
