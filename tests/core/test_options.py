@@ -42,6 +42,8 @@ def contradiction(values: dict[str, Any]) -> str | None:
         return "solo"
     if values["solo_always_triple"] and values["counting"] == "plus_minus":
         return "solo_always_triple"
+    if values["specials_before_doubling"] and values["call_scoring"] != "double":
+        return "specials_before_doubling"
     if values["armut_offer"] != "clockwise" and not values["armut"]:
         return "armut_offer"
     if values["knocking"] and not values["announcements"]:

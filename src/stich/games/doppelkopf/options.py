@@ -180,6 +180,11 @@ class DoppelkopfOptions:
     call_scoring: str = option(
         "add_2", "Re and Kontra each add 2 points, or [VAR] each double the value", "7.8", choices=("add_2", "double")
     )
+    specials_before_doubling: bool = option(
+        False,
+        "[VAR] with call_scoring=double the special points join the value before the doublings (else they are added after)",
+        "7.8, 8.5",
+    )
     re_needs_121_when_only_kontra: bool = option(False, "[VAR] Re needs 121 even when only Kontra was called", "7.1")
     sp_gegen_die_alten: bool = option(True, "special point: Kontra wins against the queens of clubs", "7.3")
     sp_doppelkopf: bool = option(True, "special point: a trick of 40 or more eyes", "7.3")
@@ -236,6 +241,8 @@ class DoppelkopfOptions:
             raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
         if self.solo_always_triple and self.counting == "plus_minus":
             raise OptionError("solo_always_triple matters only with counting=plus or counting=minus")
+        if self.specials_before_doubling and self.call_scoring != "double":
+            raise OptionError("specials_before_doubling needs call_scoring=double")
         if self.armut_offer != "clockwise" and not self.armut:
             raise OptionError("armut_offer needs armut=true")
         if self.knocking and not self.announcements:

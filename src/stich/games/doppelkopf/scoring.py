@@ -27,7 +27,9 @@ follow the dossier (DDV tournament rules, TSR 7):
    ``re_angesagt``, ``kontra_angesagt``
        (b) Re / Kontra was called: 2 each.  With ``call_scoring="double"``
        each call doubles the value instead, and the item carries the points
-       that its doubling added (so the items still sum to the value).
+       that its doubling added (so the items still sum to the value); with
+       ``specials_before_doubling`` the doublings double the special points
+       too (the items then carry that part as well).
    ``geklopft``
        [VAR] one item per knock (``knocking``, decision 0028): 2, or with
        ``call_scoring="double"`` the points its doubling adds, to the winner.
@@ -252,14 +254,21 @@ def call_items(winner: str, t: Tally, base: int, options: DoppelkopfOptions) -> 
         yield Item("geklopft", winner, points)
 
 
-def value_items(winner: str | None, t: Tally, options: DoppelkopfOptions) -> list[Item]:
-    """All game-value items in dossier order (§7.2); without a winner only each party's own items (A-15)."""
+def value_items(winner: str | None, t: Tally, options: DoppelkopfOptions, specials_for_winner: int = 0) -> list[Item]:
+    """All game-value items in dossier order (§7.2); without a winner only each party's own items (A-15).
+
+    ``specials_for_winner`` (the net special points from the winner's side) joins the base that the
+    doublings double when ``specials_before_doubling`` is on [§7.8 VAR]; the special points themselves
+    are still added once by :func:`evaluate`, so items plus specials make (base + specials) x 2^calls.
+    """
     if winner is None:
         return [item for party in PARTIES for item in (*under_items(party, t), *against_items(party, t))]
     head = [Item("gewonnen", winner, 1), *under_items(winner, t)]
     absagen = list(announcement_items(winner, t))
     against = list(against_items(winner, t))
     base = sum(item.points for item in head + absagen + against)
+    if options.specials_before_doubling:
+        base += specials_for_winner
     return head + list(call_items(winner, t, base, options)) + absagen + against
 
 
@@ -385,8 +394,9 @@ def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
     re, kontra = check_parties(facts)
     t = tally(facts)
     winner = find_winner(t, options)
-    items = value_items(winner, t, options)
     specials = special_points(facts, options, winner)
+    for_winner = sum(s.points if s.party == winner else -s.points for s in specials) if winner is not None else 0
+    items = value_items(winner, t, options, for_winner)
     game_value = sum(signed(i.points, i.party) for i in items) * facts.multiplier
     special_value = sum(signed(s.points, s.party) for s in specials)
     value = game_value + special_value * (facts.multiplier if options.bock_applies_to_specials else 1)
