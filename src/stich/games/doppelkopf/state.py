@@ -147,6 +147,8 @@ class DoppelkopfState(PhasedState):
         self.super_live = False
         self.schweine_shown = False
         self.super_shown = False
+        self.holder_choice = opts.schweine == "holder_choice"
+        """[VAR §1.3] the holder shows the Schweine with the action ``schweine`` (decision 0002)."""
         self.schwein_due: str | None = None
         """Change due when the current trick ends: ``revert`` (first_played) or ``judge`` (second_if_first_won)."""
         self.schwein_tricks: frozenset[int] = frozenset()
@@ -207,7 +209,7 @@ class DoppelkopfState(PhasedState):
             codes = face_codes(faces_of(playable))
             if self.genscher_on and self._may_genscher(p, playable):
                 codes += [A.GENSCHER + s for s in self.active if s != p]
-            if self._may_show_schweine(p):
+            if self.holder_choice and self._may_show_schweine(p):
                 codes.append(A.SCHWEINE)
             if self.knocking and self._may_knock(p):
                 codes.append(A.KLOPFEN)
@@ -429,7 +431,7 @@ class DoppelkopfState(PhasedState):
     def _may_show_schweine(self, p: int) -> bool:
         """[VAR §1.3, §8.2 holder_choice] ``p`` holds both Schwein cards of this game and has not shown them yet."""
         return (
-            self.game.options.schweine == "holder_choice"
+            self.holder_choice
             and not self.schweine_live
             and self.schweine_seat == p
             and self.schwein_face is not None
