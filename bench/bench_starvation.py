@@ -97,6 +97,8 @@ async def play_human(ws: ClientConnection, until: float, latencies: list[float],
         except TimeoutError:
             return
         now = time.monotonic()
+        if message.get("type") == "deal_end":  # "Weiter" at once: the next deal waits for every person (decision 0035)
+            await ws.send(json.dumps({"type": "continue", "deal": message["deal"]}))
         if message.get("type") != "state":
             continue
         deal, step = message["deal"], message["step"]

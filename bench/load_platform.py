@@ -171,6 +171,7 @@ class SeatClient:
                     await ws.send(json.dumps(action))
             elif kind == "deal_end":
                 pending = {k: v for k, v in pending.items() if k[0] != message["deal"]}
+                await ws.send(json.dumps({"type": "continue", "deal": message["deal"]}))  # "Weiter": the next deal waits for it
             elif kind == "table_end":
                 return
             elif kind == "error":

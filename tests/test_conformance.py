@@ -52,8 +52,14 @@ def documented_contradiction(values: dict[str, Any]) -> str | None:
     defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
     if values["schweine"] == "off" and any(values[k] != v for k, v in defaults.items()):
         return "schweine"
+    if values["superschweine_card"] != "nine" and not values["superschweine"]:
+        return "superschweine_card"
+    if values["schweine"] == "holder_choice" and values["schweine_announce"] != "reservation":
+        return "holder_choice"
     if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
         return "superschweine_in_solo"
+    if values["dullen_in_color_solo"] != "hearts" and not values["dullen"]:
+        return "dullen_in_color_solo"
     if values["second_dulle_beats_first"] and not values["dullen"]:
         return "dullen"
     if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
@@ -62,6 +68,12 @@ def documented_contradiction(values: dict[str, Any]) -> str | None:
         return "solo"
     if values["solo_always_triple"] and values["counting"] == "plus_minus":
         return "solo_always_triple"
+    if values["specials_before_doubling"] and values["call_scoring"] != "double":
+        return "specials_before_doubling"
+    if values["armut_offer"] != "clockwise" and not values["armut"]:
+        return "armut_offer"
+    if values["knocking"] and not values["announcements"]:
+        return "knocking"
     if values["bock_applies_to_specials"] and not values["bock"]:
         return "bock"
     if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:
@@ -315,6 +327,32 @@ def test_random_option_sets(index: int) -> None:
     run_many(game, 8, seed=index)
 
 
+LATE_OPTIONS: dict[str, Any] = {
+    "knocking": True,
+    "timing_mode": "table_cards",
+    "dullen_in_color_solo": "short_suit",
+    "schweine": "holder_choice",
+    "superschweine": True,
+    "superschweine_card": "ten",
+    "schweine_in_solo": "trump_suit_aces",
+    "superschweine_in_solo": True,
+    "second_dulle_beats_first": True,
+    "second_dulle_in_solo": True,
+    "sp_dulle_gefangen": True,
+    "specials_in_solo": True,
+}
+"""Issue 29's last options (decisions 0002, 0027, 0028) all switched on at once."""
+
+
+@pytest.mark.parametrize("extra", [{"players": 4}, {"players": 5, "nines": False}], ids=["4p-48", "5p-40"])
+def test_late_issue_29_options(extra: dict[str, Any]) -> None:
+    game = make_game("doppelkopf", "ddv", {**LATE_OPTIONS, **extra})
+    assert isinstance(game, Doppelkopf)
+    states = run_many(game, 24, seed=2929)
+    actions = {game.actions.actions[code].text for s in states for _seat, code in s.history}
+    assert {"klopfen", "schweine"} <= actions  # the random player used the new actions too
+
+
 def test_random_option_sets_are_varied() -> None:
     # the drawn sets cover both table sizes, both packs, and reject some contradictions along the way
     assert len(RANDOM_SETS) >= 30
@@ -331,6 +369,9 @@ def test_random_option_sets_are_varied() -> None:
     assert any(v["call_last_min_cards"] > 0 for v in RANDOM_SETS)
     assert any(v["repeat_if_value_le"] >= 0 for v in RANDOM_SETS)
     assert any(v["schweine_in_solo"] != "off" for v in RANDOM_SETS)
+    for name, default in (("timing_mode", "cards_in_hand"), ("dullen_in_color_solo", "hearts"), ("superschweine_card", "nine")):
+        assert any(v[name] != default for v in RANDOM_SETS), name
+    assert any(v["knocking"] for v in RANDOM_SETS)
 
 
 def test_suite_reaches_every_kind_of_deal() -> None:

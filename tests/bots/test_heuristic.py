@@ -448,3 +448,82 @@ def test_wedding_passes_on_the_solo_question() -> None:
     assert observation.phase == "declare"
     assert "pass" in {a.text for a in observation.legal_actions}
     assert DoppelkopfHeuristic(state.game, 0, 3).choose(observation).text == "pass"
+
+
+def test_named_suit_wedding_instead_of_a_solo_and_its_lead() -> None:
+    """hochzeit_rule=named_suit (§4.2): the wedding hand names a suit it holds without an ace, then leads it."""
+    state = _state(
+        [
+            "CQ CQ HJ DJ D9 DK SK S9 H9 HK C9 CK",
+            "CA C10 C10 SA SA S10 HA HA DA D10 DQ SJ",
+            "H10 H10 SQ SQ SJ CJ CJ HQ HQ DA DQ D9",
+            "CA C9 CK S10 S9 SK HK H9 HJ DJ D10 DK",
+        ],
+        dealer=3,
+        game_text="doppelkopf(hochzeit_rule=named_suit)",
+    )
+    bot0 = DoppelkopfHeuristic(state.game, 0, 3)
+    assert bot0.choose(state.observation(0)).text == "vorbehalt"
+    for text in ("vorbehalt", "gesund", "gesund", "gesund"):
+        state.apply(text)
+    choice = bot0.choose(state.observation(0)).text
+    assert choice in {"hochzeit kreuz", "hochzeit pik", "hochzeit herz"}
+    state.apply(choice)
+    suit = {"kreuz": "C", "pik": "S", "herz": "H"}[choice.split()[1]]
+    lead = _card_choice(state, 0).text.split()[1]
+    assert lead in {f"{suit}9", f"{suit}K"} and lead == f"{suit}9"  # the lowest card of the named suit
+
+
+def test_genscher_takes_the_re_caller_as_partner() -> None:
+    """genscher=true (decision 0025): a Kontra bot that must play a diamond king takes the player who called Re."""
+    state = _state(
+        [
+            "CQ H10 H10 SQ SQ HQ HQ DQ DQ CJ CJ SJ",
+            "DK DK CA CA C10 C10 CK CK SA SA S10 S10",
+            "CQ SJ HJ HJ DJ DJ DA DA C9 C9 SK SK",
+            "D10 D10 D9 D9 S9 S9 HA HA HK HK H9 H9",
+        ],
+        dealer=3,
+        game_text="doppelkopf(genscher=true)",
+    )
+    for text in ("gesund", "gesund", "gesund", "gesund", "announce re", "play CQ"):
+        state.apply(text)
+    observation = state.observation(1)
+    assert {"genscher 0", "genscher 2", "genscher 3", "play DK"} <= {a.text for a in observation.legal_actions}
+    assert DoppelkopfHeuristic(state.game, 1, 1).choose(observation).text == "genscher 0"
+    plain = _state(
+        [
+            "CQ H10 H10 SQ SQ HQ HQ DQ DQ CJ CJ SJ",
+            "DK DK CA CA C10 C10 CK CK SA SA S10 S10",
+            "CQ SJ HJ HJ DJ DJ DA DA C9 C9 SK SK",
+            "D10 D10 D9 D9 S9 S9 HA HA HK HK H9 H9",
+        ],
+        dealer=3,
+        game_text="doppelkopf(genscher=true)",
+    )
+    for text in ("gesund", "gesund", "gesund", "gesund", "play CQ"):
+        plain.apply(text)
+    assert DoppelkopfHeuristic(plain.game, 1, 1).choose(plain.observation(1)).text == "genscher 0"  # CQ shown
+
+
+def test_shows_holder_choice_schweine_before_playing_the_first() -> None:
+    """schweine=holder_choice (§1.3, decision 0002): the holder shows them just before the first one falls."""
+    state = _state(
+        [
+            "CQ H10 H10 SQ SQ HQ HQ DQ DQ CJ CJ SJ",
+            "CQ SJ HJ HJ DJ DJ D10 D10 DK DK D9 D9",
+            "DA DA CA CA C10 C10 SA SA S10 S10 HA HA",
+            "CK CK C9 C9 SK SK S9 S9 HK HK H9 H9",
+        ],
+        dealer=3,
+        game_text="doppelkopf(schweine=holder_choice)",
+    )
+    for text in ("gesund", "gesund", "gesund", "gesund", "play CQ", "play SJ"):
+        state.apply(text)
+    bot = DoppelkopfHeuristic(state.game, 2, 1)
+    assert bot.choose(state.observation(2)).text == "schweine"
+    state.apply("schweine")
+    assert bot.choose(state.observation(2)).text == "play DA"
+    state.apply("play DA")
+    state.apply(next(a for a in state.legal_actions() if a.kind == "play"))
+    assert state.tricks[-1][2] == 2  # the shown Schwein beats the queen of clubs

@@ -32,6 +32,8 @@ def main() -> None:
         grace_seconds=args.grace,
         bot_delay_seconds=args.bot_delay,
         next_deal_delay_seconds=0.5,
+        presence_grace_seconds=1.0,
+        min_limit_seconds=1,
         max_tables_per_address=100_000,
         max_search_tables_per_address=100_000,
         max_sockets_per_address=100_000,

@@ -38,13 +38,17 @@ def test_the_evaluation_stays_until_weiter_and_covers_no_controls(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
     page = person(make_context, lang, viewport, "Wanda")
-    made = page.request.post("/api/tables", data={"game": "doppelkopf", "kind": "free", "deals": 2, "bots": "heuristic"})
+    # Wanda reads on past the table's time for "Weiter" (3 s), so the server deals the second deal without her click.
+    data = {"game": "doppelkopf", "kind": "free", "deals": 2, "bots": "heuristic", "continue_seconds": 3}
+    made = page.request.post("/api/tables", data=data)
     assert made.status == 201, made.text()
     page.goto(f"/#/table/{made.json()['id']}")
     wanda = Player("Wanda", page)
     play([wanda], until=lambda latest: latest["Wanda"].evaluation)  # the second deal then waits for Wanda's turn
     evaluation = page.locator(tid("evaluation"))
-    # The next deal starts (4 s later on the test server, as on a real one); the evaluation is still there and says so.
+    # Until then the server waits for her "Weiter"; the next deal starts when its time is up, and the evaluation,
+    # still there, says that deal is running (not that it "follows soon").
+    expect(page.locator(f"{tid('evaluation')} {tid('eval-waiting')}")).to_be_visible()
     running = client_text(page, "result.next_running").split("{n}")[0].strip()
     expect(page.locator(tid("eval-next"))).to_contain_text(running, timeout=30_000)
     expect(evaluation).to_be_visible()

@@ -65,6 +65,7 @@ SNAPSHOT_SCRIPT = """
   const actions = [...document.querySelectorAll('[data-testid="actions"] [data-testid="action"]')]
     .filter((button) => shown(button) && !button.disabled);
   const connection = one('connection');
+  const weiter = one('eval-continue');
   const probe = window.__stichProbe || null;
   return {
     hash: location.hash,
@@ -76,6 +77,7 @@ SNAPSHOT_SCRIPT = """
     actions: actions.map((button) => button.dataset.action),
     pageCards: [...document.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
     evaluation: shown(one('evaluation')),
+    waits: shown(one('evaluation')) && shown(weiter) && weiter.dataset.waits === 'true',
     connection: connection ? connection.dataset.state : null,
     probe: probe ? JSON.parse(JSON.stringify(probe)) : null,
   };
@@ -110,6 +112,8 @@ class Snapshot:
     server_hand: list[str] | None
     ended: list[Any]
     errors: list[dict[str, Any]]
+    waits: bool = False
+    """The evaluation is open and the server waits for this person's "Weiter" before it deals again."""
 
     @property
     def on_table(self) -> bool:
@@ -139,6 +143,7 @@ def snapshot(page: Page) -> Snapshot:
         server_hand=probe.get("hand"),
         ended=list(probe.get("ended", [])),
         errors=list(probe.get("errors", [])),
+        waits=bool(data["waits"]),
     )
 
 
@@ -237,9 +242,12 @@ def act(player: Player, shot: Snapshot) -> bool:
     sent this seat (given a moment to render).  After clicking, waits until
     the server has answered (any new WebSocket message).
     """
+    if shot.on_table and shot.waits:  # the next deal waits until every person said "Weiter" (issue 28, defect 7)
+        player.page.locator(tid("eval-continue")).click()
+        return True
     if not (shot.mine and shot.on_table):
         return False
-    if shot.evaluation:  # the last deal's evaluation stays until "Weiter" (issue 28); a new deal waits for this player
+    if shot.evaluation:  # an evaluation left open while the next deal runs: close it to play on
         player.page.locator(tid("eval-continue")).click()
         return True
     deadline = time.monotonic() + 5

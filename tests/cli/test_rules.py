@@ -47,7 +47,7 @@ def test_game_json_matches_the_option_table(capsys: pytest.CaptureFixture[str]) 
     assert [o["name"] for o in data["options"]] == [i.name for i in table.infos]
     by_name = {o["name"]: o for o in data["options"]}
     assert by_name["players"]["type"] == "int" and by_name["players"]["min"] == 4 and by_name["players"]["max"] == 5
-    assert by_name["schweine"]["choices"] == ["off", "both", "first_played", "second_if_first_won"]
+    assert by_name["schweine"]["choices"] == ["off", "both", "first_played", "second_if_first_won", "holder_choice"]
     assert by_name["nines"]["default"] is True and by_name["nines"]["section"] == "1.1"
     presets = {p["name"]: p for p in data["presets"]}
     assert presets["ddv"]["default"] is True

@@ -6,14 +6,16 @@ Seat 2 holds both diamond aces and is void in hearts.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from stich.core.errors import OptionError
+from stich.core.errors import IllegalActionError, OptionError
+from stich.core.records import deal_record, replay_deal
 from stich.games.doppelkopf.state import DoppelkopfState
 
-from .helpers import deal, fill, game, healthy, play, play_out, public, solo, winner_of_last_trick
+from .helpers import act, deal, fill, game, healthy, legal, play, play_out, public, snapshot, solo, winner_of_last_trick
 from .helpers import deal_hands as deal_from
 from .test_rules_wedding import TRUMP_OWN, wedding
 
@@ -142,3 +144,80 @@ def test_schweine_sub_options_need_schweine(options: dict[str, object]) -> None:
     # an option that would be ignored is rejected, naming it
     with pytest.raises(OptionError, match="schweine"):
         game(**options)
+
+
+# ----------------------------------------------------------------------------- holder_choice (decision 0002)
+
+
+def test_holder_choice_the_holder_shows_them_mid_trick() -> None:
+    # §1.3, §8.2 [VAR] schweine=holder_choice (decision 0002): nothing is known until the holder shows them,
+    # before one of his cards; from then on both aces rank on top, and the open trick is judged anew
+    s = table(schweine="holder_choice")
+    assert (public(s)["schweine"], public(s)["schweine_cards"]) == (None, [])
+    assert "schweine" not in legal(s)  # seat 0 holds no diamond ace
+    play(s, "CQ SQ")
+    assert "schweine" in legal(s)
+    act(s, "schweine")
+    assert (public(s)["schweine"], public(s)["schweine_cards"]) == (2, ["DA"])
+    assert public(s, 3)["schweine"] == 2  # the whole table sees the show
+    play(s, "H10 D9")  # the Dulle still beats the queen of clubs played before the show
+    assert winner_of_last_trick(s) == 2
+    play(s, "DA D9 HQ HQ")
+    assert winner_of_last_trick(s) == 2
+    assert "schweine" not in legal(s)  # shown once
+    assert fox_tricks(s) == []  # A-24: a Schwein is no fox
+
+
+def test_holder_choice_not_shown_the_aces_stay_foxes() -> None:
+    # §1.3 [VAR] holder_choice: an ace played before the show is an ordinary fox, and the chance is gone
+    s = table(schweine="holder_choice")
+    play(s, "CQ SQ DA D9")
+    assert winner_of_last_trick(s) == 0
+    play(s, "HQ HQ")
+    assert "schweine" not in legal(s)
+    play(s, "DA DK")
+    assert winner_of_last_trick(s) == 0
+    assert public(s)["schweine"] is None
+    assert fox_tricks(s) == [0, 1]
+
+
+def test_holder_choice_refused_for_another_player() -> None:
+    # §1.3 [VAR] holder_choice: only the holder of both aces may show them; a refusal names the rule and changes nothing
+    s = table(schweine="holder_choice")
+    before = snapshot(s)
+    with pytest.raises(IllegalActionError, match="holder_choice"):
+        s.apply("schweine")
+    assert snapshot(s) == before
+
+
+def test_holder_choice_with_superschweine_and_a_replayable_record() -> None:
+    # §1.3 [VAR]: Superschweine come with the show if a hand still holds both nines; the record replays
+    s = table(schweine="holder_choice", superschweine=True)
+    act(s, "play CQ", "play SQ", "schweine")
+    assert (public(s)["schweine"], public(s)["superschweine"], public(s)["schweine_cards"]) == (2, 3, ["D9", "DA"])
+    play(s, "DA D9")
+    assert winner_of_last_trick(s) == 3
+    play_out(s)
+    record = json.loads(json.dumps(deal_record(s)))
+    assert replay_deal(record).result().to_json() == s.result().to_json()
+
+
+def test_holder_choice_leaves_the_announcement_to_the_holder() -> None:
+    # decision 0002: with holder_choice the show is the announcement, so schweine_announce=on_play is refused
+    with pytest.raises(OptionError, match="holder_choice"):
+        game(schweine="holder_choice", schweine_announce="on_play")
+
+
+@pytest.mark.parametrize(("card", "holder", "top"), [("nine", 3, "D9"), ("ten", 2, "D10"), ("king", 3, "DK")])
+def test_superschweine_card_picks_the_pair(card: str, holder: int, top: str) -> None:
+    # §1.3, §8.2 [VAR] superschweine_card: the diamond nines (FreeDoko), or the tens or kings (SEED)
+    s = table(schweine="both", superschweine=True, superschweine_card=card)
+    assert (public(s)["superschweine"], public(s)["schweine_cards"]) == (holder, [top, "DA"])
+    play(s, "CQ SQ DA " + (top if holder == 3 else "D9"))  # seat 3's Superschwein beats the Schwein
+    assert winner_of_last_trick(s) == holder
+
+
+def test_superschweine_card_needs_superschweine() -> None:
+    # an option that would be ignored is rejected, naming it
+    with pytest.raises(OptionError, match="superschweine_card"):
+        game(schweine="both", superschweine_card="ten")

@@ -1,6 +1,6 @@
 """Worked scoring examples for the scoring house rules of issue 29 (dossier §7.4, §7.8, §8.5):
 counting modes ``plus_minus`` / ``plus`` / ``minus`` with ``solo_always_triple``, and
-``bock_applies_to_specials``.  Synthetic deals as in test_evaluation_examples.
+``bock_applies_to_specials``, ``specials_before_doubling``.  Synthetic deals as in test_evaluation_examples.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from stich.games.doppelkopf.outcome import KEINE90, RE_KONTRA
 from stich.games.doppelkopf.session import DoppelkopfSession
 
 from .helpers import game
-from .test_evaluation_examples import DOPPELKOPF_KONTRA, deal, result, scores, trick
+from .test_evaluation_examples import DOPPELKOPF_KONTRA, FOX_CAUGHT_BY_RE, deal, result, scores, trick
 
 
 @pytest.mark.parametrize(
@@ -76,9 +76,28 @@ def test_bock_applies_to_specials() -> None:
     assert scores(facts, bock=True, bock_applies_to_specials=True) == (4, 4, -4, -4)
 
 
+def test_specials_before_doubling() -> None:
+    # §7.8 [VAR] call_scoring=double: specials are added after the doublings (default) or doubled with them
+    # Re called, Re 121 and a fox caught by Re: after = 1 x 2 + 1 = 3; before = (1 + 1) x 2 = 4
+    fox = deal(121, tricks=[FOX_CAUGHT_BY_RE], re_call=RE_KONTRA)
+    assert result(fox, call_scoring="double")["value"] == 3
+    assert scores(fox, call_scoring="double", specials_before_doubling=True) == (4, 4, -4, -4)
+    # a special of the losing side is doubled against the winner: (1 - 1) x 2 = 0 instead of 1 x 2 - 1 = 1
+    lost = deal(121, tricks=[DOPPELKOPF_KONTRA], re_call=RE_KONTRA)
+    assert result(lost, call_scoring="double")["value"] == 1
+    breakdown = result(lost, call_scoring="double", specials_before_doubling=True)
+    assert breakdown["value"] == 0
+    # Re's doubling adds what (gewonnen 1 - Kontra's Doppelkopf 1) comes to: nothing
+    assert [i["points"] for i in breakdown["items"] if i["name"] == "re_angesagt"] == [0]
+
+
 @pytest.mark.parametrize(
     ("options", "word"),
-    [({"solo_always_triple": True}, "solo_always_triple"), ({"bock_applies_to_specials": True}, "bock")],
+    [
+        ({"solo_always_triple": True}, "solo_always_triple"),
+        ({"bock_applies_to_specials": True}, "bock"),
+        ({"specials_before_doubling": True}, "specials_before_doubling"),
+    ],
 )
 def test_scoring_option_contradictions_named(options: dict[str, object], word: str) -> None:
     # an option that would be ignored is rejected with its name

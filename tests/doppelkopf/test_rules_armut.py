@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.core.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, deal_hands, fill, game, legal, public
@@ -137,6 +137,21 @@ def test_last_must_take() -> None:
         s.apply("decline")
     s.apply("accept")
     assert public(s)["armut_taker"] == 0
+
+
+def test_left_only_offers_the_poverty_to_the_left_neighbour_alone() -> None:
+    # §4.5, §8.3 [VAR] armut_offer=left_only: the poor player's left neighbour is the only one asked
+    s = given(armut_offer="left_only")
+    assert s.current_player() == 2
+    s.apply("decline")
+    assert s.is_terminal() and s.result().breakdown["reason"] == "armut_not_taken"
+    forced = given(armut_offer="left_only", armut_no_taker="last_must_take")
+    assert legal(forced) == {"accept"}  # the only one asked is also the last
+
+
+def test_armut_offer_needs_armut() -> None:
+    with pytest.raises(OptionError, match="armut_offer"):
+        game(armut_offer="left_only")
 
 
 def test_armut_before_hochzeit_by_default() -> None:

@@ -43,6 +43,10 @@ DEALS: dict[str, int] = {
     "doppelkopf(armut=true,armut_max_trumps=1,armut_two_poor=play,hochzeit_before_armut=true,nines=false)": 15,
     f"doppelkopf(schmeissen={ALL_THROW_INS},throw_before_solo=true,second_dulle_beats_first=true,hochzeit_rule=first_trump)": 20,
     f"doppelkopf(solos={ALL_SOLOS},dullen=false,schweine=both)": 12,
+    # issue 29's Schweine the table learns of late (holder_choice, on_play), knocks, table timing, moved Dullen
+    "doppelkopf(schweine=holder_choice,superschweine=true,knocking=true,timing_mode=table_cards)": 15,
+    "doppelkopf(schweine=both,schweine_announce=on_play,superschweine=true,dullen_in_color_solo=short_suit,"
+    "second_dulle_beats_first=true,second_dulle_in_solo=true)": 15,
     # Tapp Tarock: the presets (fixed talon halves, the declarer's lead, the fourth player) and hidden tarock discards.
     "tapp_tarock": 80,
     "tapp_tarock(preset=seed)": 12,

@@ -423,3 +423,25 @@ def test_session_context_is_reproduced(context: dict[str, Any]) -> None:
     world = sample_world(game, state.observation(2), rng)
     assert world.context.get("forced_soloist") == context.get("forced_soloist")
     assert isinstance(world, DoppelkopfState) and world.multiplier == state.multiplier and world.owes == state.owes
+
+
+@pytest.mark.parametrize("options", [{"schweine": "holder_choice"}, {"schweine": "both", "schweine_announce": "on_play"}])
+def test_schweine_the_table_learns_of_late_leave_their_holder_possible(options: dict[str, Any]) -> None:
+    # §1.3 [VAR] holder_choice / on_play: before the show nobody's Schweine are named, yet a hand may hold both
+    # diamond aces; the samplers (the holder's own included) admit the real world and draw worlds with a hidden holder.
+    game = doppelkopf("ddv", **options)
+    state = game.new_state(hands=complete(game, {2: "H10 H10 DA DA D10 D10 HJ HJ C9 S9 DJ SK"}), dealer=3)
+    for _ in range(4):
+        state.apply("gesund")
+    rng = random.Random(29)
+    for _ in range(2):
+        state.apply(rng.choice([c for c in state.legal_codes() if c < 24]))
+    check_all_seats(state, rng, worlds=2)
+    da = Card.parse("DA")
+    sampler = sampler_of(state, 0)
+    worlds = [sampler.sample(rng) for _ in range(40)]
+    assert any(w.game.deck.cards(w.hand_mask(s)).count(da) == 2 for w in worlds for s in (1, 2, 3))
+    if options["schweine"] == "holder_choice":
+        assert state.current_player() == 2
+        state.apply("schweine")
+        check_all_seats(state, rng, worlds=2)

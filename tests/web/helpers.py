@@ -167,12 +167,18 @@ def first_legal(view: dict[str, Any]) -> str:
 
 
 def play_as_seat(
-    reader: Reader, choose: Callable[[dict[str, Any]], str] = first_legal, *, until: tuple[str, ...] = ("deal_end",)
+    reader: Reader, choose: Callable[[dict[str, Any]], str] = first_legal, *, until: tuple[str, ...] = ("deal_end",), ready: bool = True
 ) -> dict[str, Any]:
-    """Play every turn of this seat until a message of a type in ``until`` arrives; returns that message."""
+    """Play every turn of this seat until a message of a type in ``until`` arrives; returns that message.
+
+    At each deal's end the seat says "Weiter" (``continue``), as the evaluation's button does, unless ``ready`` is false
+    (the next deal waits for every person at the table: :mod:`stich.web.ready_wait`).
+    """
     acted: set[tuple[int, int]] = set()
     while True:
         message = reader.next()
+        if message["type"] == "deal_end" and ready:
+            reader.send({"type": "continue", "deal": message["deal"]})
         if message["type"] in until:
             return message
         if message["type"] == "error":

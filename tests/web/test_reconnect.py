@@ -18,7 +18,7 @@ def _my_turn(reader: Reader) -> dict[str, Any]:
 
 
 def test_back_within_the_grace_period_nothing_was_played_for_you(db_url: str) -> None:
-    with running(make_settings(db_url, grace_seconds=30)) as client:
+    with running(make_settings(db_url, grace_seconds=30, presence_grace_seconds=0)) as client:  # shown as away at once
         token = new_guest(client, "Flaky")
         table = create_table(client, token, game="doppelkopf", seat=1, bots="heuristic")
         with connect(client, table["id"], token) as ws:

@@ -26,8 +26,15 @@ BUILTIN_BOTS: dict[str, str] = {
     "heuristic": "stich.bots.heuristic:make_heuristic",
     "pimc": "stich.bots.pimc:make_pimc",
     "ismcts": "stich.bots.ismcts:make_ismcts",
+    "policy": "stich.rl.policy_bot:make_policy_bot",
 }
-"""The bots every ``stich`` knows: name -> factory target."""
+"""The bots every ``stich`` knows: name -> factory target.
+
+``policy`` (a trained network, ``policy:file=PATH``) lives in ``stich.rl``, a
+layer above the bots: the registry names it by its target and loads it only
+when a spec asks for it (it needs the ``rl`` extra's numpy), so this package
+never imports ``stich.rl`` (decision 0031).
+"""
 
 BOTS: dict[str, str] = dict(BUILTIN_BOTS)
 """Every bot known in this process: the built-in ones and those added by :func:`register_bot`."""

@@ -106,6 +106,24 @@ def check_options(spec: BotSpec) -> None:
             raise OptionError(f"bot {spec.name!r} has no option {key!r}; {takes}")
 
 
+def required_options(name: str) -> list[str]:
+    """The options bot ``name`` cannot do without: its factory's keyword-only parameters without a default (``policy``: ``file``)."""
+    try:
+        params = inspect.signature(_factory(name)).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        return []
+    return [key for key, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty]
+
+
+def check_required(spec: BotSpec) -> None:
+    """Every required option of ``spec``'s bot (:func:`required_options`) must be given, else :class:`OptionError` naming it."""
+    given = {key for key, _value in spec.options}
+    missing = [key for key in required_options(spec.name) if key not in given]
+    if missing:
+        example = ",".join(f"{key}=..." for key in missing)
+        raise OptionError(f"bot {spec.name!r} needs option {missing[0]!r}: {spec.name}:{example}")
+
+
 def parse_bot_spec(text: str) -> BotSpec:
     """One bot spec, ``name`` or ``name:key=value,key=value``; raises :class:`OptionError` naming the problem."""
     name, sep, rest = text.strip().partition(":")
@@ -129,6 +147,7 @@ def parse_bot_spec(text: str) -> BotSpec:
             options.append((key, _parse_value(value.strip())))
     spec = BotSpec(name, tuple(options))
     check_options(spec)
+    check_required(spec)
     return spec
 
 

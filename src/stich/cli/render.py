@@ -62,6 +62,8 @@ ITEM_TEXTS = {
     "karlchen_gefangen": "Karlchen caught in the last trick",
     "fuchs_letzter_stich": "a fox (♦A) won the last trick",
     "dulle_gefangen": "Dulle caught: the second ♥10 beat the first",
+    "herzstich": "Herzstich: a hearts trick nobody trumped",
+    "geklopft": "a knock (Klopfen) raised the value",
 }
 """Plain-language descriptions of the evaluation items and special points (keys of the breakdown)."""
 

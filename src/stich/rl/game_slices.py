@@ -93,6 +93,7 @@ def _doppelkopf(layout: Layout) -> list[Slice]:
         ),
         seat(layout, "genscher", ("public", "genscher", "seat"), "player who played a Genscher"),
         seat(layout, "genscher_partner", ("public", "genscher", "partner"), "partner the Genscher chose"),
+        seats(layout, "knocks", ("public", "knocks"), "players who knocked (knocking: an anonymous raise)"),
         seat(layout, "poor", ("public", "poor"), "poor player (Armut)"),
         seat(layout, "armut_taker", ("public", "armut_taker"), "player who took the poverty"),
         number("armut_trumps_returned", ("public", "armut_trumps_returned"), 3, "trumps returned in the poverty"),

@@ -23,6 +23,11 @@ lists every action in order (perfect recall); the observation string leaves
 the list of actions out.  While the deal is in progress the tensor holds only
 the seat's cards dealt so far.
 
+**Resampling.** ``resample_from_infostate(player, sampler)`` draws a state
+the player cannot tell from the real one with stich's world samplers (see
+:meth:`StichSpielState.resample_from_infostate`), so OpenSpiel's ISMCTS bot
+plays every game.
+
 **Utilities** are the deal's score changes in the game's unit
 (``GENERAL_SUM``: several games are not zero-sum, a sitting-out dealer or a
 kitty can take a share).  ``min_utility``/``max_utility`` are loose bounds,
@@ -33,6 +38,7 @@ together.
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -40,6 +46,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from stich.bots.samplers import prepare_sampler
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.options import parse_game_string
@@ -247,6 +254,27 @@ class StichSpielState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal #{action} {game.deck.card(action).text}"  # the index tells Doppelkopf's two copies apart
         return game.actions[action].text
+
+    # -------------------------------------------------------------- resampling
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> StichSpielState:
+        """A state ``player_id`` cannot tell from this one: the unseen cards drawn anew (what OpenSpiel's ISMCTS asks for).
+
+        Built only from the seat's observation by stich's world sampler
+        (:mod:`stich.bots.samplers`, the one the ``pimc`` and ``ismcts`` bots
+        use): uniform over every way the unseen cards can lie now, with the
+        hidden discards drawn too (never replayed from the real deal), then
+        the seen actions replayed and the seat's observation checked equal.
+        ``probability_sampler()`` (a uniform draw in [0, 1)) seeds the draw.
+        """
+        engine = self.engine.state
+        if engine is None:
+            raise ValueError("resample_from_infostate: the deal is still being dealt (chance nodes); resample after it")
+        rng = random.Random(int(float(probability_sampler()) * 2.0**53))
+        world = prepare_sampler(self.config.game, engine.observation(player_id)).sample(rng)
+        new = StichSpielState(self.get_game())
+        new.dealt = [card for pile in world.dealt for card in range(pile.bit_length()) if pile >> card & 1]
+        new.engine = _Engine(world)
+        return new
 
     def is_terminal(self) -> bool:
         engine = self.engine.state

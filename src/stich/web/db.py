@@ -68,6 +68,10 @@ class TableRow:
     creator_session_id: int | None
     created_at: datetime
     seats: tuple[SeatRow, ...]
+    turn_seconds: int | None = None
+    """Seconds per move before a stand-in bot makes it (``None``: no turn timer)."""
+    continue_seconds: int | None = None
+    """Longest wait for every person's "Weiter" after a deal (``None``: see :mod:`stich.web.ready_wait`)."""
 
 
 @dataclass(frozen=True)
@@ -287,6 +291,8 @@ class Database:
                     status=table.status,
                     creator_session_id=table.creator_session_id,
                     created_at=table.created_at,
+                    turn_seconds=table.turn_seconds,
+                    continue_seconds=table.continue_seconds,
                 )
             )
             db.flush()
@@ -330,6 +336,8 @@ class Database:
                 t.creator_session_id,
                 as_utc(t.created_at),
                 tuple(seats[t.id]),
+                t.turn_seconds,
+                t.continue_seconds,
             )
             for t in tables
         ]

@@ -6,7 +6,9 @@
   re-checked on the way (:func:`stich.core.records.replay_deal`), so a replay
   shows only what the rules produce from the stored seed and actions.
 * ``GET /api/me/stats`` and ``GET /api/me/deals`` cover the finished deals
-  where the current person (guest or account) had a seat.
+  where the current person (guest or account) had a seat; what a deal was
+  for the person (contract, party, result, announcements) comes from
+  :mod:`stich.web.deal_facts`.
 * ``GET /api/bots`` lists the bot specs a table accepts, with labels and a
   rough thinking time per decision.
 
@@ -27,13 +29,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from stich.bots.registry import bot_names
-from stich.core.errors import StichError
+from stich.bots.spec import required_options
+from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
 from stich.web.absence import played_by_stand_in, stand_in_seats
 from stich.web.auth import Identity, current_identity
 from stich.web.db import PlayedDeal
+from stich.web.deal_facts import DealFacts, deal_facts, richer_stats
 from stich.web.lobby import visible_deal
 from stich.web.protocol import ApiError, hand_groups
 from stich.web.services import services
@@ -71,9 +75,17 @@ def _search_seconds(level: int) -> float | None:
 
 
 def offered_bots() -> list[dict[str, Any]]:
-    """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``."""
+    """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``.
+
+    A bot that needs an option a table does not take (``policy`` needs ``file``) is not offered.
+    """
     offers: list[dict[str, Any]] = []
     for name in bot_names():
+        try:
+            if required_options(name):
+                continue
+        except OptionError:  # its module cannot be loaded here (the policy bot without the rl extra)
+            continue
         label = BOT_LABELS.get(name, name)
         if takes_level(name):
             for level in LEVELS:
@@ -221,42 +233,39 @@ async def _identity(request: Request) -> Identity:
     return identity
 
 
-def _score(played: PlayedDeal) -> int:
-    """The person's score in a finished deal (their seat's entry of ``result.scores``)."""
-    scores: list[int] = json.loads(played.record)["result"]["scores"]
-    return scores[played.seat]
-
-
-THROWN_IN_KINDS = frozenset({"all_pass", "thrown", "thrown_in", "schmeissen", "redeal"})
-"""Result kinds of a deal nobody played (all passed, thrown in): it is no played deal in the statistics."""
-
-
-def thrown_in(result: dict[str, Any]) -> bool:
-    """Whether a deal's result is a thrown-in deal (the same test as the client's ``thrownIn``)."""
-    return bool(result.get("redeal")) or result.get("kind") in THROWN_IN_KINDS
+def _facts(played: PlayedDeal) -> DealFacts:
+    """The deal's facts for the person's seat (contract, party, result, announcements)."""
+    return deal_facts(json.loads(played.record), played.seat, played.game)
 
 
 def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
-    """Per game: deals, won (score above 0), lost (below 0), score total and mean; games in name order.
+    """Per game: deals, won (score above 0), lost (below 0), score total and mean, and the richer figures; games in name order.
 
-    Thrown-in deals are not played deals and are left out (issue 28).
+    Thrown-in deals are not played deals and are left out (issue 28).  The
+    richer figures (:func:`stich.web.deal_facts.richer_stats`) are the
+    Re/Kontra (or declarer/defender) split, the deals played alone (solos,
+    Tarock contracts) per contract, and the announcements made and won.
     """
-    totals: dict[str, list[int]] = {}
+    by_game: dict[str, list[DealFacts]] = {}
     for played in deals:
-        if thrown_in(json.loads(played.record)["result"]):
-            continue
-        totals.setdefault(played.game, []).append(_score(played))
-    return [
-        {
-            "game": game,
-            "deals": len(scores),
-            "won": sum(1 for s in scores if s > 0),
-            "lost": sum(1 for s in scores if s < 0),
-            "score_total": sum(scores),
-            "score_mean": sum(scores) / len(scores),
-        }
-        for game, scores in sorted(totals.items())
-    ]
+        facts = _facts(played)
+        if not facts.thrown_in:
+            by_game.setdefault(played.game, []).append(facts)
+    out = []
+    for game, game_facts in sorted(by_game.items()):
+        scores = [fact.score for fact in game_facts]
+        out.append(
+            {
+                "game": game,
+                "deals": len(scores),
+                "won": sum(1 for s in scores if s > 0),
+                "lost": sum(1 for s in scores if s < 0),
+                "score_total": sum(scores),
+                "score_mean": sum(scores) / len(scores),
+                **richer_stats(game_facts),
+            }
+        )
+    return out
 
 
 def _stand_in(played: PlayedDeal) -> bool:
@@ -290,7 +299,9 @@ async def my_deals(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
     offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
 ) -> dict[str, Any]:
-    """Your finished deals, newest first, ``limit`` at a time from ``offset``; each with its seat and your score."""
+    """Your finished deals, newest first, ``limit`` at a time from ``offset``; each with its seat, your score,
+    and the deal's contract, your party (``re``/``kontra``/``solo``, ``declarer``/``defender``/``idle``),
+    whether you won, and your announcements (:mod:`stich.web.deal_facts`)."""
     identity = await _identity(request)
     db = services(request).db
     deals = await asyncio.to_thread(db.played_deals, identity.user_id, identity.session_id, limit=limit, offset=offset)
@@ -300,20 +311,26 @@ async def my_deals(
         "total": total,
         "limit": limit,
         "offset": offset,
-        "deals": [
-            {
-                "deal_id": played.deal_id,
-                "table_id": played.table_id,
-                "game": played.game,
-                "number": played.number,
-                "finished_at": played.finished_at.isoformat(),
-                "seat": played.seat,
-                "score": _score(played),
-                "stand_in": _stand_in(played),
-                "result": json.loads(played.record)["result"],
-                "players": json.loads(played.record).get("players"),
-                "replay_url": f"/api/deals/{played.deal_id}/replay",
-            }
-            for played in deals
-        ],
+        "deals": [_deal_entry(played) for played in deals],
+    }
+
+
+def _deal_entry(played: PlayedDeal) -> dict[str, Any]:
+    """One deal of ``GET /api/me/deals``: where and when, the seat, the score, and the deal's facts for the seat."""
+    record = json.loads(played.record)
+    facts = deal_facts(record, played.seat, played.game)
+    return {
+        "deal_id": played.deal_id,
+        "table_id": played.table_id,
+        "game": played.game,
+        "number": played.number,
+        "finished_at": played.finished_at.isoformat(),
+        "seat": played.seat,
+        "score": facts.score,
+        "stand_in": played_by_stand_in(record, played.seat),
+        "thrown_in": facts.thrown_in,
+        **facts.to_json(),
+        "result": record["result"],
+        "players": record.get("players"),
+        "replay_url": f"/api/deals/{played.deal_id}/replay",
     }

@@ -28,6 +28,7 @@ from stich.web.services import Services, services
 from stich.web.session_kinds import TableKind, kind_deals, kind_options, session_rules
 from stich.web.table_caps import Owner
 from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
+from stich.web.turn_clock import MAX_CONTINUE_SECONDS, MAX_TURN_SECONDS, check_limit
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -58,6 +59,10 @@ class CreateTable(_Body):
     """Fill every other seat with this bot at once (the table then starts): a spec such as ``heuristic`` or ``pimc:level=2``."""
     kind: TableKind | None = None
     """``free`` (nothing compulsory, any number of deals) or ``list`` (whole rounds); see :mod:`stich.web.session_kinds`."""
+    turn_seconds: StrictInt | None = None
+    """Seconds per move before a stand-in bot makes it (``null``: no turn timer); see :mod:`stich.web.turn_clock`."""
+    continue_seconds: StrictInt | None = None
+    """Longest wait for every person's "Weiter" after a deal (``null``: see :mod:`stich.web.ready_wait`)."""
 
 
 class JoinTable(_Body):
@@ -191,8 +196,11 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     if body.seat is not None and body.seat >= game.num_seats:
         raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
     bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
+    least = svc.settings.min_limit_seconds
+    turn = check_limit(body.turn_seconds, "turn_seconds", least, MAX_TURN_SECONDS)
+    wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
     async with player(request, response) as identity:
-        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow())
+        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow(), turn, wait)
         runtime = await svc.tables.create(row, identity, request, bots)
     return runtime.summary(identity)
 
@@ -225,6 +233,8 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
         "deals_requested": row.deals_requested,
         "deals_played": sum(1 for d in deals if d.status == "finished"),
         "seats": [{"seat": s.seat, "kind": s.kind, "name": f"{s.bot} bot" if s.kind == "bot" else s.name, "bot": s.bot} for s in row.seats],
+        "turn_seconds": row.turn_seconds,
+        "continue_seconds": row.continue_seconds,
     }
 
 

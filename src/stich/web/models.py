@@ -83,6 +83,10 @@ class GameTable(Base):
     """``open`` (waiting for players), ``playing`` or ``finished``."""
     creator_session_id: Mapped[int | None] = mapped_column(ForeignKey("auth_sessions.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds a person has for each move before a stand-in bot makes it; ``NULL``: no turn timer."""
+    continue_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds the evaluation waits at most for every person's "Weiter"; ``NULL``: see :mod:`stich.web.ready_wait`."""
 
 
 class TableSeat(Base):

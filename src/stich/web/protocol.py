@@ -116,8 +116,37 @@ class PingMessage(_Message):
     id: Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=0, le=2**53)] | None = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage
-CLIENT_MESSAGES: dict[str, type[_Message]] = {"action": ActionMessage, "sync": SyncMessage, "ping": PingMessage}
+class ChatMessage(_Message):
+    """Say something at the table: ``{"type": "chat", "text": "Hallo"}``, or a quick phrase ``{"type": "chat", "phrase": "thanks"}``.
+
+    Exactly one of ``text`` and ``phrase``; the text's cleaning and length
+    cap, the phrase ids and the rate limit are :mod:`stich.web.chat`'s.
+    """
+
+    type: Literal["chat"]
+    text: str | None = None
+    phrase: Annotated[str, Field(max_length=40)] | None = None
+
+
+class ContinueMessage(_Message):
+    """ "Weiter" after a deal's evaluation: ``{"type": "continue", "deal": 17}`` (see :mod:`stich.web.ready_wait`).
+
+    ``deal`` names the finished deal the player has read; a late "Weiter" for
+    an earlier deal changes nothing.
+    """
+
+    type: Literal["continue"]
+    deal: Annotated[int, Field(ge=1)] | None = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | ContinueMessage
+CLIENT_MESSAGES: dict[str, type[_Message]] = {
+    "action": ActionMessage,
+    "sync": SyncMessage,
+    "ping": PingMessage,
+    "chat": ChatMessage,
+    "continue": ContinueMessage,
+}
 """Message type -> model of every message a client may send."""
 
 
@@ -148,7 +177,7 @@ def parse_client_message(raw: str | bytes | None, max_bytes: int) -> ClientMessa
     except ValidationError as exc:
         first = exc.errors()[0]
         raise ProtocolError(validation_field(first), validation_text(first)) from None
-    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage))
+    assert isinstance(message, (ActionMessage, SyncMessage, PingMessage, ChatMessage, ContinueMessage))
     return message
 
 

@@ -64,6 +64,14 @@ class Settings:
     """Most deals one table may ask for."""
     send_queue_size: int = 512
     """Messages queued for one client before it counts as stuck and is disconnected."""
+    chat_max_chars: int = 200
+    """Longest chat text, in characters after cleaning (:mod:`stich.web.chat`)."""
+    chat_burst: int = 5
+    """Chat messages one person may send at a table in a row before the rate limit holds them back."""
+    chat_per_minute: float = 12.0
+    """How fast a person's chat allowance refills at each table (messages per minute)."""
+    chat_history: int = 50
+    """Chat messages kept per channel and table for people who connect later (memory only)."""
     max_messages_per_minute: int = 240
     """Messages one session (a cookie; without one, the address) may send per minute over all its WebSockets.
 
@@ -80,6 +88,10 @@ class Settings:
     """WebSockets (players and spectators) one table accepts at once."""
     presence_interval_seconds: float = 0.25
     """Connects and disconnects of a table's players are told to its clients at most once per this interval."""
+    presence_grace_seconds: float = 5.0
+    """A player whose socket closed is shown as not connected only after this long (a page reload does not flash it)."""
+    min_limit_seconds: int = 5
+    """Shortest turn limit, and shortest wait for "Weiter", a table may ask for (``turn_seconds``, ``continue_seconds``)."""
     bot_workers: int = 2
     """Worker processes in which search bots think (see :mod:`stich.web.bot_pool`)."""
     bot_nice: int = 10
@@ -117,8 +129,12 @@ class Settings:
         proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start
         if self.bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
-        if self.presence_interval_seconds < 0:
-            raise ValueError("presence_interval_seconds must not be negative")
+        if self.chat_max_chars < 1 or self.chat_burst < 1 or self.chat_per_minute <= 0 or self.chat_history < 0:
+            raise ValueError("chat_max_chars and chat_burst must be at least 1, chat_per_minute positive, chat_history not negative")
+        if self.presence_interval_seconds < 0 or self.presence_grace_seconds < 0:
+            raise ValueError("presence_interval_seconds and presence_grace_seconds must not be negative")
+        if self.min_limit_seconds < 1:
+            raise ValueError("min_limit_seconds must be at least 1")
         counts = {
             name: getattr(self, name)
             for name in (

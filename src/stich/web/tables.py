@@ -9,9 +9,11 @@ action is never lost, because a restart replays each table's stored actions
 (:meth:`TableRuntime.restore`).
 
 A background task per table (the *driver*) makes the moves nobody sends:
-the bots', and those of a player who has been away longer than the grace
-period (a stand-in bot plays for them until they are back).  It also starts
-the next deal after a pause and ends the table when the list is complete.
+the bots', those of a player who has been away longer than the grace
+period (a stand-in bot plays for them until they are back), and the one
+move of a player whose turn timer ran out (:mod:`stich.web.turn_clock`).  It
+also starts the next deal once every person said "Weiter"
+(:mod:`stich.web.ready_wait`) and ends the table when the list is complete.
 
 Each connected client gets, after every action, a ``state`` message with its
 own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
@@ -53,13 +55,17 @@ from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.web.auth import Identity, current_identity
 from stich.web.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, SeatRow, TableRow
 from stich.web.fairness import Commitment
+from stich.web.presence import next_change, shown_away
 from stich.web.protocol import (
     WHOLE,
     ActionMessage,
     ApiError,
+    ChatMessage,
+    ContinueMessage,
     PingMessage,
     ProtocolError,
     SyncMessage,
@@ -68,11 +74,13 @@ from stich.web.protocol import (
     parse_client_message,
     public_view,
 )
+from stich.web.ready_wait import ReadyWait, wait_limit
 from stich.web.services import services
 from stich.web.session_kinds import forced_seat, session_rules
 from stich.web.settings import Settings
 from stich.web.socket_limits import SocketLimits
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
+from stich.web.turn_clock import TurnClock, sooner
 
 log = logging.getLogger("stich.web")
 
@@ -273,6 +281,13 @@ class TableRuntime:
         self.status = row.status
         self.creator_session_id = row.creator_session_id
         self.seats = [Seat.from_row(seat) for seat in row.seats]
+        self.turn_seconds = row.turn_seconds
+        self.continue_seconds = row.continue_seconds
+        self.clock = TurnClock(row.turn_seconds)
+        """The turn timer of the person to move (:mod:`stich.web.turn_clock`)."""
+        self.ready_wait: ReadyWait | None = None
+        """Between deals: who has said "Weiter" (:mod:`stich.web.ready_wait`)."""
+        self._last_waiting: dict[str, Any] | None = None
         if creator is None and row.creator_session_id is not None:
             creator = Owner(("session", row.creator_session_id), None)
         self.creator = creator
@@ -296,6 +311,8 @@ class TableRuntime:
         self._last_table: dict[str, Any] | None = None
         """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
         self._presence_timer: asyncio.TimerHandle | None = None
+        self.chat = TableChat(self.settings)
+        """The table's chat: players' and spectators' channels and their latest messages (memory only)."""
 
     # ------------------------------------------------------------- queries
     def seat_of(self, identity: Identity | None) -> int | None:
@@ -329,14 +346,17 @@ class TableRuntime:
         now = time.monotonic() if now is None else now
         seat = self.seats[index]
         human = seat.kind == "human"
+        live = human and self._connected(index)
+        grace = min(self.settings.presence_grace_seconds, self.settings.grace_seconds)
+        away = shown_away(human=human, live=live, status=self.status, away_since=self.away_since.get(index), now=now, grace=grace)
         return {
             "seat": index,
             "kind": seat.kind,
             "name": seat.player_name(index) if seat.kind != "empty" else None,
             "bot": seat.bot,
             "guest": human and seat.user_id is None,
-            "connected": human and self._connected(index),
-            "away": human and not self._connected(index) and self.status == "playing",
+            "connected": live or (human and self.status != "finished" and not away),
+            "away": away,
             "stand_in": human and self.status == "playing" and not self._connected(index) and self._stand_in(index, now),
         }
 
@@ -363,6 +383,8 @@ class TableRuntime:
             "socket": f"/ws/tables/{self.id}",
             "broken": self.broken,
             "rules": session_rules(self.game, self.deals_requested),
+            "turn_seconds": self.turn_seconds,
+            "continue_seconds": self.continue_seconds,
         }
 
     def invite_path(self) -> str:
@@ -414,6 +436,7 @@ class TableRuntime:
             "view": view,
             "last": events[-1] if events else None,
             "commitment": deal.fair.digest,
+            "clock": self.clock.to_json(time.monotonic()),
         }
         if observation is not None:  # a spectator has no hand, so no groups either
             message["hand_groups"] = hand_groups(self.game, observation)
@@ -441,6 +464,9 @@ class TableRuntime:
         state = self._state_message(conn.seat)
         if state is not None:
             conn.send(state)
+        waiting = self._waiting_message()
+        if waiting is not None:
+            conn.send(waiting)
 
     # --------------------------------------------------------- connections
     async def attach(self, conn: Connection) -> None:
@@ -461,6 +487,7 @@ class TableRuntime:
                     "seats": len(self.seats),
                 }
             )
+            conn.send(self.chat.history_message(conn))
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
@@ -496,6 +523,10 @@ class TableRuntime:
             self.connections.discard(conn)
             if conn.seat is not None and not self._connected(conn.seat):
                 self.away_since[conn.seat] = time.monotonic()
+                grace = min(self.settings.presence_grace_seconds, self.settings.grace_seconds)
+                later = next_change(self.away_since[conn.seat], time.monotonic(), grace)
+                if later is not None:  # the others hear of it once the grace is over, if it is still so then
+                    asyncio.get_running_loop().call_later(later + 0.01, self._presence_changed)
             self._presence_changed()
             if self.status == "finished" and not self.connections:
                 self.manager.forget(self)
@@ -527,9 +558,15 @@ class TableRuntime:
             conn.close_code = 4401
             conn.kicked = True
             return
+        if isinstance(message, ChatMessage):
+            self.chat.post(conn, message, self.connections)
+            return
         if isinstance(message, SyncMessage):
             async with self.lock:
                 self._send_snapshot(conn)
+            return
+        if isinstance(message, ContinueMessage):
+            await self._continue(conn, message)
             return
         assert isinstance(message, ActionMessage)
         async with self.lock:
@@ -545,6 +582,57 @@ class TableRuntime:
                 conn.send(error_message(WHOLE, "the server could not store the action; nothing changed, try again"))
                 return
         self.wake.set()
+
+    async def _continue(self, conn: Connection, message: ContinueMessage) -> None:
+        """A player's "Weiter": ready for the next deal (a late one, for an earlier deal, changes nothing)."""
+        if conn.seat is None:
+            conn.send(error_message("type", "you are watching this table; only its players say Weiter"))
+            return
+        async with self.lock:
+            wait = self.ready_wait
+            if wait is None or (message.deal is not None and message.deal != wait.deal):
+                return
+            wait.ready.add(conn.seat)
+            self._send_waiting()
+        self.wake.set()
+
+    def _people(self) -> list[int]:
+        """The seats of people (not bots)."""
+        return [index for index, seat in enumerate(self.seats) if seat.kind == "human"]
+
+    def _excused_from(self, seat: int) -> float | None:
+        """When a person counts as ready for the next deal without saying so: once a stand-in would play for them."""
+        if self._connected(seat):
+            return None
+        wait = self.ready_wait
+        since = self.away_since.get(seat, wait.started if wait is not None else time.monotonic())
+        return since + self.settings.grace_seconds
+
+    def _waiting_message(self) -> dict[str, Any] | None:
+        """The ``waiting`` message between deals (who is still reading the evaluation), or ``None`` while a deal runs."""
+        wait = self.ready_wait
+        if wait is None or self.status != "playing":
+            return None
+        return wait.message(self.id, self._people(), self._excused_from, time.monotonic())
+
+    def _send_waiting(self) -> None:
+        """Tell every client who is still reading, when that changed (the seconds left alone change nothing)."""
+        message = self._waiting_message()
+        if message is None:
+            return
+        key = {k: v for k, v in message.items() if k != "remaining"}
+        if key != self._last_waiting:
+            self._last_waiting = key
+            self._broadcast(message)
+
+    def _follow_clock(self) -> None:
+        """Point the turn timer at the person to move now (a bot's or a finished deal's moment has no clock)."""
+        state, deal, moment = self.state, self.deal, None
+        if state is not None and deal is not None and self.status == "playing" and not state.is_terminal():
+            seat = state.current_player()
+            if self.seats[seat].kind == "human":
+                moment = (deal.id, len(state.history), seat)
+        self.clock.follow(moment, time.monotonic())
 
     async def _session_holds(self, conn: Connection) -> bool:
         """Whether the cookie the socket was opened with still names the session it was opened for."""
@@ -694,6 +782,7 @@ class TableRuntime:
         await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text, stand_in)
         state.apply(code)
         self.last_action_at = time.monotonic()
+        self._follow_clock()
         self._broadcast_state()
         self.wake.set()
 
@@ -717,6 +806,9 @@ class TableRuntime:
         self.state = state
         self.deal = CurrentDeal(deal_id, number, fair)
         self.decision = None
+        self.ready_wait = None
+        self._last_waiting = None
+        self._follow_clock()
         start = self._deal_start_message()
         assert start is not None
         self._broadcast(start)
@@ -743,7 +835,10 @@ class TableRuntime:
         self.state = None
         self.deal = None
         self.decision = None
+        self._follow_clock()
         self.next_deal_at = time.monotonic() + self.settings.next_deal_delay_seconds
+        if not session.is_over():
+            self.ready_wait = ReadyWait(deal.id, time.monotonic(), wait_limit(self.continue_seconds, self.turn_seconds))
         self._broadcast(
             {
                 "type": "deal_end",
@@ -764,6 +859,7 @@ class TableRuntime:
             await self._finish_table()
         else:
             self._broadcast_table()
+            self._send_waiting()
 
     async def _finish_table(self) -> None:
         session = self.session
@@ -785,7 +881,13 @@ class TableRuntime:
             return None
         now = time.monotonic()
         if self.state is None:
-            if now < self.next_deal_at:
+            wait = self.ready_wait
+            if wait is not None:
+                self._send_waiting()
+                left = wait.left(self._people(), self._excused_from, now, self.settings.next_deal_delay_seconds)
+                if left is None or left > 0:
+                    return left
+            elif now < self.next_deal_at:
                 return self.next_deal_at - now
             await self._start_deal()
             return 0
@@ -795,17 +897,20 @@ class TableRuntime:
             await self._finish_deal()
             return 0
         seat = state.current_player()
+        moment = (deal.id, len(state.history), seat)
         if self.seats[seat].kind == "human":
-            if self._connected(seat):
-                return None
-            away = self.away_since.setdefault(seat, now)
-            deadline = away + self.settings.grace_seconds
-            if now < deadline:
-                return deadline - now
+            timed_out = self.clock.expired(moment, now)  # the turn timer ran out: the stand-in makes this one move
+            if not timed_out:
+                clock_left = self.clock.left(moment, now)
+                if self._connected(seat):
+                    return clock_left
+                away = self.away_since.setdefault(seat, now)
+                deadline = away + self.settings.grace_seconds
+                if now < deadline:
+                    return sooner(deadline - now, clock_left)
             if seat not in deal.stand_in_seats:
                 deal.stand_in_seats.add(seat)
                 self._broadcast_table()
-        moment = (deal.id, len(state.history), seat)
         decision = self.decision
         if decision is None or decision.moment != moment:
             return Think(deal.id, len(state.history), self._bot_job(seat, state, deal))
@@ -815,7 +920,10 @@ class TableRuntime:
         self.decision = None
         if not state.is_legal(decision.code):  # pragma: no cover - a bot bug must not stop the table
             raise StichError(f"bot at seat {seat} chose the illegal action {self.game.actions[decision.code].text!r}")
+        timed_out = self.seats[seat].kind == "human" and self.clock.expired(moment, now)
         await self._apply(seat, decision.code, stand_in=self.seats[seat].kind == "human")
+        if timed_out:  # the clients say so: the stand-in moved because the time ran out, not because the player left
+            self._broadcast({"type": "timeout", "table": self.id, "deal": deal.id, "step": moment[1], "seat": seat})
         return 0
 
     async def _think(self, think: Think) -> None:
@@ -890,6 +998,9 @@ class TableRuntime:
         for index, info in enumerate(self.seats):
             if info.kind == "human":
                 self.away_since[index] = now
+        self._follow_clock()  # the person to move gets their whole limit again (decision 0035)
+        if self.state is None and rows and rows[-1].status == "finished" and not session.is_over():
+            self.ready_wait = ReadyWait(rows[-1].id, now, wait_limit(self.continue_seconds, self.turn_seconds))
 
 
 class TableManager:
@@ -998,8 +1109,17 @@ class TableManager:
         return runtime
 
 
-def new_table_row(game: Game, deals: int, private: bool, creator: Identity, creator_seat: int | None, created_at: Any) -> TableRow:
-    """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given."""
+def new_table_row(
+    game: Game,
+    deals: int,
+    private: bool,
+    creator: Identity,
+    creator_seat: int | None,
+    created_at: Any,
+    turn_seconds: int | None = None,
+    continue_seconds: int | None = None,
+) -> TableRow:
+    """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given, and its time limits."""
     seats = [SeatRow(i, "empty") for i in range(game.num_seats)]
     if creator_seat is not None:
         seats[creator_seat] = replace(
@@ -1016,6 +1136,8 @@ def new_table_row(game: Game, deals: int, private: bool, creator: Identity, crea
         creator_session_id=creator.session_id,
         created_at=created_at,
         seats=tuple(seats),
+        turn_seconds=turn_seconds,
+        continue_seconds=continue_seconds,
     )
 
 

@@ -18,7 +18,9 @@ The rules, by phase:
   hand is a good Karo solo and announces a wedding otherwise.  A poverty hand
   declares Armut, a weak throw-in hand throws in.  In the declaration the bot
   names its planned reservation, passes when the question is about a higher
-  tier, and rates the offered solos when it has to name one.
+  tier, and rates the offered solos when it has to name one.  With
+  ``hochzeit_rule=named_suit`` the wedding names a plain suit the bride
+  holds without its ace, and she leads it until the partner is found.
 * **Poverty.**  The poor player hands over its trumps (the rules force that)
   and then its least useful plain cards; a player takes a poverty only with a
   strong trump holding; the taker gives back its least useful cards.
@@ -41,7 +43,10 @@ The rules, by phase:
   to hold, else it throws its least valuable card.  The fox (DA) is never
   thrown into a trick the opponents may win while another card is possible,
   and the jack of clubs is kept for the last trick once it can win it
-  (Karlchen).
+  (Karlchen).  With ``genscher``, a Kontra player about to play the first of
+  its two diamond kings plays it as a Genscher and takes the Re player the
+  table knows (the one who called Re first).  With ``schweine=holder_choice``
+  the holder shows its Schweine just before it plays the first of them.
 
 Ties between equally rated actions are broken with a generator seeded from the
 bot's seed and the decision's position in the deal, so a decision is a pure
@@ -64,10 +69,12 @@ from typing import Any, TypeVar
 
 from stich.cards import Card, Rank
 from stich.core.game import Action, Game, Observation
+from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACES, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.options import DoppelkopfOptions
+from stich.games.doppelkopf.schweine import schwein_faces
 
-CQ_F, DA_F, CJ_F, H10_F, D9_F, DK_F = (face(t) for t in ("CQ", "DA", "CJ", "H10", "D9", "DK"))
+CQ_F, DA_F, CJ_F, D9_F, DK_F = (face(t) for t in ("CQ", "DA", "CJ", "D9", "DK"))
 _FACE_OF: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
 _NINES = frozenset(f for f, c in enumerate(FACES) if c.rank == Rank.NINE)
 _KINGS = frozenset(f for f, c in enumerate(FACES) if c.rank == Rank.KING)
@@ -233,7 +240,7 @@ class _View:
     def second_dulle(self) -> bool:
         """Whether a second heart ten beats the first in the current trick [§1.2 VAR]."""
         opts = self.opts
-        if not opts.second_dulle_beats_first or self.order.eff[H10_F] != TRUMP:
+        if not opts.second_dulle_beats_first or self.order.eff[self.order.dulle] != TRUMP:
             return False
         if opts.second_dulle_except_last_trick and self.tricks_left == 1:
             return False
@@ -246,14 +253,14 @@ class _View:
         pos, best_key = 0, self.key(cards[0], led)
         for i in range(1, len(cards)):
             k = self.key(cards[i], led)
-            if k > best_key or (k == best_key and cards[i] == H10_F and self.second_dulle()):
+            if k > best_key or (k == best_key and cards[i] == self.order.dulle and self.second_dulle()):
                 pos, best_key = i, k
         return pos, cards[pos]
 
     def beats(self, f: int, other: int, led: int) -> bool:
         """Whether ``f`` played now beats ``other`` (played earlier)."""
         k, o = self.key(f, led), self.key(other, led)
-        return k > o or (k == o and f == H10_F and self.second_dulle())
+        return k > o or (k == o and f == self.order.dulle and self.second_dulle())
 
     def later_seats(self) -> list[int]:
         """Seats that play after this seat in the current trick."""
@@ -284,8 +291,8 @@ class _View:
         order = self.order
         if order.eff[f] == TRUMP:
             higher = self.unseen_in(TRUMP, order.strength[f])
-            if f == H10_F and self.second_dulle():
-                higher += self.unseen[H10_F]
+            if f == self.order.dulle and self.second_dulle():
+                higher += self.unseen[f]
             if higher == 0:
                 return 0.0
             p_has = 1.0 - self.p_none(seat, TRUMP, higher)
@@ -404,7 +411,7 @@ def game_order(opts: DoppelkopfOptions, public: Mapping[str, Any]) -> CardOrder:
         top = (DA_F,)
         if public.get("superschweine") is not None:
             top = (D9_F if opts.nines else DK_F, DA_F)
-    return card_order(CONTRACTS[contract], opts.dullen, top)
+    return card_order(opts.contract(contract), opts.dullen, top)
 
 
 def build_view(obs: Observation, opts: DoppelkopfOptions) -> _View:
@@ -544,7 +551,7 @@ class DoppelkopfHeuristic:
         opponents = self._opponents_count(observation)
         names = sorted(self.opts.solos) if names is None else names
         return {
-            name: estimate_tricks(hand, card_order(CONTRACTS[name], self.opts.dullen), self.counts, opponents) / self.hand_size
+            name: estimate_tricks(hand, card_order(self.opts.contract(name), self.opts.dullen), self.counts, opponents) / self.hand_size
             for name in names
         }
 
@@ -590,6 +597,10 @@ class DoppelkopfHeuristic:
     def _declare(self, observation: Observation, by_text: dict[str, Action]) -> Action | None:
         """Name the planned reservation; pass on a higher-tier question; else the best offered solo."""
         plan = self._plan(observation)
+        if plan == "hochzeit":
+            wedding = self._wedding(observation, by_text)
+            if wedding is not None:
+                return wedding
         if plan is not None and plan in by_text:
             return by_text[plan]
         if "pass" in by_text:
@@ -598,8 +609,9 @@ class DoppelkopfHeuristic:
         if solos:
             ratings = self.solo_ratings(observation, solos)
             best = max(sorted(ratings), key=lambda n: ratings[n])
-            if "hochzeit" in by_text and ratings[best] < self.solo_threshold:
-                return by_text["hochzeit"]
+            wedding = self._wedding(observation, by_text)
+            if wedding is not None and ratings[best] < self.solo_threshold:
+                return wedding
             for fallback in ("armut", "schmeissen"):
                 if fallback in by_text and ratings[best] < self.solo_threshold:
                     return by_text[fallback]
@@ -608,6 +620,29 @@ class DoppelkopfHeuristic:
             if text in by_text:
                 return by_text[text]
         return None
+
+    def _wedding(self, observation: Observation, by_text: dict[str, Action]) -> Action | None:
+        """The wedding action on offer: ``hochzeit``, or with ``hochzeit_rule=named_suit`` the best suit to name.
+
+        The partner is the first other player to win a trick of the named suit, so the bride names a plain suit
+        she can lead without winning it herself: one where she holds a card but no ace, the longest such
+        (more chances within the window); failing that a suit she holds, else the shortest.
+        """
+        if "hochzeit" in by_text:
+            return by_text["hochzeit"]
+        named = {t.split(" ", 1)[1]: a for t, a in by_text.items() if t.startswith("hochzeit ")}
+        if not named:
+            return None
+        hand = self._hand_faces(observation)
+        order = self.normal_order
+
+        def score(word: str) -> tuple[int, int, int]:
+            suit = A.HOCHZEIT_SUITS.index(word)
+            cards = [f for f in hand if order.eff[f] == suit]
+            aces = sum(1 for f in cards if FACES[f].rank == Rank.ACE)
+            return (int(len(cards) > aces), -aces, len(cards))
+
+        return named[_argmax(sorted(named), score, random.Random(0))]
 
     def _takes_poverty(self, observation: Observation) -> bool:
         """Take a poverty only with a strong trump holding (many trumps, several high ones)."""
@@ -649,12 +684,58 @@ class DoppelkopfHeuristic:
         if not plays:
             return None
         if len(plays) == 1:
-            return plays[0]
+            return self._before_card(view, observation, legal, _face_of_action(plays[0])) or plays[0]
         cards = {_face_of_action(a): a for a in plays}
         # Karlchen: a jack of clubs that will surely win the last trick is not spent earlier.
         options = [f for f in sorted(cards) if not view.saving_karlchen(f)] or sorted(cards)
         following = bool(view.trick_faces) and view.me not in view.trick_seats
-        return cards[self._follow(view, options, rng) if following else self._lead(view, options, rng)]
+        if not following:
+            wedding_lead = self._wedding_lead(view, options)
+            if wedding_lead is not None:
+                return cards[wedding_lead]
+        choice = self._follow(view, options, rng) if following else self._lead(view, options, rng)
+        return self._before_card(view, observation, legal, choice) or cards[choice]
+
+    def _before_card(self, view: _View, observation: Observation, legal: Sequence[Action], f: int) -> Action | None:
+        """What comes instead of playing ``f`` plainly: a Genscher with it, or showing the Schweine it is one of."""
+        if f == DK_F:
+            genscher = self._genscher(view, observation, legal)
+            if genscher is not None:
+                return genscher
+        show = next((a for a in legal if a.kind == "schweine"), None)
+        if show is not None:
+            # [§1.3 holder_choice] shown just before the first of them is played, so that it ranks on top
+            faces = schwein_faces(view.kind, str(observation.public.get("contract") or "normal"), self.opts)
+            if faces is not None and faces[0] == f:
+                return show
+        return None
+
+    def _wedding_lead(self, view: _View, cards: list[int]) -> int | None:
+        """[§4.2 named_suit] the bride, still without partner, leads the named suit: her lowest card of it."""
+        public = view.obs.public
+        word = public.get("hochzeit_suit")
+        if word is None or view.kind != "hochzeit" or public.get("hochzeiter") != view.me or public.get("clarification_trick"):
+            return None
+        suit = A.HOCHZEIT_SUITS.index(str(word))
+        own = [f for f in cards if view.order.eff[f] == suit]
+        return min(own, key=lambda f: (view.order.strength[f], EYES[f])) if own else None
+
+    def _genscher(self, view: _View, observation: Observation, legal: Sequence[Action]) -> Action | None:
+        """[decision 0025] play the diamond king as a Genscher when it pays: a Kontra player takes a known Re player.
+
+        The bot is about to play the first of its two diamond kings anyway.  As Kontra it changes sides when the
+        table knows a Re player: the one who called Re (his call then counts for the new pair), else one who
+        showed a queen of clubs.  A Re player keeps its partner.
+        """
+        offers = {int(a.text.split()[1]): a for a in legal if a.kind == "genscher"}
+        if not offers or view.party != "kontra":
+            return None
+        known: Mapping[str, str] = observation.public.get("parties", {})
+        re_seats = [s for s in offers if known.get(str(s)) == "re"]
+        if not re_seats:
+            return None
+        callers = {seat for seat, text in observation.events if text == "announce re"}
+        return offers[min(re_seats, key=lambda s: (s not in callers, s))]
 
     def _announcement(self, view: _View, announces: dict[str, Action]) -> Action | None:
         """Re/Kontra with a strong hand, a reply with a decent one, an absage when clearly winning."""

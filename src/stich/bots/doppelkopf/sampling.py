@@ -36,7 +36,9 @@ Counts (exact, by the counting in :class:`~stich.search.sampling.Allocation`)
       silent wedding [§1.2, §4.3];
     * Schweine / Superschweine: the player named holds both diamond aces
       (nines, or kings without nines) when they are settled, and when none
-      are named nobody does [§1.3];
+      are named nobody does, unless the variant lets the table learn of
+      them late (``holder_choice``, ``second_if_first_won``, ``on_play``)
+      [§1.3];
     * poverty seen from outside: the poor hand and the cards handed over
       hold at most ``armut_max_trumps`` trumps, trumps first; after the
       exchange the poor player holds exactly the number of trumps the taker
@@ -72,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 from stich.cards import Card
 from stich.core.game import Observation, State
 from stich.games.doppelkopf import actions as A
-from stich.games.doppelkopf.contracts import CONTRACTS, CQ, DA, DK, FACES, H10, N_FACES, TRUMP, CardOrder, card_order, face
+from stich.games.doppelkopf.contracts import CQ, DA, DK, FACES, N_FACES, TRUMP, CardOrder, card_order, face
 from stich.games.doppelkopf.state import T_ARMUT, T_HOCHZEIT, T_LUST, T_PFLICHT, T_THROW, DoppelkopfState
 from stich.search.sampling import Constraints, GroupedAllocation, Predicate, SamplingError, World, WorldSampler
 
@@ -277,7 +279,7 @@ class DoppelkopfWorldSampler(WorldSampler):
 
     def _order(self, top: tuple[int, ...] = ()) -> CardOrder:
         """Card order of the contract the table sees (a silent wedding plays the normal order)."""
-        contract = CONTRACTS[str(self.observation.public["contract"])]
+        contract = self.game.options.contract(str(self.observation.public["contract"]))
         return card_order(contract, self.game.options.dullen, top)
 
     def _top(self) -> tuple[int, ...]:
@@ -295,11 +297,19 @@ class DoppelkopfWorldSampler(WorldSampler):
         if self.game.options.schweine == "off" or obs.phase not in ("play", "end") or self.thrown is not None:
             return None
         if self.kind in ("normal", "stille_hochzeit", "armut"):
-            return 0
-        clar = obs.public.get("clarification_trick")
-        if self.kind == "hochzeit" and clar:
-            return int(clar)
-        return None
+            start = 0
+        elif self.kind == "hochzeit" and obs.public.get("clarification_trick"):
+            start = int(obs.public["clarification_trick"])
+        else:
+            return None
+        if self.game.options.schweine == "holder_choice":
+            # shown by their holder before one of his cards: they rank on top from the trick of the show
+            cards = 0
+            for _seat, text in obs.events:
+                if text == "schweine":
+                    return max(start, cards // len(self.active))
+                cards += text.startswith(("play ", "genscher "))
+        return start
 
     # --------------------------------------------------- allowed places
     def _allowed(self) -> dict[int, int]:
@@ -405,13 +415,16 @@ class DoppelkopfWorldSampler(WorldSampler):
                         self._bound(c, spec, cq, 0, 0)
         self._silent_wedding(c)
         # Schweine and Superschweine are settled on the hands of that moment [§1.3].
+        # Where the table may learn of them late (holder_choice, second_if_first_won, on_play), no name proves no holder.
         t0 = self._schweine_from()
         if t0 is not None:
+            late = opts.schweine in ("holder_choice", "second_if_first_won") or opts.schweine_announce == "on_play"
             named = pub.get("schweine")
-            for s in self.active:
-                self._bound(c, self._hand_at(s, t0), 1 << DA, *((2, 2) if s == named else (0, 1)))
-            if opts.superschweine and named is not None:
-                named_super = pub.get("superschweine")
+            if named is not None or not late:
+                for s in self.active:
+                    self._bound(c, self._hand_at(s, t0), 1 << DA, *((2, 2) if s == named else (0, 1)))
+            named_super = pub.get("superschweine")
+            if opts.superschweine and named is not None and (named_super is not None or not late):
                 sup = 1 << (_D9 if opts.nines else DK)
                 for s in self.active:
                     self._bound(c, self._hand_at(s, t0), sup, *((2, 2) if s == named_super else (0, 1)))
@@ -442,7 +455,7 @@ class DoppelkopfWorldSampler(WorldSampler):
             if trick.winner is None or (opts.second_dulle_except_last_trick and number == opts.hand_size - 1):
                 continue
             order = self._order(top) if t0 is not None and number >= t0 else self._order()
-            if order.eff[H10] != TRUMP:
+            if order.eff[order.dulle] != TRUMP:
                 continue
             normal, solo = _winner(plays, order, True), _winner(plays, order, False)
             if normal != solo:
@@ -854,7 +867,7 @@ def _winner(plays: Sequence[tuple[int, int]], order: CardOrder, second_dulle: bo
     for seat, f in plays:
         eff = order.eff[f]
         key = 100 + order.strength[f] if eff == TRUMP else (order.strength[f] if eff == led else -1)
-        if key > best_key or (key == best_key and f == H10 and second_dulle):
+        if key > best_key or (key == best_key and f == order.dulle and second_dulle):
             best_key, best = key, seat
     return best
 

@@ -208,7 +208,9 @@ def position_of(state: DoppelkopfState) -> PlayPosition:
     order = state.order
     dulle = DULLE_OFF
     solo = state.kind in _SOLO_KINDS
-    if opts.second_dulle_beats_first and order.eff[H10] == TRUMP and (not solo or opts.second_dulle_in_solo):
+    # The solver and its kernels know the second-Dulle rule for the hearts tens only; a colour solo whose Dullen
+    # moved to the short suit (decision 0027) is searched with the first Dulle winning (a bot approximation).
+    if opts.second_dulle_beats_first and order.dulle == H10 and order.eff[H10] == TRUMP and (not solo or opts.second_dulle_in_solo):
         dulle = DULLE_EXCEPT_LAST if opts.second_dulle_except_last_trick else DULLE_ALWAYS
     return PlayPosition(
         seats=seats,

@@ -31,6 +31,10 @@ HOCHZEIT_SUITS = ("kreuz", "pik", "herz")
 """Plain suits of a normal game a bride may name (``hochzeit_rule=named_suit``), in suit order C S H."""
 HOCHZEIT_SUIT = GENSCHER + GENSCHER_SEATS
 """``hochzeit kreuz|pik|herz``: codes HOCHZEIT_SUIT + 0..2, a wedding whose partner is found in the named suit."""
+SCHWEINE = HOCHZEIT_SUIT + len(HOCHZEIT_SUITS)
+"""``schweine``: the holder shows his Schweine before one of his cards (``schweine=holder_choice``, decision 0002)."""
+KLOPFEN = SCHWEINE + 1
+"""``klopfen``: an anonymous raise that names no party (``knocking``, decision 0028)."""
 
 _TEXTS = (
     [f"play {c.text}" for c in FACES]
@@ -40,6 +44,7 @@ _TEXTS = (
     + [f"solo {name}" for name in SOLO_NAMES]
     + [f"genscher {seat}" for seat in range(GENSCHER_SEATS)]
     + [f"hochzeit {suit}" for suit in HOCHZEIT_SUITS]
+    + ["schweine", "klopfen"]
 )
 ACTIONS = ActionSpace(_TEXTS)
 SOLO_CODE = {name: SOLO + i for i, name in enumerate(SOLO_NAMES)}

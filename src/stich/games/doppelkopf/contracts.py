@@ -10,7 +10,7 @@ tricks are a few lookups and bit operations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from stich.cards import Card, Deck, Rank, Suit
@@ -51,7 +51,9 @@ class Contract:
     trump_suit: Suit | None = None
     """The suit whose non-trump-ranked cards are trumps (colour solos), if any."""
     dullen_on_top: bool = False
-    """Whether the hearts tens head the trumps (when the ``dullen`` option is on)."""
+    """Whether the Dullen head the trumps (when the ``dullen`` option is on)."""
+    dulle: str = "H10"
+    """The card that is the Dulle: the hearts ten, or the short suit's ten (``dullen_in_color_solo``, decision 0027)."""
 
 
 _QJ = ("CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ")
@@ -95,6 +97,18 @@ CONTRACTS: dict[str, Contract] = {
     )
 }
 SOLO_NAMES = tuple(name for name in CONTRACTS if name != "normal")
+SHORT_SUIT_DULLE = {"karo": "H10", "kreuz": "D10", "pik": "C10", "herz": "S10"}
+"""[VAR §1.3, decision 0027] the Dulle of each colour solo when the Dullen move to the short suit: the ten of
+the suit before the trump suit in the order Kreuz, Pik, Herz, Karo (cyclic), as diamonds go with the hearts tens."""
+
+
+@cache
+def played_contract(name: str, short_suit_dullen: bool = False) -> Contract:
+    """The game type ``name`` as played: with ``short_suit_dullen`` a colour solo's Dullen are its short suit's tens."""
+    contract = CONTRACTS[name]
+    if short_suit_dullen and name in SHORT_SUIT_DULLE:
+        return replace(contract, dulle=SHORT_SUIT_DULLE[name])
+    return contract
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,8 @@ class CardOrder:
     strength: tuple[int, ...]
     follow: tuple[int, ...]
     trump_faces: int
+    dulle: int = H10
+    """Face of the game's Dulle (the hearts ten unless the Dullen moved, decision 0027); a trump only where it is one."""
 
     def is_trump(self, f: int) -> bool:
         """Whether face ``f`` is a trump."""
@@ -124,8 +140,9 @@ def card_order(contract: Contract, dullen: bool, top: tuple[int, ...] = ()) -> C
     (Superschweine, Schweine); they are taken out of their normal place.
     """
     trumps = [face(t) for t in contract.trumps]
+    dulle = face(contract.dulle)
     if dullen and contract.dullen_on_top:
-        trumps = [H10] + [f for f in trumps if f != H10]
+        trumps = [dulle] + [f for f in trumps if f != dulle]
     trumps = list(top) + [f for f in trumps if f not in top]
     eff = [0] * N_FACES
     strength = [0] * N_FACES
@@ -141,4 +158,4 @@ def card_order(contract: Contract, dullen: bool, top: tuple[int, ...] = ()) -> C
     for f in range(N_FACES):
         follow[eff[f]] |= (1 << f) | (1 << (f + N_FACES))
     trump_faces = sum(1 << f for f in trumps)
-    return CardOrder(tuple(eff), tuple(strength), tuple(follow), trump_faces)
+    return CardOrder(tuple(eff), tuple(strength), tuple(follow), trump_faces, dulle)

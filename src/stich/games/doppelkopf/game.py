@@ -91,7 +91,8 @@ class Doppelkopf(Game):
         The order follows the game type in ``public`` (``contract``, and the
         Schweine once they are public).
         """
-        contract = CONTRACTS.get(str(public.get("contract", "normal")), CONTRACTS["normal"])
+        name = str(public.get("contract", "normal"))
+        contract = self.options.contract(name if name in CONTRACTS else "normal")
         top = tuple(face(text) for text in public.get("schweine_cards") or ())
         if "schweine_cards" not in public and public.get("schweine") is not None:
             # observations written before Schweine variants existed: the diamond aces (and nines or kings)

@@ -106,6 +106,8 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         "owes_solo": list(state.owes),
         "hand_sizes": {str(s): state.hands[s].bit_count() for s in state.active},
     }
+    if state.knocking:
+        public["knocks"] = list(state.knocks)  # [VAR §5.5] who knocked (no party: decision 0028)
     private: dict[str, Any] = {}
     if seat in state.active and state.phase >= PLAY and state.thrown is None and (state.clarified or seat == state.hochzeiter):
         private["party"] = PARTY_NAMES[state.party[seat]]

@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.games.doppelkopf.contracts import Contract, played_contract
 
 DDV_SOLOS = frozenset({"karo", "kreuz", "pik", "herz", "damen", "buben", "fleischlos"})
 HOUSE_SOLOS = frozenset(
@@ -59,12 +60,20 @@ class DoppelkopfOptions:
     second_dulle_beats_first: bool = option(False, "[VAR] of two Dullen in one trick the second wins", "1.2")
     second_dulle_except_last_trick: bool = option(False, "[VAR] ... except in the last trick", "1.2")
     second_dulle_in_solo: bool = option(False, "[VAR] ... also in solos (a silent wedding counts as a solo)", "1.2")
+    dullen_in_color_solo: str = option(
+        "hearts",
+        "[VAR] the Dullen of a colour solo: the hearts tens, or the short suit's tens "
+        "(the suit before the trump suit in Kreuz, Pik, Herz, Karo: Kreuz solo D10, Pik C10, Herz S10, Karo H10)",
+        "1.3, 8.2, decision 0027",
+        choices=("hearts", "short_suit"),
+    )
     schweine: str = option(
         "off",
         "[VAR] both diamond aces in one hand become the highest trumps: both, only the first played, "
-        "or only the second and only if the first won its trick for the holder's party",
-        "1.3",
-        choices=("off", "both", "first_played", "second_if_first_won"),
+        "only the second and only if the first won its trick for the holder's party, "
+        "or both once their holder shows them (holder_choice: before one of his cards, while he holds both)",
+        "1.3, 8.2",
+        choices=("off", "both", "first_played", "second_if_first_won", "holder_choice"),
     )
     schweine_fixed: str = option(
         "play_start",
@@ -86,6 +95,12 @@ class DoppelkopfOptions:
         choices=("off", "trump_suit_aces", "diamond_aces"),
     )
     superschweine: bool = option(False, "[VAR] with Schweine, both diamond nines (no nines: kings) in one hand rank above them", "1.3")
+    superschweine_card: str = option(
+        "nine",
+        "[VAR] which pair are the Superschweine: the nines (kings without nines), the tens or the kings of the Schweine's suit",
+        "1.3, 8.2",
+        choices=("nine", "ten", "king"),
+    )
     superschweine_in_solo: bool = option(
         False, "[VAR] Superschweine in colour solos too (the nines, or kings, of the Schweine's suit)", "1.3, 8.2"
     )
@@ -117,6 +132,12 @@ class DoppelkopfOptions:
     armut_two_poor: str = option(
         "redeal", "[VAR] when a second player is poor too: redeal, or the first to declare plays it", "4.5", choices=("redeal", "play")
     )
+    armut_offer: str = option(
+        "clockwise",
+        "[VAR] who is offered the poverty: everybody clockwise from the poor player's left, or only the left neighbour",
+        "4.5, 8.3",
+        choices=("clockwise", "left_only"),
+    )
     armut_no_taker: str = option("redeal", "[VAR] when nobody takes the poverty", "4.5", choices=("redeal", "last_must_take"))
     schmeissen: frozenset[str] = option(frozenset(), "[VAR] hands that may be thrown in for a redeal", "4.6", choices=THROW_CONDITIONS)
     throw_before_solo: bool = option(False, "[VAR] throwing in outranks solos in the reservation query", "3.2")
@@ -127,6 +148,13 @@ class DoppelkopfOptions:
         "11/10/9/8/7",
         "cards in hand (with 12 cards) a call needs: Re/Kontra/keine 90/keine 60/keine 30/schwarz; -2 without nines",
         "5.2, 8.4",
+    )
+    timing_mode: str = option(
+        "cards_in_hand",
+        "[VAR] call deadlines count the caller's cards in hand, or the cards played to the table "
+        "(a call needing N cards is open while at most 4 x (12 - N) cards lie played: Re before the 5th card)",
+        "5.5, 8.4, A-22",
+        choices=("cards_in_hand", "table_cards"),
     )
     call_last_min_cards: int = option(
         0,
@@ -141,11 +169,21 @@ class DoppelkopfOptions:
         "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card (not in a wedding)",
         "5.5, 8.4",
     )
+    knocking: bool = option(
+        False,
+        "[VAR] Klopfen: each player may once make an anonymous raise (+2, or a doubling) within the Re/Kontra deadline",
+        "5.5, 8.4, decision 0028",
+    )
     skip_levels: bool = option(True, "an absage may skip levels whose deadlines are still open", "5.2")
     absage_after_opponent_absage: bool = option(True, "[VAR] false = absagen only while the other side has made none", "5.5")
     # §8.5 scoring
     call_scoring: str = option(
         "add_2", "Re and Kontra each add 2 points, or [VAR] each double the value", "7.8", choices=("add_2", "double")
+    )
+    specials_before_doubling: bool = option(
+        False,
+        "[VAR] with call_scoring=double the special points join the value before the doublings (else they are added after)",
+        "7.8, 8.5",
     )
     re_needs_121_when_only_kontra: bool = option(False, "[VAR] Re needs 121 even when only Kontra was called", "7.1")
     sp_gegen_die_alten: bool = option(True, "special point: Kontra wins against the queens of clubs", "7.3")
@@ -187,8 +225,14 @@ class DoppelkopfOptions:
         schweine_options = ("schweine_fixed", "schweine_announce", "schweine_in_solo")
         if self.schweine == "off" and any(getattr(self, name) != OPTION_DEFAULTS[name] for name in schweine_options):
             raise OptionError("schweine_fixed / schweine_announce / schweine_in_solo need schweine other than off")
+        if self.superschweine_card != "nine" and not self.superschweine:
+            raise OptionError("superschweine_card needs superschweine=true")
+        if self.schweine == "holder_choice" and self.schweine_announce != OPTION_DEFAULTS["schweine_announce"]:
+            raise OptionError("schweine=holder_choice: the holder shows the Schweine himself, so schweine_announce stays reservation")
         if self.superschweine_in_solo and (not self.superschweine or self.schweine_in_solo == "off"):
             raise OptionError("superschweine_in_solo needs superschweine=true and schweine_in_solo other than off")
+        if self.dullen_in_color_solo != "hearts" and not self.dullen:
+            raise OptionError("dullen_in_color_solo=short_suit needs dullen=true")
         if self.second_dulle_beats_first and not self.dullen:
             raise OptionError("second_dulle_beats_first needs dullen=true")
         if (self.second_dulle_except_last_trick or self.second_dulle_in_solo) and not self.second_dulle_beats_first:
@@ -197,6 +241,12 @@ class DoppelkopfOptions:
             raise OptionError("at least one solo type must be enabled (a reservation must always be possible)")
         if self.solo_always_triple and self.counting == "plus_minus":
             raise OptionError("solo_always_triple matters only with counting=plus or counting=minus")
+        if self.specials_before_doubling and self.call_scoring != "double":
+            raise OptionError("specials_before_doubling needs call_scoring=double")
+        if self.armut_offer != "clockwise" and not self.armut:
+            raise OptionError("armut_offer needs armut=true")
+        if self.knocking and not self.announcements:
+            raise OptionError("knocking needs announcements=true (a knock is made where calls are)")
         if self.bock_applies_to_specials and not self.bock:
             raise OptionError("bock_applies_to_specials needs bock=true")
         if self.sp_dulle_gefangen and not self.second_dulle_beats_first:
@@ -214,6 +264,10 @@ class DoppelkopfOptions:
                 f"call_min_cards: counts must lie in 1..12 and never rise from one level to the next, not {self.call_min_cards!r}"
             )
         return (0, *counts)
+
+    def contract(self, name: str) -> Contract:
+        """The game type ``name`` as these options play it (the Dullen of colour solos, decision 0027)."""
+        return played_contract(name, self.dullen_in_color_solo == "short_suit")
 
     @property
     def hand_size(self) -> int:

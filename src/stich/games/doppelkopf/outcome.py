@@ -52,6 +52,8 @@ class DealFacts:
     schweine_seat: int | None = None
     schwein_tricks: frozenset[int] | None = None
     """Tricks in which a diamond ace was played as a Schwein; ``None``: every diamond ace of ``schweine_seat`` was one."""
+    knocks: int = 0
+    """[VAR §5.5 ``knocking``] how many anonymous raises (Klopfen) were made, decision 0028."""
 
     def schwein_in(self, index: int, seat: int) -> bool:
         """Whether a diamond ace that ``seat`` played in trick ``index`` was a Schwein (so no fox, A-24)."""

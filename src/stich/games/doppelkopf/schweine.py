@@ -5,7 +5,7 @@ settled; the answer depends on the game kind, the contract and the options:
 
 * games that are publicly normal (normal, silent wedding, poverty, a wedding
   with its partner found) use the diamond aces, and the diamond nines (kings
-  without nines) for Superschweine;
+  without nines; tens or kings with ``superschweine_card``) for Superschweine;
 * colour solos (Karo, Kreuz, Pik, Herz) have Schweine only with
   ``schweine_in_solo``: the aces of the trump suit (``trump_suit_aces``,
   FreeDoko's reading) or the diamond aces (``diamond_aces``); Superschweine
@@ -34,7 +34,8 @@ def schwein_faces(kind: str, contract: str, options: DoppelkopfOptions) -> tuple
     """``(Schwein face, Superschwein face or None)`` of a game, or ``None`` when it has no Schweine."""
     if options.schweine == "off":
         return None
-    low = "9" if options.nines else "K"
+    # the Superschweine's rank (superschweine_card): nines, without nines kings (FreeDoko); or tens or kings (SEED)
+    low = {"ten": "10", "king": "K"}.get(options.superschweine_card, "9" if options.nines else "K")
     if kind in NORMAL_LIKE:
         return face("DA"), (face("D" + low) if options.superschweine else None)
     if kind != "solo" or contract not in COLOUR_SOLOS or options.schweine_in_solo == "off":

@@ -27,7 +27,12 @@ follow the dossier (DDV tournament rules, TSR 7):
    ``re_angesagt``, ``kontra_angesagt``
        (b) Re / Kontra was called: 2 each.  With ``call_scoring="double"``
        each call doubles the value instead, and the item carries the points
-       that its doubling added (so the items still sum to the value).
+       that its doubling added (so the items still sum to the value); with
+       ``specials_before_doubling`` the doublings double the special points
+       too (the items then carry that part as well).
+   ``geklopft``
+       [VAR] one item per knock (``knocking``, decision 0028): 2, or with
+       ``call_scoring="double"`` the points its doubling adds, to the winner.
    ``re_keine90_angesagt`` ... ``re_schwarz_angesagt``, ``kontra_keine90_angesagt`` ...
        (c)/(d) each absage level called by Re / by Kontra: 1 each.  Levels
        are cumulative: a called ``keine60`` scores ``keine90`` too.
@@ -87,7 +92,7 @@ from typing import Any
 
 from stich.cards import Card, Suit
 from stich.core.game import DealResult
-from stich.games.doppelkopf.contracts import CJ, CONTRACTS, DA, EYES, FACES, H10, SUITS, TRUMP, card_order
+from stich.games.doppelkopf.contracts import CJ, DA, EYES, FACES, H10, SUITS, TRUMP, card_order
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, LEVEL_NAMES, NONE, SCHWARZ, DealFacts, PlayedTrick
 
@@ -147,6 +152,7 @@ class Tally:
     eyes: dict[str, int]
     tricks: dict[str, int]
     level: dict[str, int]
+    knocks: int = 0
 
 
 def other(party: str) -> str:
@@ -180,7 +186,7 @@ def tally(facts: DealFacts) -> Tally:
         party = RE if trick.winner in facts.re_seats else KONTRA
         eyes[party] += trick_eyes(trick)
         tricks[party] += 1
-    return Tally(eyes, tricks, {RE: facts.re_level, KONTRA: facts.kontra_level})
+    return Tally(eyes, tricks, {RE: facts.re_level, KONTRA: facts.kontra_level}, facts.knocks)
 
 
 def goal_reached(party: str, t: Tally, options: DoppelkopfOptions) -> bool:
@@ -234,23 +240,35 @@ def announcement_items(winner: str, t: Tally) -> Iterator[Item]:
 
 
 def call_items(winner: str, t: Tally, base: int, options: DoppelkopfOptions) -> Iterator[Item]:
-    """(b): Re / Kontra called; +2 each, or (``call_scoring="double"``) the points each doubling adds to ``base``."""
+    """(b): Re / Kontra called, then each knock; +2 each, or (``call_scoring="double"``) the points each doubling adds to ``base``."""
     value = base
     for caller in PARTIES:
         if t.level[caller] != NONE:
             points = value if options.call_scoring == "double" else 2
             value += points
             yield Item(f"{caller}_angesagt", winner, points)
+    for _ in range(t.knocks):
+        # [VAR §5.5, decision 0028] each knock raises like a call whose party nobody names
+        points = value if options.call_scoring == "double" else 2
+        value += points
+        yield Item("geklopft", winner, points)
 
 
-def value_items(winner: str | None, t: Tally, options: DoppelkopfOptions) -> list[Item]:
-    """All game-value items in dossier order (§7.2); without a winner only each party's own items (A-15)."""
+def value_items(winner: str | None, t: Tally, options: DoppelkopfOptions, specials_for_winner: int = 0) -> list[Item]:
+    """All game-value items in dossier order (§7.2); without a winner only each party's own items (A-15).
+
+    ``specials_for_winner`` (the net special points from the winner's side) joins the base that the
+    doublings double when ``specials_before_doubling`` is on [§7.8 VAR]; the special points themselves
+    are still added once by :func:`evaluate`, so items plus specials make (base + specials) x 2^calls.
+    """
     if winner is None:
         return [item for party in PARTIES for item in (*under_items(party, t), *against_items(party, t))]
     head = [Item("gewonnen", winner, 1), *under_items(winner, t)]
     absagen = list(announcement_items(winner, t))
     against = list(against_items(winner, t))
     base = sum(item.points for item in head + absagen + against)
+    if options.specials_before_doubling:
+        base += specials_for_winner
     return head + list(call_items(winner, t, base, options)) + absagen + against
 
 
@@ -273,7 +291,7 @@ def trick_specials(index: int, trick: PlayedTrick, party_of: PartyOf, facts: Dea
         for seat, card in zip(trick.seats, trick.cards, strict=True):
             if card == _DA and not facts.schwein_in(index, seat) and party_of(seat) != taker:
                 yield Special("fuchs_gefangen", taker, 1, index)
-    if options.sp_dulle_gefangen and dulle_caught(trick, party_of):
+    if options.sp_dulle_gefangen and dulle_caught(trick, party_of, Card.parse(options.contract(facts.contract).dulle)):
         yield Special("dulle_gefangen", taker, 1, index)
     if options.sp_herzstich and hearts_untrumped(trick, facts, options):
         yield Special("herzstich", taker, 1, index)
@@ -281,14 +299,14 @@ def trick_specials(index: int, trick: PlayedTrick, party_of: PartyOf, facts: Dea
 
 def hearts_untrumped(trick: PlayedTrick, facts: DealFacts, options: DoppelkopfOptions) -> bool:
     """[VAR] Herzstich: a plain hearts card led and no trump in the trick (FreeDoko's "heart trick")."""
-    order = card_order(CONTRACTS[facts.contract], options.dullen)
+    order = card_order(options.contract(facts.contract), options.dullen)
     faces = [FACES.index(card) for card in trick.cards]
     return order.eff[faces[0]] == SUITS.index(Suit.HEARTS) and all(order.eff[f] != TRUMP for f in faces)
 
 
-def dulle_caught(trick: PlayedTrick, party_of: PartyOf) -> bool:
-    """Both hearts tens in the trick, from different parties, and the later one won."""
-    dullen = [seat for seat, card in zip(trick.seats, trick.cards, strict=True) if card == _H10]
+def dulle_caught(trick: PlayedTrick, party_of: PartyOf, dulle: Card = _H10) -> bool:
+    """Both Dullen (hearts tens, or the short suit's, decision 0027) in the trick, from different parties, the later one won."""
+    dullen = [seat for seat, card in zip(trick.seats, trick.cards, strict=True) if card == dulle]
     return len(dullen) == 2 and dullen[1] == trick.winner and party_of(dullen[0]) != party_of(dullen[1])
 
 
@@ -376,8 +394,9 @@ def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
     re, kontra = check_parties(facts)
     t = tally(facts)
     winner = find_winner(t, options)
-    items = value_items(winner, t, options)
     specials = special_points(facts, options, winner)
+    for_winner = sum(s.points if s.party == winner else -s.points for s in specials) if winner is not None else 0
+    items = value_items(winner, t, options, for_winner)
     game_value = sum(signed(i.points, i.party) for i in items) * facts.multiplier
     special_value = sum(signed(s.points, s.party) for s in specials)
     value = game_value + special_value * (facts.multiplier if options.bock_applies_to_specials else 1)

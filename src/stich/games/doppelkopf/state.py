@@ -39,7 +39,6 @@ from stich.games.doppelkopf.contracts import (
     EYES,
     FACE_MASK,
     FACES,
-    H10,
     N_FACES,
     TRUMP,
     CardOrder,
@@ -148,6 +147,8 @@ class DoppelkopfState(PhasedState):
         self.super_live = False
         self.schweine_shown = False
         self.super_shown = False
+        self.holder_choice = opts.schweine == "holder_choice"
+        """[VAR §1.3] the holder shows the Schweine with the action ``schweine`` (decision 0002)."""
         self.schwein_due: str | None = None
         """Change due when the current trick ends: ``revert`` (first_played) or ``judge`` (second_if_first_won)."""
         self.schwein_tricks: frozenset[int] = frozenset()
@@ -166,10 +167,14 @@ class DoppelkopfState(PhasedState):
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
         self.deadlines = opts.call_deadlines
+        self.table_timing = opts.timing_mode == "table_cards"
         self.last_call = opts.call_last_min_cards
         self.genscher: tuple[int, int] | None = None
         """(player, partner) of a Genscher, once made (decision 0025)."""
         self.genscher_on = opts.genscher
+        self.knocking = opts.knocking
+        self.knocks: tuple[int, ...] = ()
+        """[VAR §5.5, decision 0028] seats that knocked, in order."""
         self.must_call: int | None = None
         """[VAR §5.5] the winner of a first trick of 30 eyes or more, who owes his party's Re/Kontra."""
         # Trick play
@@ -204,6 +209,10 @@ class DoppelkopfState(PhasedState):
             codes = face_codes(faces_of(playable))
             if self.genscher_on and self._may_genscher(p, playable):
                 codes += [A.GENSCHER + s for s in self.active if s != p]
+            if self.holder_choice and self._may_show_schweine(p):
+                codes.append(A.SCHWEINE)
+            if self.knocking and self._may_knock(p):
+                codes.append(A.KLOPFEN)
             if self.ann_open:
                 codes += self._announce_codes(p)
             return codes
@@ -376,7 +385,7 @@ class DoppelkopfState(PhasedState):
         self.pflicht = self.owes[seat] or self.forced == seat
         for s in self.active:
             self.party[s] = RE if s == seat else KONTRA
-        self.order = card_order(CONTRACTS[name], opts.dullen)
+        self.order = card_order(opts.contract(name), opts.dullen)
         # A Vorführung is always led by the forced player (§2.3); pflichtsolo_soloist_leads concerns
         # compulsory solos played during the normal rounds only (OPEN-POINTS).
         forced = self.forced == seat
@@ -416,8 +425,29 @@ class DoppelkopfState(PhasedState):
         if not holders:
             return
         self.schweine_seat = holders[0]
-        if opts.schweine != "second_if_first_won":
+        if opts.schweine not in ("second_if_first_won", "holder_choice"):
             self._schweine_go_live(hands)
+
+    def _may_show_schweine(self, p: int) -> bool:
+        """[VAR §1.3, §8.2 holder_choice] ``p`` holds both Schwein cards of this game and has not shown them yet."""
+        return (
+            self.holder_choice
+            and not self.schweine_live
+            and self.schweine_seat == p
+            and self.schwein_face is not None
+            and count_face(self.hands[p], self.schwein_face) == 2
+        )
+
+    def _show_schweine(self) -> None:
+        """[VAR holder_choice] the holder shows his Schweine: they rank on top from now on, in the open trick too.
+
+        Neither Schwein (nor a live Superschwein) can lie in the open trick, since their holders
+        still hold both; the cards already played keep their order among themselves, so only the
+        strength of the trick's best card is read anew under the new order.
+        """
+        self._schweine_go_live(self.hands)
+        if self.trick_cards:
+            self.best_key = self._key(self.trick_cards[self.best_pos] % N_FACES)
 
     def _schweine_go_live(self, hands: Sequence[int]) -> None:
         """The Schweine rank on top from now on, Superschweine above them if a hand holds both [§1.3]."""
@@ -437,7 +467,7 @@ class DoppelkopfState(PhasedState):
         top = ((self.super_face,) if self.super_live and self.super_face is not None else ()) + (
             (self.schwein_face,) if self.schweine_live and self.schwein_face is not None else ()
         )
-        self.order = card_order(CONTRACTS[self.contract], self.game.options.dullen, top)
+        self.order = card_order(self.game.options.contract(self.contract), self.game.options.dullen, top)
 
     def _note_schwein_play(self, p: int, f: int) -> None:
         """A Schwein or Superschwein card is played: record it, show it (``on_play``), plan a change at trick end."""
@@ -471,7 +501,14 @@ class DoppelkopfState(PhasedState):
         return self.deadlines[level] - self.call_offset
 
     def call_count(self, p: int) -> int:
-        """The count the call deadlines measure for ``p``: its cards in hand [§5.2]."""
+        """The count the call deadlines measure for ``p``: its cards in hand [§5.2].
+
+        With ``timing_mode=table_cards`` [§5.5, A-22] the count is the table's: a call needing N cards
+        is open while at most ``len(active) * (hand size - N)`` cards have been played, which is the
+        hand size less the tricks begun (the open trick counts once its first card lies).
+        """
+        if self.table_timing:
+            return self.n_tricks - len(self.tricks) - (1 if self.trick_cards else 0)
         return int(self.hands[p].bit_count())
 
     def _below_last_limit(self, h: int) -> bool:
@@ -484,8 +521,8 @@ class DoppelkopfState(PhasedState):
         own = self.level[party]
         if own == SCHWARZ:
             return []
-        h = self.hands[p].bit_count()
-        if self.last_call and h < self.last_call - self.call_offset:
+        h = self.call_count(p)
+        if self._below_last_limit(h):
             return []  # [VAR §5.5] call_last_min_cards
         opp = self.level[1 - party]
         top = SCHWARZ if opts.skip_levels else own + 1
@@ -506,6 +543,11 @@ class DoppelkopfState(PhasedState):
                 return []
             levels = range(own + 1, top + 1)
         return [self._announce_code(party, lv) for lv in levels]
+
+    def _may_knock(self, p: int) -> bool:
+        """[VAR §5.5, decision 0028] ``p`` may knock: once, while calls are open and within the Re/Kontra deadline."""
+        h = self.call_count(p)
+        return self.ann_open and p not in self.knocks and not self._below_last_limit(h) and h >= self.required(RE_KONTRA)
 
     @staticmethod
     def _announce_code(party: int, level: int) -> int:
@@ -531,6 +573,10 @@ class DoppelkopfState(PhasedState):
         if phase == PLAY:
             if A.GENSCHER <= code < A.HOCHZEIT_SUIT:
                 self._genscher(p, code - A.GENSCHER)
+            elif code == A.SCHWEINE:
+                self._show_schweine()
+            elif code == A.KLOPFEN:
+                self.knocks = (*self.knocks, p)
             elif code < N_FACES:
                 self._play(p, code)
             else:
@@ -594,7 +640,7 @@ class DoppelkopfState(PhasedState):
                 key = order.strength[f]
             else:
                 key = -1
-            if key > self.best_key or (key == self.best_key and f == H10 and self._second_dulle_wins()):
+            if key > self.best_key or (key == self.best_key and f == order.dulle and self._second_dulle_wins()):
                 self.best_key = key
                 self.best_pos = len(cards)
         cards.append(bit.bit_length() - 1)
@@ -648,7 +694,7 @@ class DoppelkopfState(PhasedState):
     def _second_dulle_wins(self) -> bool:
         """[VAR §1.2] does a second Dulle beat the first in this trick?"""
         opts = self.game.options
-        if not opts.second_dulle_beats_first or self.order.eff[H10] != TRUMP:
+        if not opts.second_dulle_beats_first or self.order.eff[self.order.dulle] != TRUMP:
             return False
         if opts.second_dulle_except_last_trick and len(self.tricks) == self.n_tricks - 1:
             return False
@@ -703,6 +749,8 @@ class DoppelkopfState(PhasedState):
             self.phase = ARMUT_OFFER
             i = self.active.index(p)
             self.armut_offers = [self.active[(i + k) % len(self.active)] for k in range(1, len(self.active))]
+            if self.game.options.armut_offer == "left_only":
+                self.armut_offers = self.armut_offers[:1]  # [VAR §4.5, §8.3] only the left neighbour is asked
             self.to_move = self.armut_offers[0]
 
     def _armut_offer(self, p: int, code: int) -> None:
@@ -756,6 +804,7 @@ class DoppelkopfState(PhasedState):
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
             schwein_tricks=self.schwein_tricks,
+            knocks=len(self.knocks),
         )
 
     def result(self) -> DealResult:
@@ -823,6 +872,17 @@ class DoppelkopfState(PhasedState):
             if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
                 return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0025")
             return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0025")
+        if code == A.SCHWEINE:
+            return (
+                "only the holder of both Schwein cards shows them, before one of his cards in play (schweine=holder_choice)",
+                "§1.3, §8.2 [VAR]",
+            )
+        if code == A.KLOPFEN:
+            if not self.knocking:
+                return ("knocking is switched off (knocking=false)", "§5.5 [VAR], decision 0028")
+            if phase == PLAY and p in self.knocks:
+                return ("you have knocked already: each player knocks once", "§5.5 [VAR], decision 0028")
+            return ("a knock is made before one of your cards within the Re/Kontra deadline", "§5.2, §5.5 [VAR], decision 0028")
         if A.ANNOUNCE <= code < A.SOLO:
             return ("announcements are possible only once the game type is settled", "§5.2, TSR 6.2.1")
         if code < N_FACES:
@@ -868,10 +928,12 @@ class DoppelkopfState(PhasedState):
             return ("levels may not be skipped (skip_levels=false)", "§5.2, TSR 6.4.3")
         if level > RE_KONTRA and self.level[1 - party] >= KEINE90 and not opts.absage_after_opponent_absage:
             return ("the other party has made an absage (absage_after_opponent_absage=false)", "§5.5 [VAR]")
-        return (
-            f"too late: this call needs at least {self.required(max(self.level[party] + 1, RE_KONTRA))} cards in hand",
-            "§5.2, TSR 6.2.2",
-        )
+        need = self.required(max(self.level[party] + 1, RE_KONTRA))
+        if self.table_timing:
+            played = len(self.active) * (self.n_tricks - need)
+            message = f"too late: this call is open only while at most {played} cards lie played (timing_mode=table_cards)"
+            return (message, "§5.5 [VAR], A-22")
+        return (f"too late: this call needs at least {need} cards in hand", "§5.2, TSR 6.2.2")
 
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:

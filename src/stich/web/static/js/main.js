@@ -3,7 +3,10 @@
 import { api } from "./api.js";
 import { loadPacks } from "./cards.js";
 import { initI18n, language, onLanguage, setLanguage, t } from "./i18n.js";
-import { me, onIdentity, refreshIdentity, setIdentity, setSetting, setting } from "./store.js";
+import { me, onIdentity, refreshIdentity, setIdentity } from "./store.js";
+import { applyCardSize } from "./settings.js";
+import { renderSettings } from "./pages/settings_popover.js";
+import { installTouchHints } from "./touch_hints.js";
 import { showToast } from "./toast.js";
 import * as lobby from "./pages/lobby.js";
 import * as login from "./pages/login.js";
@@ -81,7 +84,7 @@ async function logout() {
   location.hash = "#/login";
 }
 
-/** The settings popover closes with Escape and with a click or tap outside it, as popovers do. */
+/** The settings popover closes with Escape, with a click or tap outside it, and when another page opens, as popovers do. */
 function closeSettingsOnEscapeAndOutside() {
   const settings = document.querySelector("details.settings");
   if (!settings) return;
@@ -94,18 +97,23 @@ function closeSettingsOnEscapeAndOutside() {
   document.addEventListener("pointerdown", (event) => {
     if (settings.open && !settings.contains(event.target)) settings.open = false;
   });
+  window.addEventListener("hashchange", () => {
+    settings.open = false; // another page: the popover does not stay over it
+  });
 }
 
 async function boot() {
   await initI18n();
-  const german = document.getElementById("setting-german-suits");
-  german.checked = Boolean(setting("germanSuits"));
-  german.addEventListener("change", () => setSetting("germanSuits", german.checked));
+  const settingsPanel = document.querySelector(".settings-panel");
+  renderSettings(settingsPanel);
+  applyCardSize();
+  installTouchHints();
   document.querySelector('[data-testid="lang-switch"]').addEventListener("click", () => setLanguage(language() === "de" ? "en" : "de"));
   document.querySelector('[data-testid="logout"]').addEventListener("click", logout);
   onIdentity(renderHeader);
   onLanguage(() => {
     renderHeader();
+    renderSettings(settingsPanel);
     if (mounted?.relabel) mounted.relabel();
     else route();
   });

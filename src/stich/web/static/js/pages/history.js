@@ -1,4 +1,5 @@
-// My finished deals (#/history), newest first and grouped by table; per table its whole deals list,
+// My finished deals (#/history), newest first and grouped by table: each with its contract, my party
+// (Re/Kontra/Solo, Spieler/Gegenspieler), my result and announcements; per table its whole deals list,
 // each deal with its replay and record download.
 
 import { api, ApiError } from "../api.js";
@@ -7,9 +8,15 @@ import { h, replace } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
 import { gameTitle, playerName } from "../games.js";
 import { dealSummary } from "../results.js";
+import { contractLabel } from "../labels.js";
 import { me } from "../store.js";
 
 const PAGE = 50;
+
+/** A side's name in the history (the Tarock-family games name the declarer by the game's own word). */
+export function partyName(gameName, party) {
+  return t(`history.party.${gameName}.${party}`, {}, "") || t(`history.party.${party}`, {}, party);
+}
 
 /** The history page. */
 export function mount(root) {
@@ -51,13 +58,25 @@ export function mount(root) {
     render();
   }
 
-  /** The deal's contract and who played it ("Dreier (Anna)"), with the result for me: not a bare seat number. */
+  /** The deal's contract and who played it ("Dreier (Anna)"): not a bare seat number. */
   function dealLine(d) {
     const gameName = gameNameOf(d.game);
     const names = (d.players || []).map((name, i) => playerName(name, i));
     const summary = d.result ? dealSummary(gameName, d.result, names) : "";
-    const outcome = d.score > 0 ? t("history.won") : d.score < 0 ? t("history.lost") : "";
-    return [summary || t("table.seat_n", { n: Number(d.seat) + 1 }), outcome].filter(Boolean).join(" · ");
+    return summary || contractLabel(gameName, d.contract, d.result?.kind) || t("table.seat_n", { n: Number(d.seat) + 1 });
+  }
+
+  /** My side in the deal (Re, Kontra, Solo; Spieler, Gegenspieler …). */
+  function partyCell(d) {
+    if (!d.party || d.party === "none") return h("td", { class: "party-cell", testid: "history-party", dataset: { party: d.party || "none" }, text: "—" });
+    return h("td", { class: "party-cell", testid: "history-party", dataset: { party: d.party } }, h("span", { class: ["party-tag", d.party], text: partyName(gameNameOf(d.game), d.party) }));
+  }
+
+  /** Won, lost or even for me, and how many announcements I made and won. */
+  function resultCell(d) {
+    const outcome = d.thrown_in ? t("history.thrown_in") : d.won === true ? t("history.won") : d.won === false ? t("history.lost") : t("history.even");
+    const said = d.announcements ? t("history.announced", { made: d.announcements, won: d.announcements_won }) : "";
+    return h("td", { testid: "history-result", dataset: { won: String(d.won) } }, h("span", { class: ["result-tag", d.won === true && "won", d.won === false && "lost"], text: outcome }), said ? h("div", { class: "muted small", text: said }) : null);
   }
 
   function dealLinks(id) {
@@ -84,7 +103,7 @@ export function mount(root) {
       h(
         "table",
         { class: "data-table history-table" },
-        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.contract") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }), h("th", { text: "" }))),
+        h("thead", {}, h("tr", {}, h("th", { text: t("history.deal") }), h("th", { text: t("history.finished") }), h("th", { text: t("history.contract") }), h("th", { text: t("history.party") }), h("th", { text: t("history.result") }), h("th", { class: "num", text: t("history.score") }), h("th", { text: "" }), h("th", { text: "" }))),
         h(
           "tbody",
           {},
@@ -95,6 +114,8 @@ export function mount(root) {
               h("td", { text: `#${d.deal_id}` }),
               h("td", { text: formatDate(d.finished_at) }),
               h("td", { testid: "history-contract", text: dealLine(d) }),
+              partyCell(d),
+              resultCell(d),
               h("td", { class: ["num", d.score > 0 && "plus", d.score < 0 && "minus"], text: formatNumber(d.score) }),
               h("td", {}, d.stand_in ? h("span", { class: "stand-in-mark", testid: "stand-in-mark", text: t("absence.me") }) : ""),
               h("td", {}, dealLinks(d.deal_id)),

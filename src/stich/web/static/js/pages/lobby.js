@@ -11,6 +11,8 @@ import { loginPanel, rememberReturn } from "./login.js";
 import { optionsForm } from "./options_form.js";
 import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
+import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
+import { timeLimitFields } from "../time_limits.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -63,6 +65,7 @@ function tableRow(table, games) {
       table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
       h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
       h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
+      table.turn_seconds ? h("span", { class: "tag", testid: "table-turn-limit", text: t("clock.per_move", { n: table.turn_seconds }) }) : null,
     ),
     h("ul", { class: "seat-chips", "aria-label": t("lobby.seats") }, seats),
     h("button", {
@@ -95,7 +98,7 @@ async function joinTable(table, label) {
 }
 
 /** The create form; `keep` holds the player's choices so that a language switch does not lose them. */
-function createForm(gamesData, bots, keep) {
+function createForm(gamesData, bots, keep, onForget) {
   const games = gamesData.games;
   const gameSelect = h("select", { id: "create-game", testid: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
   const presetSelect = h("select", { id: "create-preset", testid: "create-preset", name: "preset" });
@@ -116,6 +119,7 @@ function createForm(gamesData, bots, keep) {
     bots.map((b) => h("option", { value: b.spec, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
   );
   const optionsBox = h("div", { class: "options-box" });
+  const limits = timeLimitFields(keep);
   const error = h("p", { class: "form-error", role: "alert" });
   let options = null;
   let previewTimer = null;
@@ -166,6 +170,8 @@ function createForm(gamesData, bots, keep) {
     keep.game = game.name;
     replace(gameRules, rulesLink(game.name));
     options = optionsForm(game);
+    if (keep.options && keep.optionsGame === game.name) options.setValues(keep.options); // the last table's options
+    keep.optionsGame = null;
     replace(optionsBox, options.element);
     options.element.addEventListener("change", preview);
     onKind();
@@ -207,11 +213,12 @@ function createForm(gamesData, bots, keep) {
           deals.focus();
           return;
         }
-        const body = requestBody();
+        const body = limits.apply(requestBody());
         if (botFill.value) body.bots = botFill.value;
         submit.disabled = true;
         try {
           const table = await api("/api/tables", { method: "POST", body });
+          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, sit: sit.checked, bots: botFill.value, options: body.options });
           if (!me()) await refreshIdentity();
           location.hash = `#/table/${table.id}`;
         } catch (err) {
@@ -223,12 +230,16 @@ function createForm(gamesData, bots, keep) {
       },
     },
     h("h2", { id: "create-title", text: t("lobby.create_title") }),
+    keep.remembered
+      ? h("p", { class: "muted small", testid: "lobby-remembered" }, t("lobby.remembered"), " ", h("button", { type: "button", class: "ghost small", testid: "lobby-forget", text: t("lobby.forget"), onclick: () => { forgetTable(); onForget(); } }))
+      : null,
     h("div", { class: "form-grid" },
       h("label", { for: "create-game", text: t("lobby.game") }), h("div", {}, gameSelect, gameRules),
       h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
       h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
       h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
       h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
+      limits.rows,
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint")),
@@ -247,7 +258,17 @@ export function mount(root) {
   const list = h("ul", { class: "table-list", testid: "table-list", "aria-live": "polite" });
   const status = h("p", { class: "muted small list-status" });
   let filter = "all";
-  const keep = {};
+  /** The last table's settings, remembered in this browser, start the create form. */
+  function remembered() {
+    const last = rememberedTable();
+    if (!last) return {};
+    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
+  }
+  let keep = remembered();
+  const forget = () => {
+    keep = {};
+    render();
+  };
 
   async function refresh() {
     if (!alive) return;
@@ -294,7 +315,7 @@ export function mount(root) {
             list,
             status,
           ),
-          gamesData ? createForm(gamesData, bots, keep) : h("section", { class: "card-panel", text: t("common.loading") }),
+          gamesData ? createForm(gamesData, bots, keep, forget) : h("section", { class: "card-panel", text: t("common.loading") }),
         ),
       ),
     );

@@ -24,7 +24,7 @@ function control(game, info, id) {
   const preset = t("options.preset_value");
   if (info.type === "bool") {
     const select = h("select", { id }, h("option", { value: "", text: preset }), h("option", { value: "true", text: t("options.yes") }), h("option", { value: "false", text: t("options.no") }));
-    return { element: select, value: () => (select.value === "" ? undefined : select.value === "true") };
+    return { element: select, value: () => (select.value === "" ? undefined : select.value === "true"), set: (v) => { select.value = v === true ? "true" : v === false ? "false" : ""; } };
   }
   if (info.type === "int") {
     const input = h("input", { id, type: "number", step: "1", inputmode: "numeric", placeholder: preset, min: info.min ?? null, max: info.max ?? null });
@@ -35,6 +35,7 @@ function control(game, info, id) {
         const number = Number(input.value);
         return Number.isInteger(number) ? number : input.value;
       },
+      set: (v) => { input.value = v === undefined || v === null ? "" : String(v); },
     };
   }
   if (info.type === "set" && Array.isArray(info.choices)) {
@@ -50,17 +51,22 @@ function control(game, info, id) {
     return {
       element: h("div", {}, h("label", { class: "check small" }, override, " ", t("options.override")), list),
       value: () => (override.checked ? boxes.filter((b) => b.box.checked).map((b) => b.box.value) : undefined),
+      set: (v) => {
+        override.checked = Array.isArray(v);
+        list.hidden = !override.checked;
+        if (Array.isArray(v)) for (const b of boxes) b.box.checked = v.includes(b.box.value);
+      },
     };
   }
   if (Array.isArray(info.choices)) {
     const select = h("select", { id }, h("option", { value: "", text: preset }), info.choices.map((c) => h("option", { value: c, text: choiceLabel(game, info, c) })));
-    return { element: select, value: () => (select.value === "" ? undefined : select.value) };
+    return { element: select, value: () => (select.value === "" ? undefined : select.value), set: (v) => { select.value = info.choices.includes(v) ? v : ""; } };
   }
   const input = h("input", { id, placeholder: preset, maxlength: "200" });
-  return { element: input, value: () => (input.value === "" ? undefined : input.value) };
+  return { element: input, value: () => (input.value === "" ? undefined : input.value), set: (v) => { input.value = v === undefined || v === null ? "" : String(v); } };
 }
 
-/** The options form of `game` (an entry of GET /api/games): `{element, values(), markError(field)}`. */
+/** The options form of `game` (an entry of GET /api/games): `{element, values(), setValues(values), markError(field)}`. */
 export function optionsForm(game) {
   const rows = [];
   const controls = {};
@@ -95,6 +101,11 @@ export function optionsForm(game) {
         if (value !== undefined) out[name] = value;
       }
       return out;
+    },
+    /** Set the options the player chose before (the lobby remembers the last table); unknown names are ignored. */
+    setValues(values) {
+      for (const [name, value] of Object.entries(values || {})) controls[name]?.set(value);
+      if (Object.keys(values || {}).some((name) => controls[name])) element.open = true;
     },
     markError(field) {
       for (const row of element.querySelectorAll(".option-row")) row.classList.remove("error");

@@ -1,9 +1,16 @@
-// Personal statistics per game (#/stats): deals played, won and lost, score total and mean.
+// Personal statistics per game (#/stats): deals played, won and lost, score total and mean; then per game
+// the Re/Kontra (declarer/defender) split with win rates, solos or contracts played alone and won per contract,
+// and announcements made and won.
 
 import { api, ApiError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { gameTitle } from "../games.js";
+import { contractLabel } from "../labels.js";
+import { partyName } from "./history.js";
+
+/** The games whose players announce (Re/Kontra and the rest, Ultimo/Valat, Ulti). */
+const ANNOUNCING = new Set(["doppelkopf", "tapp_tarock", "dappen"]);
 
 /** The statistics page. */
 export function mount(root) {
@@ -53,6 +60,34 @@ export function mount(root) {
               ),
             ),
           )
+        : null,
+      games.length ? h("div", { class: "stats-details" }, games.map(details)) : null,
+    );
+  }
+
+  const rate = (won, deals) => (deals ? `${Math.round((100 * won) / deals)} %` : "—");
+
+  /** One game's richer figures: the sides, the deals played alone per contract, the announcements. */
+  function details(g) {
+    const parties = Object.entries(g.parties || {});
+    const contracts = Object.entries(g.contracts || {});
+    const doko = g.game === "doppelkopf";
+    const row = (label, deals, won, attrs) =>
+      h("tr", attrs, h("td", { text: label }), h("td", { class: "num", text: formatNumber(deals) }), h("td", { class: "num", text: formatNumber(won) }), h("td", { class: "num", text: rate(won, deals) }));
+    const head = (first) => h("thead", {}, h("tr", {}, h("th", { text: first }), h("th", { class: "num", text: t("stats.deals") }), h("th", { class: "num", text: t("stats.won") }), h("th", { class: "num", text: t("stats.rate") })));
+    const alone = g.declared || { deals: 0, won: 0 };
+    const announcements = g.announcements || { made: 0, won: 0 };
+    return h(
+      "section",
+      { class: "card-panel", testid: "stats-details", dataset: { game: g.game } },
+      h("h3", { text: gameTitle(g.game) }),
+      h("table", { class: "data-table" }, head(t("stats.party")), h("tbody", {}, parties.map(([party, p]) => row(partyName(g.game, party), p.deals, p.won, { testid: "stats-party", dataset: { key: party } })))),
+      h("p", { testid: "stats-declared", dataset: { deals: alone.deals, won: alone.won }, text: t(doko ? "stats.solos" : "stats.declared", { deals: formatNumber(alone.deals), won: formatNumber(alone.won) }) }),
+      contracts.length
+        ? h("table", { class: "data-table" }, head(t(doko ? "stats.solo_kind" : "stats.contract")), h("tbody", {}, contracts.map(([contract, c]) => row(contractLabel(g.game, contract, null) || contract, c.deals, c.won, { testid: "stats-contract", dataset: { key: contract } }))))
+        : null,
+      ANNOUNCING.has(g.game) || announcements.made
+        ? h("p", { testid: "stats-announcements", dataset: { made: announcements.made, won: announcements.won }, text: t("stats.announcements", { made: formatNumber(announcements.made), won: formatNumber(announcements.won) }) })
         : null,
     );
   }

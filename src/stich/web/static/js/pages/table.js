@@ -19,8 +19,18 @@ import { leaveWarning } from "../absence.js";
 import { rulesLink } from "./rules.js";
 import { seatPlate } from "../table/seats.js";
 import { handKeys, layoutHand, renderHand } from "../table/hand.js";
+import { createChat } from "../table/chat.js";
 import { rememberJoin, takePendingJoin } from "./lobby.js";
 import { rememberReturn } from "./login.js";
+import { moveGapMs, singleCardAction, trickAnimation, trickHoldMs } from "../settings.js";
+import { MovePacer } from "../table/pacing.js";
+import { sweepTrick } from "../table/trick_sweep.js";
+import { playTone } from "../sounds.js";
+import { hintTip } from "../touch_hints.js";
+import { clockIcon, countdown as clockCountdown, localClock, seatClock, tickCountdowns } from "../table/clock.js";
+import { noticeLine, presenceNotices } from "../table/presence.js";
+import { localWaiting, mustContinue, waitingLine } from "../table/ready.js";
+import { limitsText } from "../time_limits.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -49,10 +59,12 @@ export function mount(root, { params, query }) {
     finished: false,
     logOpen: false,
     hold: null,
+    clock: null,
+    waiting: null,
+    timedOut: new Set(),
   };
-  /** How long a completed trick stays in the middle before the next lead replaces it (ms). */
-  const TRICK_HOLD_MS = 1300;
   let holdTimer = null;
+  let autoTimer = null;
   let socket = null;
   let alive = true;
   let countdown = null;
@@ -70,6 +82,7 @@ export function mount(root, { params, query }) {
   const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
   const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
   const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
+  const presenceLine = noticeLine();
 
   const felt = h("div", { class: "felt", role: "region" });
   const seatsLayer = h("div", { class: "seats-layer" });
@@ -91,7 +104,8 @@ export function mount(root, { params, query }) {
   const sheetPanel = h("section", { class: "card-panel sheet-panel", testid: "score-sheet" });
   const logPanel = h("details", { class: "card-panel log-panel", ontoggle: (e) => { s.logOpen = e.target.open; } });
   const showEval = h("button", { type: "button", class: "small", hidden: true, onclick: () => { s.evalHidden = false; render(); evaluation.focus(); } });
-  const side = h("aside", { class: "side" }, showEval, infoPanel, sheetPanel, logPanel);
+  const chat = createChat({ send: (message) => Boolean(socket?.send(message)) });
+  const side = h("aside", { class: "side" }, showEval, infoPanel, chat.element, sheetPanel, logPanel);
 
   const page = h(
     "div",
@@ -100,6 +114,7 @@ export function mount(root, { params, query }) {
     rulesLine,
     notice,
     absenceNote,
+    presenceLine.element,
     h(
       "div",
       { class: "table-layout" },
@@ -181,7 +196,7 @@ export function mount(root, { params, query }) {
     socket?.close();
     socket = new TableSocket(tableId, {
       invite,
-      onMessage,
+      onMessage: (msg) => pacer.push(msg), // shown at the pace the player chose for other players' moves
       onStatus(state, info) {
         s.connection = state;
         s.retryAt = info.retryAt || null;
@@ -200,6 +215,7 @@ export function mount(root, { params, query }) {
       case "table":
         {
           const before = s.table;
+          for (const note of presenceNotices(before, msg, { mySeat: mySeat(), names: names() })) presenceLine.show(note);
           s.table = msg;
           const changed = !before || before.status !== msg.status || JSON.stringify(before.seats.map((x) => [x.kind, x.name])) !== JSON.stringify(msg.seats.map((x) => [x.kind, x.name]));
           if (changed) loadSummary().then(render);
@@ -208,10 +224,20 @@ export function mount(root, { params, query }) {
         break;
       case "deal_start":
         s.dealStart = msg;
+        s.waiting = null;
+        break;
+      case "waiting":
+        s.waiting = localWaiting(msg);
+        break;
+      case "timeout":
+        if (msg.seat === mySeat()) s.timedOut.add(msg.deal);
+        showToast(msg.seat === mySeat() ? t("clock.timeout_me") : t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
         break;
       case "state":
         noteCompletedTrick(s.state, msg);
+        if (!myTurnIn(s.state) && myTurnIn(msg)) playTone("turn");
         s.state = msg;
+        s.clock = localClock(msg);
         s.pending = false;
         // The evaluation stays until the player clicks "Weiter"; it sits on the felt and never covers the buttons.
         break;
@@ -224,7 +250,12 @@ export function mount(root, { params, query }) {
         s.tableEnd = msg;
         s.finished = true;
         break;
+      case "chat":
+      case "chat_history":
+        chat.receive(msg);
+        return;
       case "error":
+        if (chat.takeError(msg)) return;
         s.pending = false;
         if (msg.field === "table") {
           if (/finished/.test(msg.message)) {
@@ -247,12 +278,33 @@ export function mount(root, { params, query }) {
     const complete = (m) => (m?.view?.tricks || []).filter((tr) => tr.winner !== null && tr.winner !== undefined).length;
     if (!before || before.deal !== after.deal || complete(after) <= complete(before)) return;
     const tricks = after.view.tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined);
-    s.hold = { deal: after.deal, trick: tricks[tricks.length - 1], until: Date.now() + TRICK_HOLD_MS };
+    const holdMs = trickHoldMs();
+    s.hold = { deal: after.deal, trick: tricks[tricks.length - 1], until: Date.now() + holdMs };
+    if (s.hold.trick.winner === mySeat()) playTone("trick");
     clearTimeout(holdTimer);
     holdTimer = setTimeout(() => {
       s.hold = null;
       render();
-    }, TRICK_HOLD_MS + 20);
+    }, holdMs + 20);
+  }
+
+  /** Whether a state message asks the viewer to act. */
+  function myTurnIn(msg) {
+    const v = msg?.view;
+    return Boolean(v && v.phase !== "end" && v.to_move === msg.seat && typeof msg.seat === "number" && (v.legal_actions || []).length);
+  }
+
+  /** With automatic play on, the only card one may play is played by itself, once per step (a short pause first, so it is seen). */
+  function autoPlay(v, myTurn) {
+    const action = myTurn && !s.pending ? singleCardAction(v.legal_actions) : null;
+    const key = action ? `${s.state.deal}:${s.state.step}` : null;
+    if (!action || s.autoKey === key) return;
+    s.autoKey = key;
+    clearTimeout(autoTimer);
+    const wait = Math.max(400, (s.hold?.until ?? 0) - Date.now() + 50); // after the last trick has gone to its winner
+    autoTimer = setTimeout(() => {
+      if (alive && s.state && `${s.state.deal}:${s.state.step}` === key && !s.pending) sendAction(action);
+    }, wait);
   }
 
   /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
@@ -379,7 +431,7 @@ export function mount(root, { params, query }) {
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
     felt.setAttribute("aria-label", t("table.felt"));
-    rulesLine.textContent = rulesText(s.summary?.rules);
+    rulesLine.textContent = [rulesText(s.summary?.rules), limitsText(s.summary)].filter(Boolean).join(" ");
   }
 
   /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
@@ -390,8 +442,9 @@ export function mount(root, { params, query }) {
     const seat = mySeat();
     const deals = [];
     if (typeof seat === "number") {
-      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat)) deals.push(row.number);
-      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal)) deals.push(s.dealStart.number);
+      // A move the stand-in made because the turn timer ran out is no absence (the player was told at the time).
+      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat) && !s.timedOut.has(row.deal)) deals.push(row.number);
+      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal) && !s.timedOut.has(s.dealStart.deal)) deals.push(s.dealStart.number);
     }
     absenceNote.hidden = !deals.length || s.absenceClosed;
     if (absenceNote.hidden) return;
@@ -430,7 +483,7 @@ export function mount(root, { params, query }) {
     replace(
       seatsLayer,
       seatsInfo().map((seat, index) =>
-        seatPlate(seat, { index, view: v, viewpoint, seats: n, mySeat: mySeat(), name: nm[index], gameName: gameName(), pack: pack(), narrow: felt.clientWidth < 520, canJoin, onJoin: joinSeat }),
+        withClock(seatPlate(seat, { index, view: v, viewpoint, seats: n, mySeat: mySeat(), name: nm[index], gameName: gameName(), pack: pack(), narrow: felt.clientWidth < 520, canJoin, onJoin: joinSeat }), index),
       ),
     );
     const tricks = v?.tricks || [];
@@ -439,6 +492,7 @@ export function mount(root, { params, query }) {
     const ctx = { viewpoint, seats: n, gameName: gameName(), pack: pack(), names: names(), active: v?.public?.active };
     const held = s.hold && s.hold.deal === s.state?.deal && Date.now() < s.hold.until ? s.hold.trick : null;
     renderTrick(trick, held || (v && v.phase !== "end" ? current : null), ctx);
+    sweepTrick(trick, { winner: held?.winner, until: s.hold?.until ?? 0, viewpoint, seats: n, enabled: Boolean(held) && trickAnimation() });
     const previous = current && current.winner === null ? complete : tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined).slice(-2, -1)[0] || complete;
     renderLastTrick(lastTrick, previous, ctx);
     const talon = v?.public?.talon;
@@ -449,8 +503,29 @@ export function mount(root, { params, query }) {
     if (s.notice) return renderTurn(null); // a table one may not see (or that does not exist): only the notice speaks
     if (status() === "open") centerInfo.append(openTableControls());
     else if (status() === "finished" && !s.lastEnd) centerInfo.append(h("div", { class: "muted", text: t("table.finished") }));
+    else if (betweenDeals() && s.evalHidden) centerInfo.append(h("div", { class: "muted waiting-center" }, waitingLine(s.waiting, { mySeat: mySeat(), names: names() })));
     else if (status() === "playing" && !v) centerInfo.append(h("div", { class: "muted", text: t("table.next_deal_soon") }));
     renderTurn(v);
+  }
+
+  /** The seat whose clock runs gets it on its plate. */
+  function withClock(plate, index) {
+    const clock = currentClock();
+    if (clock && clock.seat === index) plate.querySelector(".plate")?.append(seatClock(clock));
+    return plate;
+  }
+
+  /** The clock of the moment the page shows (none once the deal is over). */
+  const currentClock = () => (s.clock && s.state && s.clock.deal === s.state.deal && s.clock.step === s.state.step && view()?.phase !== "end" ? s.clock : null);
+
+  /** Between two deals, while the server waits for "Weiter" (its "waiting" message is for the last finished deal). */
+  const betweenDeals = () => Boolean(s.waiting && status() === "playing" && s.lastEnd && s.waiting.deal === s.lastEnd.deal && (!s.dealStart || s.dealStart.deal === s.lastEnd.deal));
+
+  /** "Weiter": tell the server this person has read the evaluation (the next deal waits for everybody), and close it. */
+  function continueAfter(end) {
+    if (mustContinue(s.waiting, end.deal, mySeat())) socket?.send({ type: "continue", deal: end.deal });
+    s.evalHidden = true;
+    render();
   }
 
   function openTableControls() {
@@ -485,7 +560,12 @@ export function mount(root, { params, query }) {
       return;
     }
     turn.hidden = false;
-    turn.textContent = mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat });
+    const clock = currentClock();
+    replace(
+      turn,
+      mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat }),
+      clock && clock.seat === seat ? [" · ", clockIcon(), " ", clockCountdown(clock.deadline, { testid: "turn-clock", seat })] : null,
+    );
   }
 
   function renderControls() {
@@ -506,7 +586,7 @@ export function mount(root, { params, query }) {
     }
     replace(
       actions,
-      buttons.map((text) =>
+      buttons.map((text) => [
         h("button", {
           type: "button",
           class: ["action", actionKind(text)],
@@ -517,12 +597,14 @@ export function mount(root, { params, query }) {
           text: actionLabel(text, gameName(), v?.phase, pack()),
           onclick: () => sendAction(text),
         }),
-      ),
+        hintTip(actionHint(text, gameName())), // the explanation on a touch screen, where a title never shows
+      ]),
     );
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
       renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
+      autoPlay(v, myTurn);
     } else {
       hand.replaceChildren();
       hand.hidden = mySeat() === null;
@@ -556,15 +638,15 @@ export function mount(root, { params, query }) {
     evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
-      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.evalHidden = true; render(); } })),
+      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
       evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }),
       h(
         "div",
         { class: "eval-links" },
         h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
         h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
-        more ? h("span", { class: "muted small", testid: "eval-next", text: running ? t("result.next_running", { n: running }) : t("result.next_soon") }) : null,
-        h("button", { type: "button", class: "primary small", testid: "eval-continue", text: t("result.continue"), onclick: () => { s.evalHidden = true; render(); } }),
+        more ? h("span", { class: "muted small", testid: "eval-next" }, running ? t("result.next_running", { n: running }) : betweenDeals() ? waitingLine(s.waiting, { mySeat: mySeat(), names: names() }) : t("result.next_soon")) : null,
+        h("button", { type: "button", class: "primary small", testid: "eval-continue", dataset: { waits: mustContinue(s.waiting, end.deal, mySeat()) ? "true" : "false" }, text: t("result.continue"), onclick: () => continueAfter(end) }),
         status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
       ),
     );
@@ -600,6 +682,8 @@ export function mount(root, { params, query }) {
   const resize = new ResizeObserver(() => layoutHand(hand));
   resize.observe(hand);
   const offSetting = onSetting(() => render());
+  const pacer = new MovePacer(onMessage, moveGapMs, () => mySeat(), () => s.hold?.until ?? 0);
+  const stopTicking = tickCountdowns(page);
 
   (async () => {
     const [bots] = await Promise.all([loadBots().catch(() => []), loadSummary()]);
@@ -634,10 +718,18 @@ export function mount(root, { params, query }) {
       window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
+      clearTimeout(autoTimer);
+      pacer.close();
       resize.disconnect();
       offSetting();
+      chat.destroy();
+      stopTicking();
+      presenceLine.stop();
       socket?.close();
     },
-    relabel: render,
+    relabel() {
+      render();
+      chat.render();
+    },
   };
 }

@@ -4,6 +4,7 @@
 
 import { cardElement } from "../cards.js";
 import { t } from "../i18n.js";
+import { arrangeGroups } from "../settings.js";
 
 /** Group the hand: the server's hand_groups when they hold exactly the hand's cards, else by suit letter. */
 export function groupHand(hand, handGroups) {
@@ -38,7 +39,7 @@ function bySuit(hand) {
  */
 export function renderHand(container, { hand, groups, cardActions, myTurn, busy, gameName, pack, onPlay, onIllegal = null }) {
   const focused = document.activeElement?.closest?.('[data-testid="hand"] .card')?.dataset.card ?? null;
-  const grouped = groupHand(hand, groups);
+  const grouped = arrangeGroups(groupHand(hand, groups)); // in the order the player chose (settings)
   const cards = [];
   const seen = new Map();
   grouped.forEach((group, groupIndex) => {

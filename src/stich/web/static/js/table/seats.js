@@ -86,7 +86,9 @@ export function seatPlate(seat, { index, view, viewpoint, seats, mySeat, name, g
       title: seat.kind === "bot" ? botTitle(seat.bot) : null,
       testid: "seat",
       dataset: { seat: index, occupant },
-      style: { left: `${Math.min(98.5, Math.max(1.5, pos.x))}%`, top: `${pos.y}%` },
+      // A seat on the right edge is anchored by its right side: anchored by its left side near the edge, the box
+      // had only the few pixels up to the felt's edge to grow into, and its plate wrapped into a round blob.
+      style: pos.x > 78 ? { right: `${Math.max(1.5, 100 - pos.x)}%`, top: `${pos.y}%` } : { left: `${Math.min(98.5, Math.max(1.5, pos.x))}%`, top: `${pos.y}%` },
       "aria-label": t("table.seat_label", { n: index + 1, name: occupant || t("lobby.free_seat") }),
     },
     h(
