@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from stich.games.doppelkopf import actions as _actions
 from stich.kernels.core import C_EFF, C_EYES, TRUMP, card_key, jit, legal_faces, next_random, pick_below, take
 
 # Phases (the engine's numbering, stich.games.doppelkopf.state)
@@ -34,17 +35,18 @@ DECLARE = 1
 PLAY = 5
 END = 6
 
-# Action codes (stich.games.doppelkopf.actions)
-N_PLAY = 24
-OTHER_BASE = 24
+# Action codes: the engine's own constants, so that a new action appended there (Schweine, Klopfen) moves
+# the ``actions`` slice's columns here too
+N_PLAY = _actions.DISCARD
+OTHER_BASE = _actions.DISCARD
 """Code of the first non-card action: the ``actions`` slice's column of a code is ``code - OTHER_BASE``."""
-GESUND = 48
-VORBEHALT = 49
-PASS = 50
-HOCHZEIT = 51
-ANNOUNCE = 56
-SOLO = 62
-N_ACTIONS = 87
+GESUND = _actions.GESUND
+VORBEHALT = _actions.VORBEHALT
+PASS = _actions.PASS
+HOCHZEIT = _actions.HOCHZEIT
+ANNOUNCE = _actions.ANNOUNCE
+SOLO = _actions.SOLO
+N_ACTIONS = len(_actions.ACTIONS)
 ACTION_COLUMNS = N_ACTIONS - OTHER_BASE + 1
 
 # Kinds (the encoding's vocabulary order) and parties
