@@ -1,0 +1,351 @@
+"""N Tarock-family deals whose card play is stepped at once: the bidding and talon phases go through the engine first.
+
+``TarockBatch(num_envs, "stich/dobbm-pagat-v1", bidding="random")`` plays each
+deal's phases before the card play (bidding, talon, discards, announcements,
+doubling) in the reference engine, every seat's action chosen by the bot spec
+``bidding`` (any spec of the bot registry: ``random``, ``heuristic``,
+``pimc:level=1`` ...; one bot per seat and deal, seeded from the deal's
+stream).  At the first card the deal is handed to the compiled card play
+(:mod:`stich.rl.batched.tarock_kernel`), which the learner steps: the fields
+(``current_player``, ``observation``, ``legal_action_mask``, ``rewards``,
+``terminated``) are those of :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`,
+the tensor and the action codes those of the single env.
+
+At the hand-over every seat's tensor is taken from the reference encoding;
+the batch then rewrites only the slices card play changes (see the kernel).
+When the last card falls, the deal's cards are replayed into the reference
+state it was handed over from, which scores it (``rewards``) and gives the
+final observation (seat 0's), so scores, Pagat ultimo and every end-of-deal
+reveal are the engine's own.
+
+Deals that end before any card is played (all passed, thrown in) are not
+given to the learner: the deal's stream deals the next one (``skipped``
+counts them).  Deal seeds and dealers come from a ``random.Random`` per deal
+seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
+
+Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
+play (they have kernel adapters), and Dappen with its own card-play rules
+compiled: the lone player's laid-out Ulti cards (dossier §5.1), the Gstieß
+kept back (``gstiesieren``, §6.2) and Buchenbach's fixed first three tricks
+(``first_three_tricks``, §6.3).  Droggn (66 or 78 cards, more than the
+kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
+trick) raises :class:`~stich.rl.batched.NotSupportedError` naming why.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from stich.bots.spec import build_bot, parse_bot_spec
+from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, kernel_arrays
+from stich.bots.tarock_rollout import ADAPTERS
+from stich.cards import Card
+from stich.core.errors import IllegalActionError
+from stich.core.game import State
+from stich.rl.batched import NotSupportedError, require_numba
+from stich.rl.encoding import Encoding
+from stich.rl.ids import game_for
+
+require_numba()
+
+from stich.kernels.tarock_core import NO_KEY, NO_SUIT  # noqa: E402  (numba checked above)
+from stich.rl.batched import tarock_kernel as K  # noqa: E402
+
+SPECIAL_CARD_PLAY = {
+    "droggn": "its pack of 66 or 78 cards exceeds the kernel's 63-card hand masks, and a laid-out Pagat or Gstieß "
+    "is bound to the last trick (§5.2)",
+}
+GAMES = ("tapp_tarock", "dobbm", "dappen")
+
+
+class TarockBatch:
+    """``num_envs`` Tarock-family deals in card play, stepped together (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        env_id: str = "stich/dobbm-pagat-v1",
+        *,
+        bidding: str = "random",
+        reward_scale: float = 1.0,
+        dealer: int | Literal["random"] = 0,
+    ) -> None:
+        game = game_for(env_id)
+        if game.name in SPECIAL_CARD_PLAY:
+            raise NotSupportedError(
+                f"{env_id}: {game.name}'s card play is not supported in the batched env: {SPECIAL_CARD_PLAY[game.name]}"
+            )
+        if game.name not in GAMES:
+            raise NotSupportedError(f"{env_id}: TarockBatch plays the card play of {', '.join(GAMES)}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if reward_scale <= 0:
+            raise ValueError(f"reward_scale must be positive, not {reward_scale}")
+        if dealer != "random" and not (isinstance(dealer, int) and 0 <= dealer < game.num_seats):
+            raise ValueError(f"dealer must be a seat 0..{game.num_seats - 1} or 'random', not {dealer!r}")
+        self.game = game
+        self.num_envs = num_envs
+        self.num_players = game.num_seats
+        self.reward_scale = reward_scale
+        self.dealer = dealer
+        self.bidding = parse_bot_spec(bidding)
+        self.adapter = ADAPTERS[game.name](game) if game.name in ADAPTERS else None
+        self._rules: TrickRules | None = None
+        self._gstiess = -1
+        self._first = np.zeros(8, dtype=np.int64)
+        if game.name == "dappen" and game.options.first_three_tricks:
+            from stich.games.dappen import pack as dappen_pack
+            from stich.games.dappen.state import FIXED_TRICK_CARDS
+
+            self._first[:] = (
+                1,
+                *FIXED_TRICK_CARDS,
+                dappen_pack.ONE_POINT_TRUMPS,
+                dappen_pack.TRUMPS,
+                dappen_pack.EMPTY_SUIT_CARDS,
+                dappen_pack.SUIT_CARDS,
+            )
+        if game.name == "dappen" and game.options.gstiesieren:
+            from stich.games.dappen.pack import GSTIESS
+
+            self._gstiess = GSTIESS
+        self.encoding = Encoding(game)
+        self.observation_size = self.encoding.size
+        self.num_actions = len(game.actions)
+        self._setup_tables()
+        n = num_envs
+        self._state = np.zeros((n, K.WIDTH), dtype=np.int64)
+        self._base = np.zeros((n, game.num_seats, self.observation_size), dtype=np.float32)
+        self._rngs = [random.Random() for _ in range(n)]
+        self._deals: list[State | None] = [None] * n
+        self.preludes: list[list[int]] = [[] for _ in range(n)]
+        """Per deal: the action codes played through the engine before the hand-over."""
+        self.deal_seeds = np.zeros(n, dtype=np.int64)
+        self.dealers = np.zeros(n, dtype=np.int64)
+        self.skipped = 0
+        """Deals that ended before card play (not handed to the learner)."""
+        self.current_player = np.full(n, -1, dtype=np.int64)
+        self.observation = np.zeros((n, self.observation_size), dtype=np.float32)
+        self.legal_action_mask = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
+        self.terminated = np.ones(n, dtype=bool)
+        self._ended = np.zeros(n, dtype=bool)
+        self._ctx: npt.NDArray[np.int64] | None = None
+
+    def _setup_tables(self) -> None:
+        game, layout = self.game, self.encoding.layout
+        size = game.deck.n_faces * game.deck.copies
+        cards = [game.deck.cards(1 << i)[0] if i in game.deck.physical else None for i in range(size)]
+        self._code_card = np.full(self.num_actions, -1, dtype=np.int64)
+        self._card_code = np.full(K.MAX_CARDS, -1, dtype=np.int64)
+        self._flag = np.full(K.MAX_CARDS, -1, dtype=np.int64)
+        by_text = game.actions.by_text
+        for index, card in enumerate(cards):
+            if card is None:
+                continue
+            code = by_text[f"play {card.text}"].code
+            self._code_card[code] = index
+            self._card_code[index] = code
+            self._flag[index] = layout.text_index[card.text]
+        self._n_cards = len(layout.cards) * layout.copies
+        single = [game.trick_points([c]) for c in cards if c is not None]
+        self._mode = K.THIRDS if any(p is None for p in single) else K.SUM
+        self._pts = np.zeros(K.MAX_CARDS, dtype=np.int64)
+        for index, card in enumerate(cards):
+            if card is not None:
+                self._pts[index] = self._points_of(card)
+        infos = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
+        self._off = np.array([infos.get(name, (0, 0)) for name in K.DYNAMIC], dtype=np.int64)
+        self._hand_scale = float(max(1, game.deck.size // 3))
+        self._points_scale = float(self.encoding._points_scale())
+
+    def _points_of(self, card: Card) -> int:
+        """A card's points as the game counts them (Tapp Tarock: its face value, counted in threes by the kernel)."""
+        if self._mode == K.SUM:
+            return int(self.game.trick_points([card]) or 0)
+        from stich.games.tapp_tarock.pack import card_points
+
+        return int(card_points(card))
+
+    # ---------------------------------------------------------------- deals
+    def reset(self, seed: int | Sequence[int] | None = None) -> None:
+        """Deal every deal anew and play it to its first card; ``seed`` reseeds the streams (an int ``s``: deal ``i`` gets ``s + i``)."""
+        if seed is not None:
+            seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
+            for rng, s in zip(self._rngs, seeds, strict=True):
+                rng.seed(s)
+        for b in range(self.num_envs):
+            self._deal(b)
+
+    def reset_done(self) -> npt.NDArray[np.int64]:
+        """Deal the finished deals anew from their streams; returns their indices."""
+        done = np.flatnonzero(self.terminated).astype(np.int64)
+        for b in done:
+            self._deal(int(b))
+        return done
+
+    def _deal(self, b: int) -> None:
+        """Deal ``b``'s next deal, play it through the engine to its first card, and hand it to the kernel."""
+        game, rng = self.game, self._rngs[b]
+        while True:
+            deal_seed = rng.getrandbits(63)
+            dealer = rng.randrange(game.num_seats) if self.dealer == "random" else int(self.dealer)
+            state = game.new_state(seed=deal_seed, dealer=dealer)
+            bots = {s: build_bot(self.bidding, game, s, rng.getrandbits(63)) for s in range(game.num_seats)}
+            prelude: list[int] = []
+            while not state.is_terminal() and state.phase_name != "play":  # type: ignore[attr-defined]
+                seat = state.current_player()
+                code = bots[seat].choose(state.observation(seat)).code
+                state.apply(code)
+                prelude.append(code)
+            if not state.is_terminal():
+                break
+            self.skipped += 1
+        self._deals[b] = state
+        self.preludes[b] = prelude
+        self.deal_seeds[b] = deal_seed
+        self.dealers[b] = dealer
+        for s in range(game.num_seats):
+            self._base[b, s] = self.encoding.tensor(state.observation(s))
+        pos = self._position(state)
+        arrays = kernel_arrays(pos)
+        self._ctx = arrays.ctx
+        row = self._state[b]
+        row[:] = 0
+        row[K.KSEAT : K.KSEAT + K.MAX_SEATS] = -1
+        for k, seat in enumerate(pos.seats):
+            row[K.SEATS + k] = seat
+            row[K.KSEAT + seat] = k
+            row[K.HANDS + k] = pos.hands[k]
+        row[K.M] = len(pos.seats)
+        row[K.LEADER] = pos.leader
+        row[K.TO_MOVE] = pos.seats[pos.leader]
+        row[K.N_TRICKS] = pos.tricks_left
+        row[K.LED] = NO_SUIT
+        row[K.BEST_KEY] = NO_KEY
+        row[K.LONE] = getattr(state, "lone", None) if getattr(state, "lone", None) is not None else -1
+        row[K.ULTI] = getattr(state, "ulti_mask", 0)
+        row[K.GSTIESS] = self._gstiess
+        row[K.KEPT] = -1
+        row[K.FIRST : K.FIRST + 8] = self._first
+        if pos.trick:
+            raise NotSupportedError("the hand-over found a trick begun: cards are played only in the batch")
+        self.terminated[b] = False
+        self.rewards[b] = 0.0
+        K.refresh(
+            self._state,
+            b,
+            self._card_code,
+            self._ctx,
+            self._base,
+            *self._encode_args(),
+            self.observation,
+            self.legal_action_mask,
+            self.current_player,
+        )
+
+    def _position(self, state: State) -> TrickPosition:
+        """The card play of ``state`` at the hand-over in kernel seats (the active seats in playing order)."""
+        if self.adapter is not None:
+            return self.adapter.position(state)
+        from stich.games.dappen.pack import ORDER
+
+        if self._rules is None:
+            self._rules = TrickRules.of(ORDER, tuple(int(p) for p in self._pts[: len(ORDER.eff)]))
+        seats = tuple(state.active)  # type: ignore[attr-defined]
+        return TrickPosition(
+            rules=self._rules,
+            seats=seats,
+            side=1 << seats.index(state.lone),  # type: ignore[attr-defined]
+            hands=tuple(state.hands[s] for s in seats),  # type: ignore[attr-defined]
+            trick=(),
+            leader=seats.index(state.current_player()),
+            tricks_left=state.n_tricks - len(state.tricks),  # type: ignore[attr-defined]
+        )
+
+    def _encode_args(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, int, float, float]:
+        return (self._off, self._flag, self.num_players, self._n_cards, self._hand_scale, self._points_scale)
+
+    # ----------------------------------------------------------------- step
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Play one card code per deal (ignored for finished deals); the fields then describe the new states."""
+        codes = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if codes.shape != (self.num_envs,):
+            raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
+        if self._ctx is None:
+            raise RuntimeError("no deals yet: call reset() first")
+        live = ~self.terminated
+        self.rewards[:] = 0.0
+        bad = K.step(
+            self._state,
+            codes,
+            live,
+            self._code_card,
+            self._card_code,
+            self._ctx,
+            self._pts,
+            self._mode,
+            self._base,
+            *self._encode_args(),
+            self.observation,
+            self.legal_action_mask,
+            self.current_player,
+            self._ended,
+        )
+        if bad >= 0:
+            code = int(codes[bad])
+            text = self.game.actions.actions[code].text if 0 <= code < self.num_actions else str(code)
+            raise IllegalActionError(f"deal {bad}: {text!r} is not legal for seat {self.current_player[bad]} now", "batched env")
+        for b in np.flatnonzero(self._ended):
+            self._finish(int(b))
+
+    def _finish(self, b: int) -> None:
+        """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the final observation."""
+        state = self._deals[b]
+        assert state is not None
+        row = self._state[b]
+        for card in row[K.CARDS : K.CARDS + row[K.N_PLAYED]]:
+            state.apply(int(self._card_code[card]))
+        if not state.is_terminal():
+            raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
+        self.rewards[b] = np.asarray(state.result().scores, dtype=np.float64) * self.reward_scale
+        self.terminated[b] = True
+        self.current_player[b] = -1
+        self.observation[b] = self.encoding.tensor(state.observation(0))
+        self.legal_action_mask[b] = 0
+
+    # ------------------------------------------------------------- reading
+    def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not)."""
+        who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
+        out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
+        for b in range(self.num_envs):
+            seat = int(who[b])
+            if not 0 <= seat < self.num_players:
+                raise ValueError(f"seats must lie in 0..{self.num_players - 1}")
+            if self.terminated[b]:
+                state = self._deals[b]
+                assert state is not None
+                out[b] = self.encoding.tensor(state.observation(seat))
+            else:
+                K.encode(self._state, b, seat, self._base[b, seat], *self._encode_args(), out[b])
+        return out
+
+    def handed_over(self, b: int) -> State:
+        """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed)."""
+        state = self.game.new_state(seed=int(self.deal_seeds[b]), dealer=int(self.dealers[b]))
+        for code in self.preludes[b]:
+            state.apply(code)
+        return state
+
+    def memory_bytes(self) -> int:
+        """Bytes of the batch's arrays (the hand-over tensors of every seat included)."""
+        arrays = (self._state, self._base, self.current_player, self.observation, self.legal_action_mask, self.rewards, self.terminated)
+        return sum(a.nbytes for a in arrays)
