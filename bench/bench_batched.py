@@ -13,8 +13,8 @@ tensor of the player to act at every step; steps per second are of CPU time
 * ``aec``: the PettingZoo env on ``stich/doppelkopf-ddv-v1`` (``env.last()``:
   tensor and mask; ``env.step``), as in ``bench_rl.py``;
 * ``batched tarock``: :class:`stich.rl.batched.tarock.TarockBatch` on Tapp
-  Tarock, Dobbm and Dappen (Furtwangen) with 256 deals (random legal cards drawn in numpy from the
-  mask): card steps per CPU second, the bidding
+  Tarock, Dobbm, Dappen (Furtwangen) and Droggn (Stubai, its own kernel) with 256 deals (random legal cards
+  drawn in numpy from the mask): card steps per CPU second, the bidding
   (random bots through the engine), hand-over tensors and the scoring replay
   included in the time;
 * ``open_spiel``: ``tarok(players=4)``, ``skat`` and ``hearts`` through
@@ -27,6 +27,7 @@ Memory per 1,000 concurrent deals: the bytes of the batch's arrays
 streams), both scaled to 1,000 deals from ``N = 4096``.
 
     python bench/bench_batched.py --steps 400000 --deals 100 --json batched.json
+    python bench/bench_batched.py --only-tarock --steps 400000 --deals 200   # the Tarock-family rows alone
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from stich.rl.batched.tarock import TarockBatch
 
 SIZES = (1, 64, 1024, 4096)
 ENV_ID = "stich/doppelkopf-ddv-v1"
-TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1", "stich/dappen-furtwangen-v1")
+TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1", "stich/dappen-furtwangen-v1", "stich/droggn-stubai-v1")
 TAROCK_SIZE = 256
 
 
@@ -79,7 +80,8 @@ def batched_run(n: int, steps: int, seed: int = 0, env_id: str = ENV_ID) -> dict
             done += live
             deals += len(batch.reset_done())
     cpu = time.process_time() - start
-    return {"steps": done, "deals": deals, "cpu_s": round(cpu, 3), "steps_per_s": round(done / cpu)}
+    arrays = round(batch.memory_bytes() * 1000 / n / 2**20, 2)
+    return {"steps": done, "deals": deals, "cpu_s": round(cpu, 3), "steps_per_s": round(done / cpu), "arrays_mib_per_1000": arrays}
 
 
 def memory_per_1000(n: int = 4096) -> dict[str, float]:
@@ -111,29 +113,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=50, help="deals for the single AEC env and each OpenSpiel game (default 50)")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="batch sizes (default 1,64,1024,4096)")
     parser.add_argument("--no-spiel", action="store_true", help="leave OpenSpiel out")
+    parser.add_argument("--only-tarock", action="store_true", help="only the Tarock-family rows (TarockBatch and their AEC envs)")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     rows: dict[str, Any] = {}
     batched_run(2, 200)  # compile (or load numba's cache) outside the timing
     aec_run(ENV_ID, 1)
-    for n in (int(x) for x in args.sizes.split(",")):
+    for n in () if args.only_tarock else (int(x) for x in args.sizes.split(",")):
         rows[f"batched {n}"] = row = batched_run(n, max(args.steps if n > 1 else args.steps // 10, 1000))
         print(f"{'batched N=' + str(n):<28}{row['steps_per_s']:>12,} steps/s")
-    rows["aec"] = row = _timed(lambda: aec_run(ENV_ID, args.deals))
-    print(f"{'aec (PettingZoo)':<28}{row['steps_per_s']:>12,} steps/s")
+    if not args.only_tarock:
+        rows["aec"] = row = _timed(lambda: aec_run(ENV_ID, args.deals))
+        print(f"{'aec (PettingZoo)':<28}{row['steps_per_s']:>12,} steps/s")
     for env_id in TAROCK_IDS:
         batched_run(2, 100, env_id=env_id)
         rows[f"batched {env_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=env_id)
-        print(f"{'batched ' + env_id.split('/')[1] + ' N=' + str(TAROCK_SIZE):<44}{row['steps_per_s']:>12,} card steps/s")
+        label = f"batched {env_id.split('/')[1]} N={TAROCK_SIZE}"
+        print(f"{label:<44}{row['steps_per_s']:>12,} card steps/s  ({row['arrays_mib_per_1000']} MiB arrays per 1,000 deals)")
         rows[f"aec {env_id}"] = row = _timed(lambda env_id=env_id: aec_run(env_id, args.deals))
         print(f"{'aec ' + env_id.split('/')[1]:<44}{row['steps_per_s']:>12,} steps/s (whole deal)")
-    if not args.no_spiel:
+    if not args.no_spiel and not args.only_tarock:
         for name in SPIEL_GAMES:
             rows[f"open_spiel {name}"] = row = _timed(lambda name=name: spiel_run(name, args.deals))
             row["observation"] = spiel_observation(name)
             print(f"{'spiel ' + name:<28}{row['steps_per_s']:>12,} steps/s  ({row['observation']})")
-    rows["memory_per_1000_deals"] = mem = memory_per_1000()
-    print(f"memory per 1,000 deals: arrays {mem['arrays_mib']} MiB, tracemalloc peak {mem['tracemalloc_peak_mib']} MiB")
+    if not args.only_tarock:
+        rows["memory_per_1000_deals"] = mem = memory_per_1000()
+        print(f"memory per 1,000 deals: arrays {mem['arrays_mib']} MiB, tracemalloc peak {mem['tracemalloc_peak_mib']} MiB")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"machine": machine_info(command=" ".join(sys.argv)), "rows": rows}, fh, indent=2)

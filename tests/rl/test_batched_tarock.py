@@ -124,16 +124,10 @@ def test_a_bot_spec_plays_the_bidding_and_reset_done_deals_on() -> None:
     assert not batch.terminated.any() and (batch.deal_seeds != first).all()
 
 
-@pytest.mark.parametrize(
-    ("env_id", "named"),
-    [
-        ("stich/droggn-stubai-v1", "66 or 78 cards"),
-        ("stich/doppelkopf-ddv-v1", "tapp_tarock, dobbm, dappen"),
-    ],
-)
-def test_card_play_rules_the_kernel_lacks_are_refused_by_name(env_id: str, named: str) -> None:
-    with pytest.raises(NotSupportedError, match=named):
-        tarock.TarockBatch(1, env_id)
+def test_a_game_outside_the_tarock_family_is_refused_by_name() -> None:
+    """Doppelkopf has its own batch (DoppelkopfBatch); Droggn's card play is in tests/rl/test_batched_droggn.py."""
+    with pytest.raises(NotSupportedError, match="tapp_tarock, dobbm, dappen, droggn"):
+        tarock.TarockBatch(1, "stich/doppelkopf-ddv-v1")
 
 
 def test_step_before_reset_says_so() -> None:

@@ -3,8 +3,8 @@
 * :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`: whole DDV Doppelkopf
   deals (health round, reservations, announcements, card play);
 * :class:`~stich.rl.batched.tarock.TarockBatch`: the card play of Tapp Tarock,
-  Dobbm and Dappen deals, their bidding and talon played first through the engine by a
-  chosen bot spec.
+  Dobbm, Dappen and Droggn deals (Droggn on a kernel of its own), their bidding and talon
+  played first through the engine by a chosen bot spec.
 
 Each keeps pgx-like fields (``current_player``, ``observation``,
 ``legal_action_mask``, ``rewards``, ``terminated``) with the observation

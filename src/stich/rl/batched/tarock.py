@@ -27,9 +27,11 @@ Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
 play (they have kernel adapters), and Dappen with its own card-play rules
 compiled: the lone player's laid-out Ulti cards (dossier §5.1), the Gstieß
 kept back (``gstiesieren``, §6.2) and Buchenbach's fixed first three tricks
-(``first_three_tricks``, §6.3).  Droggn (66 or 78 cards, more than the
-kernel's 63-bit hands hold; a laid-out Pagat or Gstieß bound to the last
-trick) raises :class:`~stich.rl.batched.NotSupportedError` naming why.
+(``first_three_tricks``, §6.3).  Droggn, whose 66 or 78 cards do not fit the
+kernel's one-int64 hands, has a kernel of its own
+(:mod:`stich.rl.batched.droggn_kernel`: hands as a flag per card, the laid-out
+Pagat and Gstieß, the Super Mord's early end); ``TarockBatch`` with a Droggn id
+builds a :class:`DroggnBatch`, which differs only in that kernel.
 """
 
 from __future__ import annotations
@@ -54,17 +56,20 @@ from stich.rl.ids import game_for
 require_numba()
 
 from stich.kernels.tarock_core import NO_KEY, NO_SUIT  # noqa: E402  (numba checked above)
+from stich.rl.batched import droggn_kernel as D  # noqa: E402
 from stich.rl.batched import tarock_kernel as K  # noqa: E402
 
-SPECIAL_CARD_PLAY = {
-    "droggn": "its pack of 66 or 78 cards exceeds the kernel's 63-card hand masks, and a laid-out Pagat or Gstieß "
-    "is bound to the last trick (§5.2)",
-}
-GAMES = ("tapp_tarock", "dobbm", "dappen")
+GAMES = ("tapp_tarock", "dobbm", "dappen", "droggn")
 
 
 class TarockBatch:
     """``num_envs`` Tarock-family deals in card play, stepped together (see the module docstring)."""
+
+    def __new__(cls, num_envs: int, env_id: str = "stich/dobbm-pagat-v1", **_options: object) -> TarockBatch:
+        """A Droggn id builds the :class:`~stich.rl.batched.droggn.DroggnBatch` (its own kernel), every other id this class."""
+        if cls is TarockBatch and game_for(env_id).name == "droggn":
+            return super().__new__(DroggnBatch)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -76,10 +81,6 @@ class TarockBatch:
         dealer: int | Literal["random"] = 0,
     ) -> None:
         game = game_for(env_id)
-        if game.name in SPECIAL_CARD_PLAY:
-            raise NotSupportedError(
-                f"{env_id}: {game.name}'s card play is not supported in the batched env: {SPECIAL_CARD_PLAY[game.name]}"
-            )
         if game.name not in GAMES:
             raise NotSupportedError(f"{env_id}: TarockBatch plays the card play of {', '.join(GAMES)}")
         if num_envs < 1:
@@ -94,6 +95,57 @@ class TarockBatch:
         self.reward_scale = reward_scale
         self.dealer = dealer
         self.bidding = parse_bot_spec(bidding)
+        self.encoding = Encoding(game)
+        self.observation_size = self.encoding.size
+        self.num_actions = len(game.actions)
+        self._setup_cards()
+        n = num_envs
+        self._base = np.zeros((n, game.num_seats, self.observation_size), dtype=np.float32)
+        self._rngs = [random.Random() for _ in range(n)]
+        self._deals: list[State | None] = [None] * n
+        self._loaded: list[State | None] = [None] * n
+        self.preludes: list[list[int]] = [[] for _ in range(n)]
+        """Per deal: the action codes played through the engine before the hand-over."""
+        self.deal_seeds = np.zeros(n, dtype=np.int64)
+        self.dealers = np.zeros(n, dtype=np.int64)
+        self.skipped = 0
+        """Deals that ended before card play (not handed to the learner)."""
+        self.current_player = np.full(n, -1, dtype=np.int64)
+        self.observation = np.zeros((n, self.observation_size), dtype=np.float32)
+        self.legal_action_mask = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
+        self.terminated = np.ones(n, dtype=bool)
+        self._ended = np.zeros(n, dtype=bool)
+        self._dealt = False
+        self._setup_kernel()
+
+    def _setup_cards(self) -> None:
+        """The card <-> action code tables and each card's flag in the card slices (every kernel's)."""
+        game, layout = self.game, self.encoding.layout
+        size = game.deck.n_faces * game.deck.copies
+        self._cards = [game.deck.cards(1 << i)[0] if i in game.deck.physical else None for i in range(size)]
+        self._code_card = np.full(self.num_actions, -1, dtype=np.int64)
+        self._card_code = np.full(max(size, K.MAX_CARDS), -1, dtype=np.int64)
+        self._flag = np.full(max(size, K.MAX_CARDS), -1, dtype=np.int64)
+        by_text = game.actions.by_text
+        for index, card in enumerate(self._cards):
+            if card is None:
+                continue
+            code = by_text[f"play {card.text}"].code
+            self._code_card[code] = index
+            self._card_code[index] = code
+            self._flag[index] = layout.text_index[card.text]
+        self._n_cards = len(layout.cards) * layout.copies
+        self._hand_scale = float(max(1, game.deck.size // 3))
+
+    def _dynamic_offsets(self, names: Sequence[str]) -> npt.NDArray[np.int64]:
+        """(start, stop) in the tensor of each slice named (0, 0 for a slice the game lacks)."""
+        infos = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
+        return np.array([infos.get(name, (0, 0)) for name in names], dtype=np.int64)
+
+    def _setup_kernel(self) -> None:
+        """The tarock kernel's tables and state rows (Droggn's batch sets up its own kernel instead)."""
+        game = self.game
         self.adapter = ADAPTERS[game.name](game) if game.name in ADAPTERS else None
         self._rules: TrickRules | None = None
         self._gstiess = -1
@@ -114,55 +166,16 @@ class TarockBatch:
             from stich.games.dappen.pack import GSTIESS
 
             self._gstiess = GSTIESS
-        self.encoding = Encoding(game)
-        self.observation_size = self.encoding.size
-        self.num_actions = len(game.actions)
-        self._setup_tables()
-        n = num_envs
-        self._state = np.zeros((n, K.WIDTH), dtype=np.int64)
-        self._base = np.zeros((n, game.num_seats, self.observation_size), dtype=np.float32)
-        self._rngs = [random.Random() for _ in range(n)]
-        self._deals: list[State | None] = [None] * n
-        self.preludes: list[list[int]] = [[] for _ in range(n)]
-        """Per deal: the action codes played through the engine before the hand-over."""
-        self.deal_seeds = np.zeros(n, dtype=np.int64)
-        self.dealers = np.zeros(n, dtype=np.int64)
-        self.skipped = 0
-        """Deals that ended before card play (not handed to the learner)."""
-        self.current_player = np.full(n, -1, dtype=np.int64)
-        self.observation = np.zeros((n, self.observation_size), dtype=np.float32)
-        self.legal_action_mask = np.zeros((n, self.num_actions), dtype=np.int8)
-        self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
-        self.terminated = np.ones(n, dtype=bool)
-        self._ended = np.zeros(n, dtype=bool)
-        self._ctx: npt.NDArray[np.int64] | None = None
-
-    def _setup_tables(self) -> None:
-        game, layout = self.game, self.encoding.layout
-        size = game.deck.n_faces * game.deck.copies
-        cards = [game.deck.cards(1 << i)[0] if i in game.deck.physical else None for i in range(size)]
-        self._code_card = np.full(self.num_actions, -1, dtype=np.int64)
-        self._card_code = np.full(K.MAX_CARDS, -1, dtype=np.int64)
-        self._flag = np.full(K.MAX_CARDS, -1, dtype=np.int64)
-        by_text = game.actions.by_text
-        for index, card in enumerate(cards):
-            if card is None:
-                continue
-            code = by_text[f"play {card.text}"].code
-            self._code_card[code] = index
-            self._card_code[index] = code
-            self._flag[index] = layout.text_index[card.text]
-        self._n_cards = len(layout.cards) * layout.copies
-        single = [game.trick_points([c]) for c in cards if c is not None]
+        single = [game.trick_points([c]) for c in self._cards if c is not None]
         self._mode = K.THIRDS if any(p is None for p in single) else K.SUM
         self._pts = np.zeros(K.MAX_CARDS, dtype=np.int64)
-        for index, card in enumerate(cards):
+        for index, card in enumerate(self._cards):
             if card is not None:
                 self._pts[index] = self._points_of(card)
-        infos = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
-        self._off = np.array([infos.get(name, (0, 0)) for name in K.DYNAMIC], dtype=np.int64)
-        self._hand_scale = float(max(1, game.deck.size // 3))
+        self._off = self._dynamic_offsets(K.DYNAMIC)
         self._points_scale = float(self.encoding._points_scale())
+        self._state = np.zeros((self.num_envs, K.WIDTH), dtype=np.int64)
+        self._ctx: npt.NDArray[np.int64] | None = None
 
     def _points_of(self, card: Card) -> int:
         """A card's points as the game counts them (Tapp Tarock: its face value, counted in threes by the kernel)."""
@@ -208,12 +221,43 @@ class TarockBatch:
             if not state.is_terminal():
                 break
             self.skipped += 1
-        self._deals[b] = state
         self.preludes[b] = prelude
         self.deal_seeds[b] = deal_seed
         self.dealers[b] = dealer
-        for s in range(game.num_seats):
+        self._loaded[b] = None
+        self._start(b, state)
+
+    def load(self, b: int, state: State) -> None:
+        """Give deal ``b`` a position of one's own: ``state`` (of this batch's game) at the first card of its card play.
+
+        For a constructed deal (``game.new_state(hands=...)`` with its bidding applied), a curriculum or a test of
+        a rare case; ``state`` itself is not changed (the batch keeps a copy), :meth:`handed_over` returns a copy
+        of it, and :meth:`reset_done` deals the deal's stream on as before.
+        """
+        if not 0 <= b < self.num_envs:
+            raise ValueError(f"deal index must lie in 0..{self.num_envs - 1}, not {b}")
+        if state.game.canonical != self.game.canonical:
+            raise ValueError(f"a state of {state.game.canonical} cannot be loaded into a batch of {self.game.canonical}")
+        if state.is_terminal() or state.phase_name != "play":  # type: ignore[attr-defined]
+            raise ValueError("load needs a state at the start of its card play (phase 'play', no card played)")
+        self.preludes[b] = []
+        self.deal_seeds[b] = -1
+        self.dealers[b] = -1
+        self._loaded[b] = state.clone()
+        self._start(b, state.clone())
+
+    def _start(self, b: int, state: State) -> None:
+        """Make ``state`` (at its first card) deal ``b``: the hand-over tensors, then the kernel's row."""
+        self._deals[b] = state
+        for s in range(self.num_players):
             self._base[b, s] = self.encoding.tensor(state.observation(s))
+        self.terminated[b] = False
+        self.rewards[b] = 0.0
+        self._dealt = True
+        self._hand_over(b, state)
+
+    def _hand_over(self, b: int, state: State) -> None:
+        """Load deal ``b``'s row from ``state`` (at its first card) and write its fields."""
         pos = self._position(state)
         arrays = kernel_arrays(pos)
         self._ctx = arrays.ctx
@@ -237,8 +281,6 @@ class TarockBatch:
         row[K.FIRST : K.FIRST + 8] = self._first
         if pos.trick:
             raise NotSupportedError("the hand-over found a trick begun: cards are played only in the batch")
-        self.terminated[b] = False
-        self.rewards[b] = 0.0
         K.refresh(
             self._state,
             b,
@@ -279,26 +321,11 @@ class TarockBatch:
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
         if codes.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
-        if self._ctx is None:
+        if not self._dealt:
             raise RuntimeError("no deals yet: call reset() first")
         live = ~self.terminated
         self.rewards[:] = 0.0
-        bad = K.step(
-            self._state,
-            codes,
-            live,
-            self._code_card,
-            self._card_code,
-            self._ctx,
-            self._pts,
-            self._mode,
-            self._base,
-            *self._encode_args(),
-            self.observation,
-            self.legal_action_mask,
-            self.current_player,
-            self._ended,
-        )
+        bad = self._kernel_step(codes, live)
         if bad >= 0:
             code = int(codes[bad])
             text = self.game.actions.actions[code].text if 0 <= code < self.num_actions else str(code)
@@ -306,12 +333,42 @@ class TarockBatch:
         for b in np.flatnonzero(self._ended):
             self._finish(int(b))
 
+    def _kernel_step(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> int:
+        """One card per live deal in the kernel; the first illegal deal's index (nothing changed then) or -1."""
+        return int(
+            K.step(
+                self._state,
+                codes,
+                live,
+                self._code_card,
+                self._card_code,
+                self._ctx,
+                self._pts,
+                self._mode,
+                self._base,
+                *self._encode_args(),
+                self.observation,
+                self.legal_action_mask,
+                self.current_player,
+                self._ended,
+            )
+        )
+
+    def _played_cards(self, b: int) -> npt.NDArray[np.int64]:
+        """Deal ``b``'s cards in the order played (physical indices)."""
+        played = int(self._state[b, K.N_PLAYED])
+        cards: npt.NDArray[np.int64] = self._state[b, K.CARDS : K.CARDS + played]
+        return cards
+
+    def _encode(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """``seat``'s tensor of live deal ``b`` into ``out``."""
+        K.encode(self._state, b, seat, self._base[b, seat], *self._encode_args(), out)
+
     def _finish(self, b: int) -> None:
         """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the final observation."""
         state = self._deals[b]
         assert state is not None
-        row = self._state[b]
-        for card in row[K.CARDS : K.CARDS + row[K.N_PLAYED]]:
+        for card in self._played_cards(b):
             state.apply(int(self._card_code[card]))
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
@@ -335,11 +392,14 @@ class TarockBatch:
                 assert state is not None
                 out[b] = self.encoding.tensor(state.observation(seat))
             else:
-                K.encode(self._state, b, seat, self._base[b, seat], *self._encode_args(), out[b])
+                self._encode(b, seat, out[b])
         return out
 
     def handed_over(self, b: int) -> State:
-        """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed)."""
+        """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed; a copy of a loaded one)."""
+        loaded = self._loaded[b]
+        if loaded is not None:
+            return loaded.clone()
         state = self.game.new_state(seed=int(self.deal_seeds[b]), dealer=int(self.dealers[b]))
         for code in self.preludes[b]:
             state.apply(code)
@@ -347,5 +407,133 @@ class TarockBatch:
 
     def memory_bytes(self) -> int:
         """Bytes of the batch's arrays (the hand-over tensors of every seat included)."""
-        arrays = (self._state, self._base, self.current_player, self.observation, self.legal_action_mask, self.rewards, self.terminated)
+        arrays = (
+            *self._kernel_arrays(),
+            self._base,
+            self.current_player,
+            self.observation,
+            self.legal_action_mask,
+            self.rewards,
+            self.terminated,
+        )
         return sum(a.nbytes for a in arrays)
+
+    def _kernel_arrays(self) -> tuple[npt.NDArray[np.generic], ...]:
+        """The kernel's per-deal arrays (for :meth:`memory_bytes`)."""
+        return (self._state,)
+
+
+class DroggnBatch(TarockBatch):
+    """``num_envs`` Droggn deals in card play, stepped together: :class:`TarockBatch` with Droggn's kernel.
+
+    ``TarockBatch(n, "stich/droggn-stubai-v1")`` builds one (every Droggn preset and table size).  Everything
+    but the kernel is :class:`TarockBatch`'s; :mod:`stich.rl.batched.droggn_kernel` holds the hands as a flag
+    per card (the 66 or 78 cards do not fit one int64 mask) and knows the laid-out Pagat and Gstieß and the
+    Super Mord's end at the first lost trick.
+    """
+
+    def _setup_kernel(self) -> None:
+        from stich.games.droggn.pack import GSTIESS, PAGAT, play_order
+
+        if (PAGAT, GSTIESS) != (D.PAGAT, D.GSTIESS) or self.game.deck.n_faces != D.N_FACES:
+            raise NotSupportedError("the Droggn kernel's card indices do not match the engine's pack")
+        order = play_order(self.game.options.pack_size)
+        self._eff = np.asarray(order.eff, dtype=np.int64)
+        self._strength = np.asarray(order.strength, dtype=np.int64)
+        self._off = self._dynamic_offsets(D.DYNAMIC)
+        n = self.num_envs
+        self._state = np.zeros((n, D.WIDTH), dtype=np.int64)
+        self._hands = np.zeros((n, D.MAX_SEATS, D.N_FACES), dtype=np.uint8)
+        self._played = np.zeros((n, D.MAX_SEATS, D.N_FACES), dtype=np.uint8)
+
+    def _hand_over(self, b: int, state: State) -> None:
+        """Load deal ``b``'s row and hands from the engine's state at its first card."""
+        s = state
+        if s.trick_cards or s.tricks:  # type: ignore[attr-defined]
+            raise NotSupportedError("the hand-over found a card played: cards are played only in the batch")
+        row = self._state[b]
+        row[:] = 0
+        row[D.TO_MOVE] = s.current_player()
+        row[D.LEADER] = s.current_player()
+        row[D.N_TRICKS] = s.n_tricks  # type: ignore[attr-defined]
+        row[D.DECLARER] = s.declarer  # type: ignore[attr-defined]
+        row[D.MORD] = int(s.contract.mord)  # type: ignore[attr-defined]
+        row[D.LAID] = s.laid_out  # type: ignore[attr-defined]
+        row[D.LAID_BY] = s.laid_out_by  # type: ignore[attr-defined]
+        row[D.G_LAST] = int(self.game.options.gstiess_last_trick_illegal)
+        row[D.G_TO] = -1
+        self._hands[b] = 0
+        self._played[b] = 0
+        for seat in range(self.num_players):
+            row[D.SUCC + seat] = s.successor[seat]  # type: ignore[attr-defined]
+            hand = s.hands[seat]  # type: ignore[attr-defined]
+            row[D.HAND_SIZE + seat] = hand.bit_count()
+            for card in range(D.N_FACES):
+                if hand >> card & 1:
+                    self._hands[b, seat, card] = 1
+        D.refresh(
+            self._state,
+            self._hands,
+            self._played,
+            b,
+            self._card_code,
+            self._eff,
+            self._base,
+            self._off,
+            self._flag,
+            self.num_players,
+            self._n_cards,
+            self._hand_scale,
+            self.observation,
+            self.legal_action_mask,
+            self.current_player,
+        )
+
+    def _kernel_step(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> int:
+        return int(
+            D.step(
+                self._state,
+                self._hands,
+                self._played,
+                codes,
+                live,
+                self._code_card,
+                self._card_code,
+                self._eff,
+                self._strength,
+                self._base,
+                self._off,
+                self._flag,
+                self.num_players,
+                self._n_cards,
+                self._hand_scale,
+                self.observation,
+                self.legal_action_mask,
+                self.current_player,
+                self._ended,
+            )
+        )
+
+    def _played_cards(self, b: int) -> npt.NDArray[np.int64]:
+        played = int(self._state[b, D.N_PLAYED])
+        cards: npt.NDArray[np.int64] = self._state[b, D.CARDS : D.CARDS + played]
+        return cards
+
+    def _encode(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
+        D.encode(
+            self._state,
+            self._hands,
+            self._played,
+            b,
+            seat,
+            self._base[b, seat],
+            self._off,
+            self._flag,
+            self.num_players,
+            self._n_cards,
+            self._hand_scale,
+            out,
+        )
+
+    def _kernel_arrays(self) -> tuple[npt.NDArray[np.generic], ...]:
+        return (self._state, self._hands, self._played)
