@@ -17,13 +17,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from .cluster_helpers import Player, Worker, hand_within, worker_settings
+import httpx
+
+from .cluster_helpers import SRC, Player, Worker, hand_within, worker_settings
 from .helpers import run_async
-from .postgres import PostgresServer
+from .postgres import PostgresServer, free_port
 
 
 class InboxSpy:
@@ -197,3 +203,59 @@ async def _failover(db_url: str, redis_url: str, tmp_path: Path) -> None:
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    db_url = postgres_server.new_database()
+    port = free_port()
+    command = [sys.executable, "-m", "stich.cli.main", "serve", "--port", str(port), "--workers", "2", "--redis", redis_url]
+    log = (tmp_path / "serve.log").open("wb")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    server = subprocess.Popen([*command, "--database", db_url], stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+
+        def serving_workers() -> list[int]:
+            workers = [pid for pid in _children(server.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+            return workers if len(workers) == 2 else []
+
+        async def healthy(count: int) -> set[int]:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                deadline = time.monotonic() + 90
+                while time.monotonic() < deadline:
+                    with contextlib.suppress(httpx.HTTPError):
+                        answers = [(await http.get("/api/health")).status_code for _ in range(count)]
+                        if answers == [200] * count and serving_workers():
+                            return set(serving_workers())
+                    await asyncio.sleep(0.2)
+            raise AssertionError((tmp_path / "serve.log").read_text(errors="replace")[-3000:])
+
+        first = run_async(healthy(4))
+        assert len(first) == 2, first
+        victim = sorted(first)[0]
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (victim in serving_workers() or len(serving_workers()) != 2):
+            time.sleep(0.2)
+        second = run_async(healthy(4))
+        assert len(second) == 2 and victim not in second  # a new worker took the dead one's place
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=60) == 0
+        assert not [pid for pid in second if Path(f"/proc/{pid}").exists()]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
