@@ -1,4 +1,4 @@
-"""``stich serve``: a port that is taken fails at once, before it says it is serving (issue 28, item 11); several workers need Redis and PostgreSQL."""
+"""``stich serve``: a busy port fails before serving is announced (issue 28, item 11); several workers need Redis and PostgreSQL."""
 
 from __future__ import annotations
 
