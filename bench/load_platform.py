@@ -239,7 +239,8 @@ async def play_table(
     """
     seats = SEATS[game]
     async with contextlib.AsyncExitStack() as stack:
-        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30)) for base in bases]
+        limits = httpx.Limits(keepalive_expiry=5.0)  # the server closes a connection idle for request_timeout_seconds (10 s)
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits)) for base in bases]
         clients = []
         for seat in range(seats):
             mine = seat % len(bases)

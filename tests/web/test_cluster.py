@@ -113,6 +113,16 @@ def test_two_workers_play_a_deal_and_each_socket_gets_only_its_own_seat(
     run_async(_two_workers(postgres_server.new_database(), redis_url, tmp_path))
 
 
+async def _watch(worker: Worker, table_id: str, seen: list[dict[str, Any]]) -> str:
+    """A spectator without a cookie on ``worker``: reads five ``state`` messages, then leaves."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"{worker.ws_base}/ws/tables/{table_id}", open_timeout=30) as ws:
+        while sum(message["type"] == "state" for message in seen) < 5:
+            seen.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=60)))
+    return "watched"
+
+
 async def _two_workers(db_url: str, redis_url: str, tmp_path: Path) -> None:
     a, b = await _start(tmp_path, db_url, redis_url)
     spy = InboxSpy(redis_url)
@@ -123,20 +133,24 @@ async def _two_workers(db_url: str, redis_url: str, tmp_path: Path) -> None:
         assert table_id in [entry["id"] for entry in listed.json()["tables"]]  # B's lobby lists A's table
         summary = await second.call(b.base, "GET", f"/api/tables/{table_id}")
         assert summary.json()["your_seat"] == 1
-        ends = await asyncio.gather(first.play(a.ws_base, table_id), second.play(b.ws_base, table_id))
-        assert ends == ["deal_end", "deal_end"]
+        watched: list[dict[str, Any]] = []
+        ends = await asyncio.gather(first.play(a.ws_base, table_id), second.play(b.ws_base, table_id), _watch(b, table_id, watched))
+        assert ends[:2] == ["deal_end", "deal_end"]
         deal_id = first.states()[-1]["deal"]
         record = await _record(first, b.base, deal_id)
         for player in (first, second):
             _check_views(player, record["deal"])
             for _deal, step, action in player.sent:  # every action each sent was played, at its step, for its seat
                 assert record["actions"][step] == [player.seat, action]
+        spectated = [message for message in watched if message["type"] == "state"]
+        assert spectated and all(message["seat"] is None and "hand" not in message["view"] for message in spectated)
         await asyncio.sleep(0.2)
         channels = {channel for channel, _body in spy.seen}
         assert len(channels) == 1  # only B has clients of a table another worker runs
         states = [body["m"] for _channel, body in spy.seen if "m" in body and body["m"]["type"] == "state"]
-        assert states and all(message["seat"] == second.seat for message in states)
-        assert all(hand_within(message["view"]["hand"], record["deal"][second.seat]) for message in states)
+        assert states and all(message["seat"] in (second.seat, None) for message in states)  # B's player's view, B's spectator's
+        assert all(hand_within(message["view"]["hand"], record["deal"][second.seat]) for message in states if message["seat"] is not None)
+        assert all("hand" not in message["view"] for message in states if message["seat"] is None)
     finally:
         await spy.stop()
         a.stop()

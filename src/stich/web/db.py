@@ -350,6 +350,12 @@ class Database:
             tables = list(db.scalars(select(GameTable).where(GameTable.status.in_(list(statuses))).order_by(GameTable.created_at)))
             return self._table_rows(db, tables)
 
+    def table_ids_with_status(self, statuses: Sequence[str]) -> list[str]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first (a worker's sweep for tables nobody runs)."""
+        with self._session() as db:
+            query = select(GameTable.id).where(GameTable.status.in_(list(statuses))).order_by(GameTable.created_at)
+            return list(db.scalars(query))
+
     # ---------------------------------------------------------------- deals
     def create_deal(self, table_id: str, number: int, dealer: int, seed: int, salt: str, commitment: str) -> int:
         """Store a deal that is about to be played; returns its id."""

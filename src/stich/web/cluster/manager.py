@@ -141,6 +141,8 @@ class ClusterTableManager(TableManager):
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._wake_id = "0-0"
+        self._published: dict[str, str] = {}
+        """The lobby entry last published per owned table (only a changed one is published again)."""
 
     # ----------------------------------------------------------- lifecycle
     def load(self) -> None:
@@ -251,6 +253,7 @@ class ClusterTableManager(TableManager):
         asyncio.get_running_loop().create_task(self._release(runtime.id, delete_stream=True))
 
     async def _release(self, table_id: str, *, delete_stream: bool = False) -> None:
+        self._published.pop(table_id, None)
         with contextlib.suppress(Exception):
             await self.leases.release(table_id)
             await self.redis.hdel(keys.LOBBY, table_id)
@@ -260,6 +263,7 @@ class ClusterTableManager(TableManager):
     async def _drop(self, table_id: str) -> None:
         """This worker lost the table's lease (paused too long, or Redis lost it): stop running it at once; its clients reconnect."""
         log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
+        self._published.pop(table_id, None)
         owned = self.owned.pop(table_id, None)
         if owned is not None and owned.handler is not None:
             owned.handler.cancel()
@@ -318,8 +322,12 @@ class ClusterTableManager(TableManager):
 
     async def _sweep(self) -> None:
         """Take over every open or running table nobody owns (at start, and those of a worker that died)."""
-        rows = await asyncio.to_thread(self.db.tables_with_status, ["open", "playing"])
-        candidates = [row.id for row in rows if row.id not in self.tables]
+        ids = await asyncio.to_thread(self.db.table_ids_with_status, ["open", "playing"])
+        candidates = [table_id for table_id in ids if table_id not in self.tables]
+        running = set(ids)
+        ended = [table_id for table_id in await self.redis.hkeys(keys.LOBBY) if table_id not in running]
+        if ended:  # lobby entries a dead worker left of tables that have ended since
+            await self.redis.hdel(keys.LOBBY, *ended)
         for table_id, owner in zip(candidates, await self.leases.owners(candidates), strict=True):
             if owner is None:
                 try:
@@ -554,34 +562,32 @@ class ClusterTableManager(TableManager):
 
     # --------------------------------------------------------------- lobby
     async def _publish_summaries(self, runtimes: list[TableRuntime]) -> None:
-        """Put the owned tables' lobby entries into Redis, for every worker's lobby."""
-        if not runtimes:
-            return
-        now = time.time()
+        """Put the owned tables' lobby entries into Redis, for every worker's lobby (those that changed since last time)."""
         entries = {}
         for runtime in runtimes:
-            entries[runtime.id] = json.dumps(
+            entry = json.dumps(
                 {
-                    "at": now,
                     "summary": runtime.summary(None),
                     "invite": runtime.invite_path(),
                     "creator": runtime.creator_session_id,
                     "members": [[seat.session_id, seat.user_id] if seat.kind == "human" else None for seat in runtime.seats],
                 }
             )
-        await self.redis.hset(keys.LOBBY, mapping=cast(Any, entries))
+            if self._published.get(runtime.id) != entry:
+                entries[runtime.id] = entry
+        if entries:
+            await self.redis.hset(keys.LOBBY, mapping=cast(Any, entries))
+            self._published.update(entries)
 
     async def remote_summaries(self, identity: Identity | None) -> list[dict[str, Any]]:
         """Lobby summaries of the tables other workers own that ``identity`` may see (as :meth:`TableRuntime.summary` gives them)."""
         stored = await self.redis.hgetall(keys.LOBBY)
-        fresh_after = time.time() - 3 * self.settings.lease_seconds
+        others = [str(table_id) for table_id in stored if table_id not in self.tables]
         found = []
-        for table_id, text in stored.items():
-            if table_id in self.tables:
+        for table_id, owner in zip(others, await self.leases.owners(others), strict=True):
+            if owner is None:  # its worker died: the table is listed again once another worker runs it
                 continue
-            entry = json.loads(text)
-            if entry["at"] < fresh_after:
-                continue
+            entry = json.loads(stored[table_id])
             summary = dict(entry["summary"])
             seat = None
             if identity is not None:
