@@ -71,6 +71,10 @@ class Stats:
 
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending an action to receiving the state that contains it."""
+    steady: list[float] = field(default_factory=list)
+    """The same for the actions sent once every table had started (no table being opened meanwhile)."""
+    all_started: float | None = None
+    tables_wanted: int = 0
     confirmed: int = 0
     sent: int = 0
     deals_finished: int = 0
@@ -209,7 +213,10 @@ class SeatClient:
                         self.stats.resumed.append(now - self.stats.killed_at)
                 deal, step = message["deal"], message["step"]
                 for key in [k for k in pending if k[0] == deal and k[1] < step]:
-                    self.stats.latencies.append(now - pending.pop(key))
+                    sent_at = pending.pop(key)
+                    self.stats.latencies.append(now - sent_at)
+                    if self.stats.all_started is not None and sent_at >= self.stats.all_started:
+                        self.stats.steady.append(now - sent_at)
                     self.stats.confirmed += 1
                 legal = message["view"].get("legal_actions") or []
                 if legal and (deal, step) not in acted:
@@ -253,6 +260,8 @@ async def play_table(
         stats.tables_started += 1
         if stats.first_start is None:
             stats.first_start = time.monotonic()
+        if stats.tables_started == stats.tables_wanted:
+            stats.all_started = time.monotonic()
         ws_bases = ["ws" + base[len("http") :] for base in bases]
         seats_playing = [
             asyncio.create_task(client.play(f"{ws_bases[seat % len(bases)]}/ws/tables/{table_id}", deadline))
@@ -419,7 +428,7 @@ async def _wait_ready(base: str, process: subprocess.Popen[bytes], startup: floa
 # ---------------------------------------------------------------------- run
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start or reach the server, run the table slots, and build the report."""
-    stats = Stats()
+    stats = Stats(tables_wanted=args.tables)
     rng = random.Random(args.seed)
     limit = min(args.timeout, args.seconds) if args.seconds is not None else args.timeout
     servers: list[subprocess.Popen[bytes]] = []
@@ -483,6 +492,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p99": _ms(percentile(latencies, 99)),
             "max": _ms(max(latencies) if latencies else None),
             "mean": _ms(sum(latencies) / len(latencies) if latencies else None),
+        },
+        "steady_latency_ms": {
+            "count": len(stats.steady),
+            "p50": _ms(percentile(stats.steady, 50)),
+            "p99": _ms(percentile(stats.steady, 99)),
+            "max": _ms(max(stats.steady) if stats.steady else None),
         },
         "errors": {"total": sum(stats.errors.values()), "by_kind": dict(stats.errors), "samples": stats.samples},
         "timed_out": timed_out,

@@ -73,6 +73,10 @@ CALL_TIMEOUT = 10.0
 TAKEOVER_CODE = 1012
 """Close code telling a client that the table moved ("service restart"): reconnect, and the table is where it was."""
 NOT_RUNNING = "no such open or running table"
+REDIS_CONNECTIONS = 512
+"""Redis connections one worker opens at most (a blocked read, the inbox and every forwarded call waiting for its answer hold one)."""
+REDIS_WAIT = 30.0
+"""Seconds a Redis command waits for a free connection of the pool before it fails."""
 
 
 def new_worker_id() -> str:
@@ -300,7 +304,8 @@ class ClusterTableManager(TableManager):
             dead = {worker for worker, exists in zip(workers, found, strict=True) if not exists}
             for owned in self.owned.values():
                 for client, conn in list(owned.remote.items()):
-                    if conn.worker in dead:
+                    if conn.worker in dead:  # should the worker be alive after all (stalled), its client reconnects
+                        conn.finish()
                         owned.queue.put_nowait({"op": "detach", "conn": client})
         await self._publish_summaries([self.tables[t] for t in self.owned if t in self.tables])
         await self._watch_owners()
@@ -313,6 +318,7 @@ class ClusterTableManager(TableManager):
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
         for relayed in list(self.relayed.values()):
             if owners.get(relayed.table) != relayed.owner:
+                log.info("table %s: run by %s now, not %s; its client reconnects", relayed.table, owners.get(relayed.table), relayed.owner)
                 relayed.send_away()
 
     async def _sweep_loop(self) -> None:
@@ -622,9 +628,16 @@ async def _close_socket(websocket: WebSocket, code: int) -> None:
 
 
 async def connect_redis(url: str) -> Redis:
-    """A Redis client for ``url`` (strings decoded), checked with a ``PING``."""
-    from redis.asyncio import Redis
+    """A Redis client for ``url`` (strings decoded), checked with a ``PING``.
 
-    redis = Redis.from_url(url, decode_responses=True)
+    Its pool waits for a free connection (up to :data:`REDIS_WAIT` s) rather
+    than failing: forwarded calls hold one while they wait for the owner's
+    answer, and many at once (a hundred tables opening) exceeded redis-py's
+    default pool, which refuses at once.
+    """
+    from redis.asyncio import BlockingConnectionPool, Redis
+
+    pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+    redis = Redis.from_pool(pool)
     await redis.ping()
     return redis
