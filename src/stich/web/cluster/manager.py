@@ -318,7 +318,7 @@ class ClusterTableManager(TableManager):
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
         for relayed in list(self.relayed.values()):
             if owners.get(relayed.table) != relayed.owner:
-                log.info("table %s: run by %s now, not %s; its client reconnects", relayed.table, owners.get(relayed.table), relayed.owner)
+                log.warning("table %s: run by %s now, not %s; client sent away", relayed.table, owners.get(relayed.table), relayed.owner)
                 relayed.send_away()
 
     async def _sweep_loop(self) -> None:
@@ -494,6 +494,8 @@ class ClusterTableManager(TableManager):
                         relayed.conn.send(body["m"])
         finally:
             self._subscribed.clear()
+            if self.relayed:
+                log.warning("worker %s: the inbox subscription ended; %d relayed clients reconnect", self.worker, len(self.relayed))
             for relayed in list(self.relayed.values()):  # messages may have been missed: the clients resync by reconnecting
                 relayed.send_away()
             with contextlib.suppress(Exception):
