@@ -454,6 +454,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         watcher = asyncio.create_task(_watch(servers, rss, stats, args))
         await asyncio.gather(*(table_slot(bases, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
         ended = time.monotonic()
+        _sample_rss(servers, rss, stats)  # a run shorter than the watcher's half second has its one sample
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
@@ -545,15 +546,19 @@ def _describe_target(args: argparse.Namespace) -> str:
     return f"{args.workers} local workers ({services}, lease {args.lease:g} s, per-address caps raised)"
 
 
+def _sample_rss(servers: list[subprocess.Popen[bytes]], rss: dict[str, float | None], stats: Stats) -> None:
+    """Keep the servers' total resident memory in ``rss["peak"]`` if it is the largest so far (not after a kill)."""
+    total = _total([_rss_mb(process.pid) for process in servers if process.poll() is None])
+    if total is not None and stats.killed_at is None:
+        rss["peak"] = max(rss["peak"] or 0.0, total)
+
+
 async def _watch(servers: list[subprocess.Popen[bytes]], rss: dict[str, float | None], stats: Stats, args: argparse.Namespace) -> None:
     """Sample the servers' resident memory twice a second (keeping the peak); kill worker 0 ``--kill-after`` s after every table started."""
     all_started: float | None = None
     while True:
         await asyncio.sleep(0.5)
-        alive = [process for process in servers if process.poll() is None]
-        total = _total([_rss_mb(process.pid) for process in alive])
-        if total is not None and stats.killed_at is None:
-            rss["peak"] = max(rss["peak"] or 0.0, total)
+        _sample_rss(servers, rss, stats)
         if stats.tables_started >= args.tables and all_started is None:
             all_started = time.monotonic()
         due = all_started is not None and args.kill_after is not None and time.monotonic() - all_started >= args.kill_after

@@ -30,7 +30,7 @@ COOKIE = "stich_session"
 LAUNCH = (
     "import json, sys\n"
     "from stich.web.settings import Settings\n"
-    "from stich.web.cluster.workers import serve_worker\n"
+    "from stich.web.workers import serve_worker\n"
     "serve_worker(Settings(**json.loads(sys.argv[1])), '127.0.0.1', int(sys.argv[2]))\n"
 )
 SRC = Path(__file__).resolve().parents[2] / "src"

@@ -111,7 +111,7 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
     shared = f"; {workers} worker{'s' if workers > 1 else ''} sharing {_redacted(redis)}" if redis else ""
     print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}{shared}; API documentation at /docs)")
     if workers > 1:
-        from stich.web.cluster.workers import run_workers
+        from stich.web.workers import run_workers
 
         run_workers(settings, host, port, sock, workers)
         return 0
