@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rllib,openspiel,postgresql,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rllib,openspiel,postgresql,ray,redis]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,10 @@ class Stats:
 
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending an action to receiving the state that contains it."""
+    steady: list[float] = field(default_factory=list)
+    """The same for the actions sent once every table had started (no table being opened meanwhile)."""
+    all_started: float | None = None
+    tables_wanted: int = 0
     confirmed: int = 0
     sent: int = 0
     deals_finished: int = 0
@@ -80,6 +84,13 @@ class Stats:
     samples: list[str] = field(default_factory=list)
     first_start: float | None = None
     last_end: float | None = None
+    killed_at: float | None = None
+    """When ``--kill-after`` killed worker 0 (monotonic), or ``None``."""
+    resumed: list[float] = field(default_factory=list)
+    """Per socket the kill closed: seconds from the kill to its first ``state`` after reconnecting."""
+    reconnects: int = 0
+    refused: int = 0
+    """Reconnects refused (the killed worker's port) before one was accepted."""
 
     def error(self, kind: str, detail: str) -> None:
         """Count one error of ``kind``; keep the first few details."""
@@ -103,13 +114,27 @@ def _ms(value: float | None) -> float | None:
 
 # ------------------------------------------------------------------ clients
 class SeatClient:
-    """One seat's player: an HTTP session (its guest cookie) and, once seated, the table's WebSocket."""
+    """One seat's player: an HTTP session (its guest cookie) and, once seated, the table's WebSocket.
 
-    def __init__(self, http: httpx.AsyncClient, stats: Stats, rng: random.Random) -> None:
+    With ``pace`` (seconds, lowest and highest) it thinks a random time in
+    that range before each action, as people do; ``fallbacks`` are the other
+    workers it reconnects to when its socket is closed under it (``--kill-after``).
+    """
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        stats: Stats,
+        rng: random.Random,
+        pace: tuple[float, float] | None = None,
+        fallbacks: Sequence[str] = (),
+    ) -> None:
         self.http = http
         self.stats = stats
         self.rng = rng
         self.token = ""
+        self.pace = pace
+        self.fallbacks = list(fallbacks)
 
     async def become_guest(self) -> None:
         """Make a guest session and keep its token."""
@@ -135,36 +160,69 @@ class SeatClient:
         response.raise_for_status()
 
     async def play(self, ws_url: str, deadline: float) -> None:
-        """Play this seat until the table ends (or the deadline): a random legal action on every turn."""
-        headers = {"Cookie": f"{COOKIE}={self.token}"}
-        async with connect(ws_url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
-            await self._play(ws, deadline)
+        """Play this seat until the table ends (or the deadline): a random legal action on every turn.
 
-    async def _play(self, ws: ClientConnection, deadline: float) -> None:
-        pending: dict[tuple[int, int], float] = {}
+        A socket closed under the seat after a worker was killed is opened
+        again on the next worker (``fallbacks``), and play goes on from the
+        snapshot it gets; an action sent but not confirmed is sent again.
+        """
+        headers = {"Cookie": f"{COOKIE}={self.token}"}
+        urls = [ws_url] + [base + ws_url[ws_url.index("/ws/") :] for base in self.fallbacks]
         acted: set[tuple[int, int]] = set()
+        moved = False
+        for attempt in range(200):
+            url = urls[attempt % len(urls)]  # a dead worker refuses at once, and the next try goes to a live one
+            try:
+                async with connect(url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
+                    if await self._play(ws, deadline, acted, moved):
+                        return
+            except (OSError, WebSocketException):
+                if self.stats.killed_at is None or time.monotonic() >= deadline:
+                    raise
+                self.stats.refused += 1  # the killed worker (or one not ready): the next try goes to another
+            if self.stats.killed_at is None or time.monotonic() >= deadline:
+                return
+            moved = True
+            self.stats.reconnects += 1
+            await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    async def _play(self, ws: ClientConnection, deadline: float, acted: set[tuple[int, int]], moved: bool) -> bool:
+        """Play on one socket; whether the seat is done (the table ended, or the deadline), else the socket was closed."""
+        pending: dict[tuple[int, int], float] = {}
+        acted.clear()  # what was sent and not confirmed on a closed socket is sent again
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                return
+                return True
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=left)
             except TimeoutError:
-                return
+                return True
             except ConnectionClosed as exc:
+                if self.stats.killed_at is not None:
+                    return False
                 self.stats.error("closed", f"code {exc.rcvd.code if exc.rcvd else None}")
-                return
+                return True
             now = time.monotonic()
             message = json.loads(raw)
             kind = message.get("type")
             if kind == "state":
+                if moved:
+                    moved = False
+                    if self.stats.killed_at is not None:
+                        self.stats.resumed.append(now - self.stats.killed_at)
                 deal, step = message["deal"], message["step"]
                 for key in [k for k in pending if k[0] == deal and k[1] < step]:
-                    self.stats.latencies.append(now - pending.pop(key))
+                    sent_at = pending.pop(key)
+                    self.stats.latencies.append(now - sent_at)
+                    if self.stats.all_started is not None and sent_at >= self.stats.all_started:
+                        self.stats.steady.append(now - sent_at)
                     self.stats.confirmed += 1
                 legal = message["view"].get("legal_actions") or []
                 if legal and (deal, step) not in acted:
                     acted.add((deal, step))
+                    if self.pace is not None:
+                        await asyncio.sleep(self.rng.uniform(*self.pace))
                     pending[(deal, step)] = time.monotonic()
                     self.stats.sent += 1
                     action = {"type": "action", "action": self.rng.choice(legal), "deal": deal, "step": step}
@@ -173,16 +231,29 @@ class SeatClient:
                 pending = {k: v for k, v in pending.items() if k[0] != message["deal"]}
                 await ws.send(json.dumps({"type": "continue", "deal": message["deal"]}))  # "Weiter": the next deal waits for it
             elif kind == "table_end":
-                return
+                return True
             elif kind == "error":
                 self.stats.error(f"error:{message.get('field')}", str(message.get("message")))
 
 
-async def play_table(base: str, game: str, deals: int, deadline: float, stats: Stats, rng: random.Random) -> bool:
-    """One table from creation to its end; returns whether it ended before the deadline."""
+async def play_table(
+    bases: Sequence[str], game: str, deals: int, deadline: float, stats: Stats, rng: random.Random, pace: tuple[float, float] | None = None
+) -> bool:
+    """One table from creation to its end; returns whether it ended before the deadline.
+
+    With several workers (``bases``), the table is created on the first and
+    seat ``i`` plays on worker ``i % len(bases)`` (so its seats sit on several
+    workers, the costly case: most messages travel through Redis).
+    """
     seats = SEATS[game]
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        clients = [SeatClient(http, stats, random.Random(rng.getrandbits(64))) for _ in range(seats)]
+    async with contextlib.AsyncExitStack() as stack:
+        limits = httpx.Limits(keepalive_expiry=5.0)  # the server closes a connection idle for request_timeout_seconds (10 s)
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits)) for base in bases]
+        clients = []
+        for seat in range(seats):
+            mine = seat % len(bases)
+            others = ["ws" + base[len("http") :] for base in bases[mine + 1 :] + bases[:mine]]
+            clients.append(SeatClient(https[mine], stats, random.Random(rng.getrandbits(64)), pace, others))
         await asyncio.gather(*(client.become_guest() for client in clients))
         table_id = await clients[0].create_table(game, deals)
         for seat, client in enumerate(clients[1:], start=1):
@@ -190,8 +261,13 @@ async def play_table(base: str, game: str, deals: int, deadline: float, stats: S
         stats.tables_started += 1
         if stats.first_start is None:
             stats.first_start = time.monotonic()
-        ws_base = "ws" + base[len("http") :]
-        seats_playing = [asyncio.create_task(client.play(f"{ws_base}/ws/tables/{table_id}", deadline)) for client in clients]
+        if stats.tables_started == stats.tables_wanted:
+            stats.all_started = time.monotonic()
+        ws_bases = ["ws" + base[len("http") :] for base in bases]
+        seats_playing = [
+            asyncio.create_task(client.play(f"{ws_bases[seat % len(bases)]}/ws/tables/{table_id}", deadline))
+            for seat, client in enumerate(clients)
+        ]
         finished, unfinished = await asyncio.wait(seats_playing, return_when=asyncio.FIRST_EXCEPTION)
         for task in unfinished:  # one seat failed: the table cannot go on as measured, so its other seats stop too
             task.cancel()
@@ -203,18 +279,18 @@ async def play_table(base: str, game: str, deals: int, deadline: float, stats: S
         done = time.monotonic() < deadline
         if done:
             stats.tables_finished += 1
-            response = await http.get(f"/api/tables/{table_id}/deals")
+            response = await https[-1].get(f"/api/tables/{table_id}/deals")
             if response.status_code == 200:
                 stats.deals_finished += sum(1 for d in response.json()["deals"] if d["status"] == "finished")
         stats.last_end = time.monotonic()
         return done
 
 
-async def table_slot(base: str, args: argparse.Namespace, deadline: float, stats: Stats, rng: random.Random) -> None:
+async def table_slot(bases: Sequence[str], args: argparse.Namespace, deadline: float, stats: Stats, rng: random.Random) -> None:
     """One of ``--tables`` concurrent slots: one table, or tables one after another until ``--seconds``."""
     while True:
         try:
-            finished = await play_table(base, args.game, args.deals, deadline, stats, rng)
+            finished = await play_table(bases, args.game, args.deals, deadline, stats, rng, args.pace)
         except (httpx.HTTPError, OSError, WebSocketException, RuntimeError, KeyError, ValueError) as exc:
             stats.error("client", repr(exc))
             return
@@ -266,24 +342,75 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def _rss_mb(pid: int) -> float | None:
+    """Resident memory of a process in MiB (Linux ``/proc``), or ``None``."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 @contextlib.asynccontextmanager
 async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
     """The server on 127.0.0.1, a free port and a temporary SQLite file, with ``settings``; stopped (and the files removed) afterwards."""
-    with tempfile.TemporaryDirectory(prefix="stich-load-") as folder, Path(folder, "server.log").open("wb") as log:
-        port = free_port()
+    async with local_workers(settings, startup, 1) as (bases, processes):
+        yield bases[0], processes[0]
+
+
+@contextlib.asynccontextmanager
+async def local_workers(
+    settings: dict[str, Any], startup: float, workers: int
+) -> AsyncIterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
+    """``workers`` server processes on 127.0.0.1, each on a free port, with ``settings`` (a temporary SQLite file unless named).
+
+    Several workers need ``database_url`` (PostgreSQL) and ``redis_url`` in
+    ``settings``; each is a separate ``stich`` server as on a machine of its
+    own (``stich serve --redis``), so a client may be sent to any of them.
+    """
+    with contextlib.ExitStack() as files:
+        folder = files.enter_context(tempfile.TemporaryDirectory(prefix="stich-load-"))
         values = {"database_url": f"sqlite:///{Path(folder, 'load.db')}", **settings}
-        process = subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(values), str(port)], stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
+        processes: list[subprocess.Popen[bytes]] = []
+        bases = []
         try:
-            await _wait_ready(base, process, startup, Path(folder, "server.log"))
-            yield base, process
+            for number in range(workers):
+                port = free_port()
+                log = files.enter_context(Path(folder, f"server-{number}.log").open("wb"))
+                command = [sys.executable, "-c", SERVER, json.dumps(values), str(port)]
+                processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+                bases.append(f"http://127.0.0.1:{port}")
+            for number, (base, process) in enumerate(zip(bases, processes, strict=True)):
+                await _wait_ready(base, process, startup, Path(folder, f"server-{number}.log"))
+            yield bases, processes
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+@contextlib.contextmanager
+def scratch_services() -> Iterator[tuple[str, str]]:
+    """A scratch PostgreSQL database and Redis for a several-worker run: the test suite's own (tests/web), stopped afterwards."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from web.postgres import PostgresServer
+    from web.redis_server import RedisServer
+
+    postgres, redis = PostgresServer(), RedisServer()
+    try:
+        postgres.start()
+        redis.start()
+        yield postgres.new_database(), redis.url
+    finally:
+        redis.stop()
+        postgres.stop()
 
 
 async def _wait_ready(base: str, process: subprocess.Popen[bytes], startup: float, log: Path) -> None:
@@ -302,31 +429,51 @@ async def _wait_ready(base: str, process: subprocess.Popen[bytes], startup: floa
 # ---------------------------------------------------------------------- run
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start or reach the server, run the table slots, and build the report."""
-    stats = Stats()
+    stats = Stats(tables_wanted=args.tables)
     rng = random.Random(args.seed)
     limit = min(args.timeout, args.seconds) if args.seconds is not None else args.timeout
-    server: subprocess.Popen[bytes] | None = None
-    cpu_before = None
+    servers: list[subprocess.Popen[bytes]] = []
+    cpu_before: list[float | None] = []
+    rss: dict[str, float | None] = {"idle": None, "peak": None}
     async with contextlib.AsyncExitStack() as stack:
         if args.url:
-            base = args.url.rstrip("/")
+            bases = [url.rstrip("/") for url in args.url.split(",")]
         else:
-            settings = {"grace_seconds": args.grace, **load_limits(args.tables, SEATS[args.game])}
-            base, process = await stack.enter_async_context(local_server(settings, args.startup))
-            server, cpu_before = process, _cpu_seconds(process.pid)
+            settings: dict[str, Any] = {"grace_seconds": args.grace, **load_limits(args.tables, SEATS[args.game])}
+            if args.workers > 1 or args.redis:
+                database, redis = args.database, args.redis
+                if database is None or redis is None:
+                    database, redis = stack.enter_context(scratch_services())
+                settings.update(database_url=database, redis_url=redis, lease_seconds=args.lease)
+            elif args.database:
+                settings["database_url"] = args.database
+            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers))
+            cpu_before = [_cpu_seconds(process.pid) for process in servers]
+            rss["idle"] = _total([_rss_mb(process.pid) for process in servers])
         started = time.monotonic()
         deadline = started + limit
-        await asyncio.gather(*(table_slot(base, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
+        watcher = asyncio.create_task(_watch(servers, rss, stats, args))
+        await asyncio.gather(*(table_slot(bases, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
         ended = time.monotonic()
-        cpu_after = None if server is None else _cpu_seconds(server.pid)
+        _sample_rss(servers, rss, stats)  # a run shorter than the watcher's half second has its one sample
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+        cpu_after = [_cpu_seconds(process.pid) for process in servers]
     play_start = stats.first_start or started
     play_end = stats.last_end or ended
     elapsed = max(play_end - play_start, 1e-9)
     latencies = stats.latencies
     timed_out = args.seconds is None and ended >= deadline
+    cpu = None
+    if servers and stats.killed_at is None and None not in cpu_before and None not in cpu_after:
+        cpu = round(sum(after - before for after, before in zip(cpu_after, cpu_before, strict=True)), 2)  # type: ignore[operator]
+    resumed = stats.resumed
     return {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "server": args.url or "local server (temporary SQLite, per-address caps raised)",
+        "server": args.url or _describe_target(args),
+        "workers": args.workers,
+        "pace_s": list(args.pace) if args.pace else None,
         "game": args.game,
         "tables": args.tables,
         "deals_per_table": args.deals,
@@ -348,9 +495,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "max": _ms(max(latencies) if latencies else None),
             "mean": _ms(sum(latencies) / len(latencies) if latencies else None),
         },
+        "steady_latency_ms": {
+            "count": len(stats.steady),
+            "p50": _ms(percentile(stats.steady, 50)),
+            "p99": _ms(percentile(stats.steady, 99)),
+            "max": _ms(max(stats.steady) if stats.steady else None),
+        },
         "errors": {"total": sum(stats.errors.values()), "by_kind": dict(stats.errors), "samples": stats.samples},
         "timed_out": timed_out,
-        "server_cpu_s": None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 2),
+        "server_cpu_s": cpu,
+        "server_cpu_ms_per_action": round(cpu * 1000 / stats.confirmed, 2) if cpu is not None and stats.confirmed else None,
+        "server_rss_mb": {key: None if value is None else round(value, 1) for key, value in rss.items()},
+        "rss_mb_per_100_tables": (
+            round((rss["peak"] - rss["idle"]) * 100 / args.tables, 1) if rss["peak"] is not None and rss["idle"] is not None else None
+        ),
+        "kill": None
+        if stats.killed_at is None
+        else {
+            "after_s": args.kill_after,
+            "sockets_reconnected": stats.reconnects,
+            "reconnects_refused": stats.refused,
+            "actions_resent": stats.sent - stats.confirmed,
+            "seats_resumed": len(resumed),
+            "resume_s": {
+                "p50": _s(percentile(resumed, 50)),
+                "p99": _s(percentile(resumed, 99)),
+                "max": _s(max(resumed) if resumed else None),
+            },
+        },
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
@@ -360,10 +532,58 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _total(values: Sequence[float | None]) -> float | None:
+    return None if not values or None in values else sum(v for v in values if v is not None)
+
+
+def _s(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def _describe_target(args: argparse.Namespace) -> str:
+    if args.workers == 1 and not args.redis:
+        return "local server (" + ("given database" if args.database else "temporary SQLite") + ", per-address caps raised)"
+    services = "given PostgreSQL and Redis" if args.database and args.redis else "scratch PostgreSQL and Redis"
+    return f"{args.workers} local workers ({services}, lease {args.lease:g} s, per-address caps raised)"
+
+
+def _sample_rss(servers: list[subprocess.Popen[bytes]], rss: dict[str, float | None], stats: Stats) -> None:
+    """Keep the servers' total resident memory in ``rss["peak"]`` if it is the largest so far (not after a kill)."""
+    total = _total([_rss_mb(process.pid) for process in servers if process.poll() is None])
+    if total is not None and stats.killed_at is None:
+        rss["peak"] = max(rss["peak"] or 0.0, total)
+
+
+async def _watch(servers: list[subprocess.Popen[bytes]], rss: dict[str, float | None], stats: Stats, args: argparse.Namespace) -> None:
+    """Sample the servers' resident memory twice a second (keeping the peak); kill worker 0 ``--kill-after`` s after every table started."""
+    all_started: float | None = None
+    while True:
+        await asyncio.sleep(0.5)
+        _sample_rss(servers, rss, stats)
+        if stats.tables_started >= args.tables and all_started is None:
+            all_started = time.monotonic()
+        due = all_started is not None and args.kill_after is not None and time.monotonic() - all_started >= args.kill_after
+        if due and stats.killed_at is None:
+            servers[0].kill()
+            stats.killed_at = time.monotonic()
+
+
+def _pace(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be MIN,MAX seconds (e.g. 2,4), not {text!r}") from None
+    if not 0 <= low <= high <= 60:
+        raise argparse.ArgumentTypeError(f"must be 0 <= MIN <= MAX <= 60, not {text!r}")
+    return low, high
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line, with every bound checked."""
     parser = argparse.ArgumentParser(description="Load test of stich serve: concurrent tables of scripted WebSocket players.")
-    parser.add_argument("--url", help="a running server (default: start stich serve on 127.0.0.1 with a temporary database)")
+    parser.add_argument(
+        "--url", help="a running server, or several workers' URLs separated by commas (default: start the server here, see --workers)"
+    )
     parser.add_argument("--allow-remote", action="store_true", help="allow --url to name a host other than the loopback")
     parser.add_argument("--tables", type=int, default=20, help=f"concurrent tables (1..{MAX_TABLES}, default 20)")
     parser.add_argument("--game", default="doppelkopf", choices=sorted(SEATS), help="game of every table (default doppelkopf)")
@@ -374,7 +594,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--startup", type=float, default=60.0, help="seconds to wait for the local server to answer (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices (default 1)")
     parser.add_argument("--out", type=Path, help="write the report as JSON to this file")
+    parser.add_argument(
+        "--pace", type=_pace, metavar="MIN,MAX", help="human pace: each seat thinks MIN..MAX seconds before acting (e.g. 2,4)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="local worker processes (more than 1: on PostgreSQL and Redis; default 1)")
+    parser.add_argument("--database", help="database URL of the local server(s) (several workers: default a scratch PostgreSQL)")
+    parser.add_argument("--redis", help="Redis URL of the local workers (default with --workers above 1: a scratch redis-server)")
+    parser.add_argument("--lease", type=float, default=5.0, help="the workers' lease_seconds (default 5)")
+    parser.add_argument(
+        "--kill-after", type=float, metavar="S", help="SIGKILL worker 0 S seconds after every table started (needs --workers 2 or more)"
+    )
     args = parser.parse_args(argv)
+    if not 1 <= args.workers <= 16:
+        parser.error(f"--workers must be 1..16, not {args.workers}")
+    if args.kill_after is not None and (args.workers < 2 or args.url or args.seconds is not None):
+        parser.error("--kill-after needs --workers 2 or more, local workers and no --seconds")
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1..{MAX_TABLES}, not {args.tables}")
     if not 1 <= args.deals <= MAX_DEALS:
@@ -383,10 +617,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not 0 < value <= MAX_SECONDS:
             parser.error(f"--{name} must be in (0, {MAX_SECONDS:g}], not {value}")
-    if args.url:
-        parts = urlsplit(args.url)
+    for url in args.url.split(",") if args.url else ():
+        parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            parser.error(f"--url must be http://host:port, not {args.url!r}")
+            parser.error(f"--url must be http://host:port (several workers: separated by commas), not {url!r}")
         if parts.hostname not in LOOPBACK and not args.allow_remote:
             parser.error(f"--url names {parts.hostname}, not the loopback; add --allow-remote to load another machine on purpose")
     return args

@@ -17,6 +17,7 @@ import pytest
 
 from .helpers import make_settings, running
 from .postgres import PostgresServer, PostgresUnavailable
+from .redis_server import RedisServer, RedisUnavailable
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -50,6 +51,31 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_process() -> Iterator[RedisServer]:
+    """This process's Redis server, started on first use and stopped at the end (skips the test when impossible)."""
+    try:
+        server = RedisServer()
+    except RedisUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        server.start()
+    except RedisUnavailable as exc:
+        server.stop()
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_process: RedisServer) -> str:
+    """The URL of an empty Redis (this process's server, flushed)."""
+    redis_process.flush()
+    return redis_process.url
 
 
 @pytest.fixture

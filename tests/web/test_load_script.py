@@ -16,6 +16,8 @@ from types import ModuleType
 
 import pytest
 
+from .postgres import PostgresServer
+
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "load_platform.py"
 
 
@@ -48,6 +50,25 @@ def test_a_tiny_run_reports_every_field(tmp_path: Path) -> None:
     latency = report["latency_ms"]
     assert latency["count"] == report["actions_confirmed"]
     assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
+    assert report["workers"] == 1 and report["kill"] is None and report["pace_s"] is None
+    assert report["server_cpu_ms_per_action"] == pytest.approx(report["server_cpu_s"] * 1000 / report["actions_confirmed"], rel=0.01)
+    memory = report["server_rss_mb"]
+    assert 0 < memory["idle"] <= memory["peak"]
+
+
+def test_two_workers_at_human_pace_with_one_killed(tmp_path: Path, postgres_server: PostgresServer, redis_url: str) -> None:
+    """The several-worker target on the test's PostgreSQL and Redis, a quick pace, and worker 0 killed: every deal still ends."""
+    out = tmp_path / "load.json"
+    command = [sys.executable, str(SCRIPT), "--tables", "2", "--workers", "2", "--pace", "0.05,0.1", "--kill-after", "1"]
+    command += ["--database", postgres_server.new_database(), "--redis", redis_url, "--lease", "1", "--timeout", "240", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["workers"] == 2 and report["pace_s"] == [0.05, 0.1]
+    assert report["tables_finished"] == 2 and report["deals_finished"] >= 2 and not report["timed_out"]
+    assert report["errors"]["total"] == 0, report["errors"]
+    kill = report["kill"]
+    assert kill["seats_resumed"] >= 1 and kill["resume_s"]["max"] is not None
 
 
 @pytest.mark.parametrize(
@@ -61,6 +82,11 @@ def test_a_tiny_run_reports_every_field(tmp_path: Path) -> None:
         (["--url", "http://192.0.2.1:8000"], "--allow-remote"),
         (["--url", "ftp://127.0.0.1"], "--url"),
         (["--game", "skat"], "--game"),
+        (["--pace", "4,2"], "--pace"),
+        (["--pace", "fast"], "--pace"),
+        (["--workers", "0"], "--workers"),
+        (["--kill-after", "5"], "--kill-after"),
+        (["--workers", "2", "--kill-after", "5", "--seconds", "30"], "--kill-after"),
     ],
 )
 def test_out_of_bounds_options_are_refused(args: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,7 +38,29 @@ def add_serve_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argpa
     serve.add_argument(
         "--grace", metavar="SECONDS", type=float, default=60.0, help="how long a player may be away before a bot plays for them"
     )
+    serve.add_argument(
+        "--workers",
+        metavar="N",
+        type=_workers,
+        default=1,
+        help="worker processes sharing the port (more than 1 needs --redis and a PostgreSQL --database; docs/web.md)",
+    )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="Redis shared by the workers of this and other machines (redis://host:6379/0); without it one process runs every table",
+    )
     serve.set_defaults(func=func or cmd_serve)
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"must be 1..64, not {value}")
+    return value
 
 
 def _redacted(url: str) -> str:
@@ -49,10 +71,10 @@ def _redacted(url: str) -> str:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Check the options, then serve until interrupted."""
-    return run_serve(args.host, args.port, args.database, grace=args.grace)
+    return run_serve(args.host, args.port, args.database, grace=args.grace, workers=args.workers, redis=args.redis)
 
 
-def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0) -> int:
+def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0, workers: int = 1, redis: str | None = None) -> int:
     """Serve the app on ``host:port`` with the database at ``database`` (or the default SQLite file)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
@@ -67,14 +89,32 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
                 f"--database: not a database URL: {database!r} (e.g. sqlite:///stich.db or postgresql+psycopg://...)"
             ) from None
 
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis: not a Redis URL: {redis!r} (e.g. redis://127.0.0.1:6379/0)")
+    if workers > 1 and redis is None:
+        raise UsageError("--workers above 1 needs --redis URL: the workers share their tables' leases and messages through Redis")
+    if redis is not None and (database is None or make_url(database).get_backend_name() == "sqlite"):
+        raise UsageError("--redis (several workers) needs a database server all workers share: --database postgresql+psycopg://...")
+    if redis is not None:
+        try:
+            import redis as _redis_package  # noqa: F401 - only to say what is missing
+        except ImportError:
+            raise UsageError("--redis needs the redis package: pip install 'stich[redis]'") from None
+
     from stich.web.app import create_app
     from stich.web.server import make_server
     from stich.web.settings import Settings
 
-    settings = Settings(database_url=database or "", grace_seconds=grace)
+    settings = Settings(database_url=database or "", grace_seconds=grace, redis_url=redis or "")
     url = settings.resolved_database_url()
     sock = listen_socket(host, port)  # before anything says "serving": a busy port fails here
-    print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}; API documentation at /docs)")
+    shared = f"; {workers} worker{'s' if workers > 1 else ''} sharing {_redacted(redis)}" if redis else ""
+    print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}{shared}; API documentation at /docs)")
+    if workers > 1:
+        from stich.web.workers import run_workers
+
+        run_workers(settings, host, port, sock, workers)
+        return 0
     make_server(create_app(settings), settings, host, port).run(sockets=[sock])
     return 0
 

@@ -37,6 +37,7 @@ from stich.web import auth, cards_api, history, lobby, tables
 from stich.web.auth import LoginLimiter, Passwords
 from stich.web.cross_site import CrossSiteGuard
 from stich.web.db import Database
+from stich.web.login_limit import LoginLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
 from stich.web.request_limits import RequestLimits
 from stich.web.services import Services
@@ -67,6 +68,19 @@ class ClientFiles(StaticFiles):
         return response
 
 
+async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits]:
+    """The table manager and login limiter of one process, or with ``redis_url`` of one worker among several (:mod:`stich.web.cluster`)."""
+    if not config.redis_url:
+        limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
+        return TableManager(config, db), limiter
+    from stich.web.cluster.manager import ClusterTableManager, connect_redis
+    from stich.web.cluster.shared_limits import RedisLoginLimiter
+
+    redis = await connect_redis(config.redis_url)
+    shared = RedisLoginLimiter(redis, config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
+    return ClusterTableManager(config, db, redis), shared
+
+
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
     """The server app; ``passwords`` replaces the Argon2 parameters (tests use cheaper ones)."""
     config = settings or Settings()
@@ -75,9 +89,8 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
-        manager = TableManager(config, db)
+        manager, limiter = await _tables_and_limits(config, db)
         manager.load()
-        limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
         app.state.services = Services(config, db, limiter, hasher, manager)

@@ -281,9 +281,9 @@ async def register(body: Credentials, request: Request, response: Response) -> d
     return identity.to_json()
 
 
-def _begin_login(svc: Services, request: Request, name: str) -> Attempt:
+async def _begin_login(svc: Services, request: Request, name: str) -> Attempt:
     """Count this attempt before anything is checked, or refuse it (429 with ``Retry-After``) past a limit."""
-    attempt = svc.limiter.begin(name_key(name), client_address(request, svc.settings.trusted_proxies))
+    attempt = await svc.limiter.abegin(name_key(name), client_address(request, svc.settings.trusted_proxies))
     if isinstance(attempt, int):
         raise ApiError(429, "name", f"too many failed logins; try again in {attempt} s", {"Retry-After": str(attempt)})
     return attempt
@@ -293,17 +293,18 @@ def _begin_login(svc: Services, request: Request, name: str) -> Attempt:
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Log in; 401 for a wrong name or password, 429 with ``Retry-After`` after too many failures."""
     svc = services(request)
-    attempt = _begin_login(svc, request, body.name)
+    attempt = await _begin_login(svc, request, body.name)
     found = await asyncio.to_thread(svc.db.find_user, body.name)
     stored = found[2] if found else None
     try:
         ok = await svc.passwords.check(stored, body.password)
     except HashersBusy:
-        svc.limiter.cancelled(attempt)
+        await svc.limiter.acancelled(attempt)
         raise _busy() from None
     if not ok or found is None:
+        await svc.limiter.afailed(attempt)
         raise ApiError(401, "password", "wrong name or password")
-    svc.limiter.succeeded(attempt)
+    await svc.limiter.asucceeded(attempt)
     user_id, name, _ = found
     if svc.passwords.needs_rehash(stored or ""):
         with contextlib.suppress(HashersBusy):  # when busy, the stronger hash is made at a later login

@@ -19,7 +19,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, or_, select, update
+from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, or_, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -29,6 +29,8 @@ from stich.web.models import AuthSession, Deal, DealAction, GameTable, TableSeat
 from stich.web.names import name_key
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x5717C4
+"""PostgreSQL advisory lock key held while the migrations run (several workers starting at once migrate one after another)."""
 """The Alembic script directory shipped in the package."""
 
 
@@ -197,6 +199,8 @@ class Database:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # workers starting at once: one migrates, the others wait, then find it done
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -353,6 +357,12 @@ class Database:
         with self._session() as db:
             tables = list(db.scalars(select(GameTable).where(GameTable.status.in_(list(statuses))).order_by(GameTable.created_at)))
             return self._table_rows(db, tables)
+
+    def table_ids_with_status(self, statuses: Sequence[str]) -> list[str]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first (a worker's sweep for tables nobody runs)."""
+        with self._session() as db:
+            query = select(GameTable.id).where(GameTable.status.in_(list(statuses))).order_by(GameTable.created_at)
+            return list(db.scalars(query))
 
     # ---------------------------------------------------------------- deals
     def create_deal(self, table_id: str, number: int, dealer: int, seed: int, salt: str, commitment: str) -> int:

@@ -182,8 +182,11 @@ async def list_tables(
         and (status == "all" or runtime.status == status)
         and (not runtime.private or runtime.may_see(identity, None))
     ]
-    page = [runtime.summary(identity) for runtime in shown[offset : offset + limit]]
-    return {"tables": page, "total": len(shown), "offset": offset, "limit": limit}
+    summaries = [runtime.summary(identity) for runtime in shown]
+    if svc.tables.shared:  # and the tables other workers run
+        summaries += [entry for entry in await svc.tables.remote_summaries(identity) if status == "all" or entry["status"] == status]
+    page = summaries[offset : offset + limit]
+    return {"tables": page, "total": len(summaries), "offset": offset, "limit": limit}
 
 
 @router.post("/tables", status_code=201)
@@ -220,6 +223,9 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
     runtime = svc.tables.get(table_id)
     if runtime is not None:
         return _runtime(svc, table_id, identity, invite).summary(identity, invite=invite)
+    elsewhere = await svc.tables.forward(table_id, "summary", identity, {"invite": invite}) if svc.tables.shared else None
+    if elsewhere is not None:
+        return elsewhere
     row = await asyncio.to_thread(svc.db.get_table, table_id)
     if row is None or not _row_may_see(row, identity, invite):
         raise ApiError(404, "table", "no such table")
@@ -243,11 +249,21 @@ async def join_table(table_id: str, body: JoinTable, request: Request, response:
     """Take a seat (the one given, or the first free one); a private table needs its invite token."""
     svc = services(request)
     runtime = svc.tables.get(table_id)
-    if runtime is None:
+    if runtime is None and not svc.tables.shared:
         raise ApiError(404, "table", "no such open or running table")
     async with player(request, response) as identity:
+        if runtime is None:  # another worker runs it (or nobody does)
+            return await _forward(svc, table_id, "join", identity, {"seat": body.seat, "invite": body.invite})
         await runtime.join(identity, body.seat, body.invite)
     return runtime.summary(identity)
+
+
+async def _forward(svc: Services, table_id: str, method: str, identity: Identity, args: dict[str, Any]) -> dict[str, Any]:
+    """A table call carried out by the worker running the table (:mod:`stich.web.cluster`), or 404 when none does."""
+    answer = await svc.tables.forward(table_id, method, identity, args)
+    if answer is None:
+        raise ApiError(404, "table", "no such open or running table")
+    return answer
 
 
 @router.post("/tables/{table_id}/leave")
@@ -257,6 +273,8 @@ async def leave_table(table_id: str, request: Request) -> dict[str, Any]:
     identity = await current_identity(request)
     if identity is None:
         raise ApiError(401, "session", "no session")
+    if svc.tables.shared and svc.tables.get(table_id) is None:
+        return await _forward(svc, table_id, "leave", identity, {})
     runtime = _runtime(svc, table_id, identity, None)
     await runtime.leave(identity)
     return runtime.summary(identity)
@@ -269,8 +287,11 @@ async def add_bots(table_id: str, body: AddBots, request: Request) -> dict[str, 
     identity = await current_identity(request)
     if identity is None:
         raise ApiError(401, "session", "no session")
+    owner = Owner.of(identity, request)
+    if svc.tables.shared and svc.tables.get(table_id) is None:
+        return await _forward(svc, table_id, "bots", identity, {"bot": body.bot, "seats": body.seats, "address": owner.address})
     runtime = _runtime(svc, table_id, identity, None)
-    await runtime.add_bots(identity, body.bot, body.seats, Owner.of(identity, request))
+    await runtime.add_bots(identity, body.bot, body.seats, owner)
     return runtime.summary(identity)
 
 

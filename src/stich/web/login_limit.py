@@ -12,7 +12,9 @@ apply, each in a sliding window:
 * per client address across every name (``login_max_failures_per_address``,
   default 20 per 60 s): spraying guesses over many names, existing or not.
 
-The counts live in memory, per server process.  The client address comes
+The counts live in memory, per server process; with several workers
+:class:`stich.web.cluster.shared_limits.RedisLoginLimiter` keeps them in
+Redis.  The server uses either through :class:`LoginLimits`.  The client address comes
 from :func:`stich.web.client_address.client_address`, which believes
 ``X-Forwarded-For`` only from configured proxies.
 """
@@ -24,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 MAX_KEYS = 100_000
 """Counters kept before stale ones are dropped, so that an attacker cannot make the limiter grow without bound."""
@@ -106,3 +109,34 @@ class LoginLimiter:
         """The attempt was not checked (the server was busy): it does not count."""
         self._per_name.take_back((attempt.name_key, attempt.address), attempt.at)
         self._per_address.take_back(attempt.address, attempt.at)
+
+    async def abegin(self, name_key: str, address: str) -> Attempt | int:
+        """:meth:`begin`, as :class:`LoginLimits` asks."""
+        return self.begin(name_key, address)
+
+    async def asucceeded(self, attempt: Attempt) -> None:
+        """:meth:`succeeded`, as :class:`LoginLimits` asks."""
+        self.succeeded(attempt)
+
+    async def acancelled(self, attempt: Attempt) -> None:
+        """:meth:`cancelled`, as :class:`LoginLimits` asks."""
+        self.cancelled(attempt)
+
+    async def afailed(self, attempt: Attempt) -> None:
+        """The attempt failed; it stays counted (nothing to do)."""
+
+
+class LoginLimits(Protocol):
+    """What the login handler needs of a login limiter: in memory (:class:`LoginLimiter`) or in Redis (several workers)."""
+
+    async def abegin(self, name_key: str, address: str) -> Attempt | int:
+        """Count an attempt and return it, or the seconds to wait."""
+
+    async def asucceeded(self, attempt: Attempt) -> None:
+        """Take a successful attempt back."""
+
+    async def acancelled(self, attempt: Attempt) -> None:
+        """Take an unchecked attempt back."""
+
+    async def afailed(self, attempt: Attempt) -> None:
+        """An attempt failed (it stays counted)."""

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, cast
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
-    from stich.web.auth import LoginLimiter, Passwords
+    from stich.web.auth import Passwords
     from stich.web.db import Database
+    from stich.web.login_limit import LoginLimits
     from stich.web.settings import Settings
     from stich.web.tables import TableManager
 
@@ -24,7 +25,7 @@ class Services:
 
     settings: Settings
     db: Database
-    limiter: LoginLimiter
+    limiter: LoginLimits
     passwords: Passwords
     tables: TableManager
 

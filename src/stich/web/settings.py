@@ -108,6 +108,10 @@ class Settings:
     """Unfinished tables one person (an account, or a guest session) may have created."""
     max_tables_per_address: int = 20
     """Unfinished tables created from one client address."""
+    redis_url: str = ""
+    """Redis of a server with several workers (``redis://host:6379/0``); empty: one process, nothing shared (:mod:`stich.web.cluster`)."""
+    lease_seconds: float = 5.0
+    """With Redis: how long a worker's lease on a table lasts unless renewed (every third of it); a dead worker's tables move after it."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""
@@ -135,6 +139,8 @@ class Settings:
             raise ValueError("presence_interval_seconds and presence_grace_seconds must not be negative")
         if self.min_limit_seconds < 1:
             raise ValueError("min_limit_seconds must be at least 1")
+        if self.lease_seconds < 0.3:
+            raise ValueError("lease_seconds must be at least 0.3")
         counts = {
             name: getattr(self, name)
             for name in (

@@ -248,6 +248,11 @@ class Connection:
             log.info("a client went away while being written to: %r", exc)
             self.closed = True
 
+    async def session_holds(self) -> bool:
+        """Whether the cookie the socket was opened with still names the session it was opened for."""
+        current = await current_identity(self.websocket)
+        return current is not None and self.identity is not None and current.session_id == self.identity.session_id
+
     def finish(self) -> None:
         """Stop the writer after what is queued."""
         self.closed = True
@@ -541,7 +546,7 @@ class TableRuntime:
         player's ``sync`` and ``action`` first check that the session the
         socket was opened with still holds (after a logout it does not).
         """
-        if not self.manager.sockets.allow_message(conn.identity, conn.address):
+        if not await self.manager.allow_message(conn):
             conn.send(error_message(WHOLE, "too many messages; slow down"))
             conn.kicked = True
             return
@@ -635,9 +640,8 @@ class TableRuntime:
         self.clock.follow(moment, time.monotonic())
 
     async def _session_holds(self, conn: Connection) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for."""
-        current = await current_identity(conn.websocket)
-        return current is not None and conn.identity is not None and current.session_id == conn.identity.session_id
+        """Whether the cookie the socket was opened with still names the session it was opened for (:meth:`Connection.session_holds`)."""
+        return await conn.session_holds()
 
     def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
         """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""
@@ -1006,6 +1010,9 @@ class TableRuntime:
 class TableManager:
     """Every table this server process runs, by id."""
 
+    shared = False
+    """Whether other workers run tables too (:mod:`stich.web.cluster`): then a table missing here may be theirs."""
+
     def __init__(self, settings: Settings, db: Database, bots: BotThinker | None = None) -> None:
         self.settings = settings
         self.db = db
@@ -1020,14 +1027,39 @@ class TableManager:
     def load(self) -> None:
         """Load the open and running tables from the database, replaying the running ones."""
         for row in self.db.tables_with_status(["open", "playing"]):
-            runtime = TableRuntime(self, row)
-            if row.status == "playing":
-                try:
-                    runtime.restore(self.db.deals_of(row.id, with_actions=True))
-                except (StichError, ValueError, KeyError) as exc:
-                    runtime.broken = str(exc)
-                    log.error("table %s cannot be resumed: %s", row.id, exc)
-            self.tables[row.id] = runtime
+            self.load_table(row)
+
+    def load_table(self, row: TableRow) -> TableRuntime:
+        """Load one open or running table (replaying its stored actions) into this process; its driver is not started yet."""
+        runtime = TableRuntime(self, row)
+        if row.status == "playing":
+            try:
+                runtime.restore(self.db.deals_of(row.id, with_actions=True))
+            except (StichError, ValueError, KeyError) as exc:
+                runtime.broken = str(exc)
+                log.error("table %s cannot be resumed: %s", row.id, exc)
+        self.tables[row.id] = runtime
+        return runtime
+
+    async def allow_message(self, conn: Connection) -> bool:
+        """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.socket_limits`; shared across workers with Redis)."""
+        return self.sockets.allow_message(conn.identity, conn.address)
+
+    async def claim(self, table_id: str) -> TableRuntime | None:
+        """Take over a table no process runs (several workers: :mod:`stich.web.cluster`); one process runs them all, so ``None``."""
+        return None
+
+    async def relay(self, websocket: WebSocket, identity: Identity | None, table_id: str) -> bool:
+        """Serve a table socket for a table another worker runs (:mod:`stich.web.cluster`); whether it did (one process: never)."""
+        return False
+
+    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Carry out a REST call (``join``, ``leave``, ``bots``, ``summary``) on the worker running the table; ``None``: nobody does."""
+        return None
+
+    async def remote_summaries(self, identity: Identity | None) -> list[dict[str, Any]]:
+        """Lobby summaries of the tables other workers run (one process: none)."""
+        return []
 
     def start(self) -> None:
         """Start every table's driver (needs the running event loop)."""
@@ -1158,7 +1190,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=1008)
         return
     identity = await current_identity(websocket)
-    runtime = svc.tables.get(table_id)
+    runtime = svc.tables.get(table_id) or await svc.tables.claim(table_id)
+    if runtime is None and await svc.tables.relay(websocket, identity, table_id):
+        return
     await websocket.accept()
     if runtime is None:
         finished = await asyncio.to_thread(svc.db.get_table, table_id)

@@ -1,0 +1,54 @@
+"""Names of the Redis keys and channels the workers share (all under ``stich:``)."""
+
+from __future__ import annotations
+
+PREFIX = "stich:"
+
+
+def lease(table_id: str) -> str:
+    """The lease of a table: the owning worker's id, expiring unless renewed."""
+    return f"{PREFIX}lease:{table_id}"
+
+
+def commands(table_id: str) -> str:
+    """The table's command stream: client messages and REST calls from every worker, read only by the owner."""
+    return f"{PREFIX}commands:{table_id}"
+
+
+def inbox(worker: str) -> str:
+    """The pub/sub channel of one worker: messages for its clients, each addressed to the clients it is for."""
+    return f"{PREFIX}inbox:{worker}"
+
+
+def wake(worker: str) -> str:
+    """A stream that wakes the worker's command reader when it starts owning a table (its blocking read then includes it)."""
+    return f"{PREFIX}wake:{worker}"
+
+
+def alive(worker: str) -> str:
+    """The worker's heartbeat, expiring with its leases (an owner drops the remote clients of a worker without one)."""
+    return f"{PREFIX}worker:{worker}"
+
+
+def reply(token: str) -> str:
+    """The list an owner pushes its answer to a forwarded REST call on."""
+    return f"{PREFIX}reply:{token}"
+
+
+LOBBY = f"{PREFIX}lobby"
+"""Hash of table id -> the owner's summary of it, so that every worker's lobby lists every table."""
+
+
+def login_name(name_key: str, address: str) -> str:
+    """Sorted set of login attempt times for one account name from one address."""
+    return f"{PREFIX}login:name:{address}:{name_key}"
+
+
+def login_address(address: str) -> str:
+    """Sorted set of login attempt times from one address, over all names."""
+    return f"{PREFIX}login:address:{address}"
+
+
+def budget(key: str) -> str:
+    """Token bucket of a message budget (a client or an address)."""
+    return f"{PREFIX}budget:{key}"

@@ -1,0 +1,645 @@
+"""The table manager of one worker among several: leases, forwarded commands, relayed sockets, takeover.
+
+:class:`ClusterTableManager` is the one-process
+:class:`~stich.web.tables.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
+
+* It runs (*owns*) only the tables whose lease it holds
+  (:mod:`~stich.web.cluster.leases`): the tables it creates, and the ones it
+  finds without an owner when a client asks for them or when it sweeps the
+  database (every ``lease_seconds``), which is how a dead worker's tables
+  move.  A taken-over table is rebuilt from its stored actions as after a
+  restart (:meth:`~stich.web.tables.TableManager.load_table`); an action is
+  stored before it is applied or told to anybody, so nothing confirmed is
+  lost and nothing is played twice.
+* A socket for a table another worker owns is *relayed*: this worker checks
+  the origin, the session, the socket caps and the shared message budget,
+  answers pings, and appends every other message to the table's command
+  stream (``XADD``, so in order); the owner attaches a
+  :class:`~stich.web.cluster.remote.RemoteConnection` for it and handles the
+  messages as a local socket's.  What the owner sends back arrives on this
+  worker's inbox channel, addressed to the client.
+* REST calls that change another worker's table (join, leave, bots, and a
+  table's summary) travel the same stream and wait for the owner's answer.
+* A worker renews its leases and its heartbeat every third of
+  ``lease_seconds``.  An owner drops the remote clients of a worker whose
+  heartbeat is gone (they count as away, so stand-ins play for them); a
+  relaying worker closes its clients' sockets (1012, "come back") when the
+  table's owner changes, so that they reconnect to the new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from stich.web.auth import Identity
+from stich.web.bot_pool import BotThinker
+from stich.web.cluster import keys
+from stich.web.cluster.leases import Leases
+from stich.web.cluster.remote import Outbox, RemoteConnection
+from stich.web.cluster.shared_limits import SharedBudgets
+from stich.web.db import Database
+from stich.web.protocol import WHOLE, ApiError, PingMessage, ProtocolError, error_message, parse_client_message
+from stich.web.settings import Settings
+from stich.web.table_caps import Owner, client_address
+from stich.web.tables import Connection, TableManager, TableRuntime
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
+
+    from stich.web.db import TableRow
+
+log = logging.getLogger("stich.web.cluster")
+
+STREAM_LENGTH = 10_000
+"""Commands kept per table stream (approximately); the owner reads them within milliseconds."""
+STREAM_DAYS = 2
+"""A table's command stream expires this long after its owner took it (a table that ended is deleted at once)."""
+CALL_TIMEOUT = 10.0
+"""Seconds a forwarded REST call waits for the owner's answer before 503."""
+TAKEOVER_CODE = 1012
+"""Close code telling a client that the table moved ("service restart"): reconnect, and the table is where it was."""
+NOT_RUNNING = "no such open or running table"
+REDIS_CONNECTIONS = 512
+"""Redis connections one worker opens at most (a blocked read, the inbox and every forwarded call waiting for its answer hold one)."""
+REDIS_WAIT = 30.0
+"""Seconds a Redis command waits for a free connection of the pool before it fails."""
+
+
+def new_worker_id() -> str:
+    """A worker id unique across machines and restarts: host, process id and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def _identity_json(identity: Identity | None) -> dict[str, Any] | None:
+    return None if identity is None else {"session_id": identity.session_id, "user_id": identity.user_id, "name": identity.name}
+
+
+def _identity(data: Any) -> Identity | None:
+    return None if data is None else Identity(int(data["session_id"]), data["user_id"], str(data["name"]))
+
+
+@dataclass
+class Relayed:
+    """A local socket of a table another worker owns."""
+
+    conn: Connection
+    table: str
+    owner: str
+    writer: asyncio.Task[None]
+
+    def send_away(self, code: int = 1012) -> None:
+        """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect)."""
+        if self.conn.kicked:
+            return
+        self.conn.close_code = code
+        self.conn.kicked = True
+        self.conn.finish()
+        asyncio.get_running_loop().create_task(self._close_after_writer(code))
+
+    async def _close_after_writer(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self.writer), timeout=5)
+        await _close_socket(self.conn.websocket, code)
+
+
+@dataclass
+class Owned:
+    """What an owned table needs besides its runtime: where its command stream was read to, and the queue to its handler."""
+
+    last_id: str
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    remote: dict[str, RemoteConnection] = field(default_factory=dict)
+    handler: asyncio.Task[None] | None = None
+
+
+class ClusterTableManager(TableManager):
+    """The tables of one worker among several sharing a PostgreSQL and a Redis (see the module's docstring)."""
+
+    shared = True
+
+    def __init__(self, settings: Settings, db: Database, redis: Redis, bots: BotThinker | None = None, worker: str | None = None) -> None:
+        super().__init__(settings, db, bots)
+        self.redis = redis
+        self.worker = worker or new_worker_id()
+        self.leases = Leases(redis, self.worker, settings.lease_seconds)
+        self.budgets = SharedBudgets(redis, settings)
+        self.outbox = Outbox(redis)
+        self.owned: dict[str, Owned] = {}
+        self.relayed: dict[str, Relayed] = {}
+        """Local sockets of other workers' tables, by client id."""
+        self._claims = asyncio.Lock()
+        self._subscribed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake_id = "0-0"
+        self._published: dict[str, str] = {}
+        """The lobby entry last published per owned table (only a changed one is published again)."""
+
+    # ----------------------------------------------------------- lifecycle
+    def load(self) -> None:
+        """Nothing at start: the sweep (:meth:`start`) takes the tables nobody owns."""
+
+    def start(self) -> None:
+        """Start the outbox, the inbox listener, the command reader, the renewals and the sweep."""
+        self.outbox.start()
+        loop = asyncio.get_running_loop()
+        for name, work in (
+            ("inbox", self._listen),
+            ("commands", self._read_commands),
+            ("renew", self._renew_loop),
+            ("sweep", self._sweep_loop),
+        ):
+            self._tasks.append(loop.create_task(self._forever(name, work), name=f"cluster {name}"))
+
+    async def _forever(self, name: str, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` again whenever it fails (Redis away for a moment), a second later."""
+        while True:
+            try:
+                await work()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: %s failed; again in a second", self.worker, name)
+                await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        """Stop the tables and every task, give the leases up and tell other workers' clients to reconnect."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for owned in self.owned.values():
+            if owned.handler is not None:
+                owned.handler.cancel()
+        await super().stop()
+        await self.outbox.close()
+        with contextlib.suppress(Exception):
+            for table_id in list(self.owned):
+                await self._release(table_id)
+            await self.redis.delete(keys.alive(self.worker), keys.wake(self.worker))
+        self.owned.clear()
+        await self.redis.aclose()
+
+    # ----------------------------------------------------------- ownership
+    async def claim(self, table_id: str) -> TableRuntime | None:
+        """Take over ``table_id`` if it is open or running and nobody owns it; the runtime this worker now runs, or ``None``."""
+        runtime = self.tables.get(table_id)
+        if runtime is not None:
+            return runtime
+        async with self._claims:
+            runtime = self.tables.get(table_id)
+            if runtime is not None:
+                return runtime
+            last_id = await self._newest_id(keys.commands(table_id))  # read before the lease: whoever sees us own it writes after this
+            if not await self.leases.acquire(table_id):
+                return None
+            try:
+                row = await asyncio.to_thread(self.db.get_table, table_id)
+                if row is None or row.status not in ("open", "playing"):
+                    await self.leases.release(table_id)
+                    return None
+                runtime = await asyncio.to_thread(self.load_table, row)
+            except BaseException:
+                self.tables.pop(table_id, None)
+                with contextlib.suppress(Exception):
+                    await self.leases.release(table_id)
+                raise
+            log.info("worker %s: took table %s over", self.worker, table_id)
+            await self._own(runtime, last_id)
+            return runtime
+
+    async def _own(self, runtime: TableRuntime, last_id: str) -> None:
+        """Start running a table whose lease this worker holds: its driver, its command handler, its lobby entry."""
+        owned = Owned(last_id)
+        self.owned[runtime.id] = owned
+        owned.handler = asyncio.get_running_loop().create_task(self._handle_commands(runtime.id, owned), name=f"commands {runtime.id}")
+        runtime.start_driver()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.expire(keys.commands(runtime.id), STREAM_DAYS * 86400)
+            pipe.xadd(keys.wake(self.worker), {"table": runtime.id}, maxlen=100, approximate=True)
+            await pipe.execute()
+        await self._publish_summaries([runtime])
+
+    async def create(
+        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
+    ) -> TableRuntime:
+        """Create the table (:meth:`TableManager.create`) under this worker's lease, taken before the table is stored."""
+        if not await self.leases.acquire(row.id):  # pragma: no cover - a fresh random id
+            raise ApiError(503, WHOLE, "the new table's id is taken; try again")
+        try:
+            runtime = await super().create(row, identity, connection, bots)
+        except BaseException:
+            await self.leases.release(row.id)
+            raise
+        await self._own(runtime, "0-0")
+        return runtime
+
+    def forget(self, runtime: TableRuntime) -> None:
+        """A finished table with no clients left: forget it, give its lease up and delete its stream."""
+        super().forget(runtime)
+        owned = self.owned.pop(runtime.id, None)
+        if owned is not None and owned.handler is not None:
+            owned.handler.cancel()
+        asyncio.get_running_loop().create_task(self._release(runtime.id, delete_stream=True))
+
+    async def _release(self, table_id: str, *, delete_stream: bool = False) -> None:
+        self._published.pop(table_id, None)
+        with contextlib.suppress(Exception):
+            await self.leases.release(table_id)
+            await self.redis.hdel(keys.LOBBY, table_id)
+            if delete_stream:
+                await self.redis.delete(keys.commands(table_id))
+
+    async def _drop(self, table_id: str) -> None:
+        """This worker lost the table's lease (paused too long, or Redis lost it): stop running it at once; its clients reconnect."""
+        log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
+        self._published.pop(table_id, None)
+        owned = self.owned.pop(table_id, None)
+        if owned is not None and owned.handler is not None:
+            owned.handler.cancel()
+        runtime = self.tables.pop(table_id, None)
+        if runtime is None:
+            return
+        self.bots.forget(table_id)
+        if runtime.driver is not None:
+            runtime.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runtime.driver
+        for conn in list(runtime.connections):
+            _send_away(conn)
+
+    # ------------------------------------------------------------ renewals
+    async def _renew_loop(self) -> None:
+        interval = self.settings.lease_seconds / 3
+        while True:
+            started = time.monotonic()
+            await self._renew()
+            await asyncio.sleep(max(0.0, interval - (time.monotonic() - started)))
+
+    async def _renew(self) -> None:
+        """Renew the heartbeat and the leases, drop lost tables, forget dead workers' clients, refresh the lobby."""
+        await self.redis.set(keys.alive(self.worker), "1", px=self.leases.ms)
+        for table_id in await self.leases.renew(list(self.owned)):
+            await self._drop(table_id)
+        workers = sorted({conn.worker for owned in self.owned.values() for conn in owned.remote.values()})
+        if workers:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for worker in workers:
+                    pipe.exists(keys.alive(worker))
+                found = await pipe.execute()
+            dead = {worker for worker, exists in zip(workers, found, strict=True) if not exists}
+            for owned in self.owned.values():
+                for client, conn in list(owned.remote.items()):
+                    if conn.worker in dead:  # should the worker be alive after all (stalled), its client reconnects
+                        conn.finish()
+                        owned.queue.put_nowait({"op": "detach", "conn": client})
+        await self._publish_summaries([self.tables[t] for t in self.owned if t in self.tables])
+        await self._watch_owners()
+
+    async def _watch_owners(self) -> None:
+        """Close relayed sockets whose table changed owner (or has none): their clients reconnect to whoever runs it now."""
+        tables = sorted({relayed.table for relayed in self.relayed.values()})
+        if not tables:
+            return
+        owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
+        for relayed in list(self.relayed.values()):
+            if owners.get(relayed.table) != relayed.owner:
+                log.warning("table %s: run by %s now, not %s; client sent away", relayed.table, owners.get(relayed.table), relayed.owner)
+                relayed.send_away()
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await self._sweep()
+            await asyncio.sleep(self.settings.lease_seconds)
+
+    async def _sweep(self) -> None:
+        """Take over every open or running table nobody owns (at start, and those of a worker that died)."""
+        ids = await asyncio.to_thread(self.db.table_ids_with_status, ["open", "playing"])
+        candidates = [table_id for table_id in ids if table_id not in self.tables]
+        running = set(ids)
+        ended = [table_id for table_id in await self.redis.hkeys(keys.LOBBY) if table_id not in running]
+        if ended:  # lobby entries a dead worker left of tables that have ended since
+            await self.redis.hdel(keys.LOBBY, *ended)
+        for table_id, owner in zip(candidates, await self.leases.owners(candidates), strict=True):
+            if owner is None:
+                try:
+                    await self.claim(table_id)
+                except Exception:
+                    log.exception("worker %s: taking table %s over failed", self.worker, table_id)
+
+    # ------------------------------------------------------------ commands
+    async def _read_commands(self) -> None:
+        """Read the command streams of every owned table (and this worker's wake stream) and queue each command to its table."""
+        self._wake_id = await self._newest_id(keys.wake(self.worker))
+        while True:
+            streams = {keys.commands(table_id): owned.last_id for table_id, owned in self.owned.items()}
+            streams[keys.wake(self.worker)] = self._wake_id
+            found: Any = await self.redis.xread(cast(Any, streams), block=1000, count=500)
+            for stream, entries in found or []:
+                name = str(stream)
+                if name == keys.wake(self.worker):
+                    self._wake_id = entries[-1][0]
+                    continue
+                table_id = name.removeprefix(keys.commands(""))
+                owned = self.owned.get(table_id)
+                if owned is None:
+                    continue
+                owned.last_id = entries[-1][0]
+                for _entry_id, fields in entries:
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        owned.queue.put_nowait(json.loads(fields["c"]))
+
+    async def _newest_id(self, stream: str) -> str:
+        """The id of the newest entry of ``stream`` (``0-0`` for none): reading after it gets only what comes next."""
+        newest: Any = await self.redis.xrevrange(stream, count=1)
+        return str(newest[0][0]) if newest else "0-0"
+
+    async def _handle_commands(self, table_id: str, owned: Owned) -> None:
+        """Carry out one table's commands in their order."""
+        while True:
+            command = await owned.queue.get()
+            runtime = self.tables.get(table_id)
+            try:
+                if runtime is None:  # pragma: no cover - the handler is cancelled with the table
+                    return
+                await self._execute(runtime, owned, command)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: command %r failed", table_id, command.get("op"))
+
+    async def _execute(self, runtime: TableRuntime, owned: Owned, command: dict[str, Any]) -> None:
+        op = command.get("op")
+        client = str(command.get("conn", ""))
+        if op == "attach":
+            identity = _identity(command.get("identity"))
+            conn = RemoteConnection(self.outbox, str(command["worker"]), client, identity, self.settings, str(command.get("address", "")))
+            if not runtime.may_see(identity, command.get("invite")):
+                conn.send(error_message("invite", "this table is private; you need its invite link"))
+                conn.close_code = 4403
+                conn.kicked = True
+                return
+            owned.remote[client] = conn
+            await runtime.attach(conn)
+        elif op == "message":
+            known = owned.remote.get(client)
+            if known is not None and not known.kicked:
+                await runtime.handle(known, str(command.get("text", "")))
+        elif op == "detach":
+            gone = owned.remote.pop(client, None)
+            if gone is not None:
+                gone.closed = True
+                await runtime.detach(gone)
+        elif op == "call":
+            await self._answer(runtime, command)
+
+    async def _answer(self, runtime: TableRuntime, command: dict[str, Any]) -> None:
+        """Carry out a forwarded REST call and push the answer (the summary, or the error) to the caller's reply list."""
+        identity = _identity(command.get("identity"))
+        args = command.get("args") or {}
+        answer: dict[str, Any]
+        try:
+            method = command.get("method")
+            if method == "summary":
+                if not runtime.may_see(identity, args.get("invite")):
+                    raise ApiError(404, "table", NOT_RUNNING)
+                answer = {"ok": runtime.summary(identity, invite=args.get("invite"))}
+            elif identity is None:
+                raise ApiError(401, "session", "no session")
+            elif method == "join":
+                await runtime.join(identity, args.get("seat"), args.get("invite"))
+                answer = {"ok": runtime.summary(identity)}
+            elif method in ("leave", "bots"):
+                if not runtime.may_see(identity, None):
+                    raise ApiError(404, "table", NOT_RUNNING)
+                if method == "leave":
+                    await runtime.leave(identity)
+                else:
+                    owner = Owner.of(identity, None)
+                    owner = Owner(owner.person, args.get("address"))
+                    await runtime.add_bots(identity, str(args.get("bot")), args.get("seats"), owner)
+                answer = {"ok": runtime.summary(identity)}
+            else:
+                raise ApiError(422, WHOLE, f"unknown table call {method!r}")
+        except ApiError as exc:
+            answer = {"error": {"status": exc.status, "field": exc.field, "message": exc.message, "headers": exc.headers}}
+        reply = keys.reply(str(command.get("reply")))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.rpush(reply, json.dumps(answer))
+            pipe.expire(reply, int(CALL_TIMEOUT) + 5)
+            await pipe.execute()
+
+    async def _command(self, table_id: str, command: dict[str, Any]) -> None:
+        await self.redis.xadd(keys.commands(table_id), {"c": json.dumps(command)}, maxlen=STREAM_LENGTH, approximate=True)
+
+    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Carry out a REST call on the worker owning ``table_id``: its answer, or ``None`` when nobody runs the table.
+
+        The owner's refusal comes back as the same :class:`ApiError`.
+        """
+        owner = await self.leases.owner(table_id)
+        if owner is None or owner == self.worker:
+            return None
+        token = secrets.token_hex(12)
+        await self._command(table_id, {"op": "call", "method": method, "identity": _identity_json(identity), "args": args, "reply": token})
+        found = await self.redis.blpop([keys.reply(token)], timeout=CALL_TIMEOUT)
+        if found is None:
+            raise ApiError(503, "table", "the table's server did not answer in time; try again", {"Retry-After": "2"})
+        answer = json.loads(found[1])
+        if "error" in answer:
+            error = answer["error"]
+            raise ApiError(int(error["status"]), str(error["field"]), str(error["message"]), error.get("headers") or None)
+        return cast("dict[str, Any]", answer["ok"])
+
+    # ------------------------------------------------------------ messages
+    async def allow_message(self, conn: Connection) -> bool:
+        """The local budgets, and the shared ones (a remote client's worker spent those already)."""
+        if not await super().allow_message(conn):
+            return False
+        return isinstance(conn, RemoteConnection) or await self.budgets.allow(conn.identity, conn.address)
+
+    async def _listen(self) -> None:
+        """Deliver what owners publish on this worker's inbox to the addressed local sockets."""
+        pubsub: PubSub = self.redis.pubsub()
+        try:
+            await pubsub.subscribe(keys.inbox(self.worker))
+            self._subscribed.set()
+            while True:
+                item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if item is None or item.get("type") != "message":
+                    continue
+                data = item["data"]
+                body = json.loads(data)
+                for client in body.get("to", ()):
+                    relayed = self.relayed.get(client)
+                    if relayed is None:
+                        continue
+                    if "close" in body:
+                        relayed.send_away(int(body["close"]))
+                    else:
+                        relayed.conn.send(body["m"])
+        finally:
+            self._subscribed.clear()
+            if self.relayed:
+                log.warning("worker %s: the inbox subscription ended; %d relayed clients reconnect", self.worker, len(self.relayed))
+            for relayed in list(self.relayed.values()):  # messages may have been missed: the clients resync by reconnecting
+                relayed.send_away()
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def relay(self, websocket: WebSocket, identity: Identity | None, table_id: str) -> bool:
+        """Serve a socket for a table another worker owns (see the module's docstring); ``False`` when nobody owns it."""
+        owner = await self.leases.owner(table_id)
+        if owner is None or owner == self.worker:
+            return False
+        await asyncio.wait_for(self._subscribed.wait(), timeout=10)
+        await websocket.accept()
+        address = client_address(websocket)
+        ticket = self.sockets.open(identity, address, table_id)
+        if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
+            await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
+            await websocket.close(code=4429)
+            if not isinstance(ticket, str):
+                self.sockets.close(ticket)
+            return True
+        conn = Connection(websocket, identity, self.settings, address)
+        client = secrets.token_hex(8)
+        writer = asyncio.create_task(conn.writer())
+        self.relayed[client] = Relayed(conn, table_id, owner, writer)
+        attach = {"op": "attach", "conn": client, "worker": self.worker, "identity": _identity_json(identity), "address": address}
+        try:
+            await self._command(table_id, {**attach, "invite": websocket.query_params.get("invite")})
+            await self._relay_messages(conn, table_id, client)
+        finally:
+            self.relayed.pop(client, None)
+            self.sockets.close(ticket)
+            with contextlib.suppress(Exception):
+                await self._command(table_id, {"op": "detach", "conn": client})
+            conn.finish()
+            try:
+                await asyncio.wait_for(writer, timeout=5)
+            except (TimeoutError, asyncio.CancelledError):
+                writer.cancel()
+            if websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+                    await websocket.close(code=conn.close_code if conn.kicked else 1000)
+        return True
+
+    async def _relay_messages(self, conn: Connection, table_id: str, client: str) -> None:
+        """Check each of the client's messages here and forward those only the owner can answer."""
+        websocket = conn.websocket
+        with contextlib.suppress(WebSocketDisconnect):
+            while not conn.kicked:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect" or conn.kicked:
+                    break
+                raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+                if not self.sockets.allow_message(conn.identity, conn.address) or not await self.budgets.allow(conn.identity, conn.address):
+                    conn.send(error_message(WHOLE, "too many messages; slow down"))
+                    conn.kicked = True
+                    break
+                try:
+                    parsed = parse_client_message(raw, self.settings.max_message_bytes)
+                except ProtocolError as exc:
+                    conn.send(error_message(exc.field, exc.message))
+                    continue
+                if isinstance(parsed, PingMessage):
+                    conn.send({"type": "pong", "id": parsed.id})
+                    continue
+                if conn.identity is not None and not await conn.session_holds():
+                    conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+                    conn.close_code = 4401
+                    conn.kicked = True
+                    break
+                text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+                await self._command(table_id, {"op": "message", "conn": client, "text": text})
+
+    # --------------------------------------------------------------- lobby
+    async def _publish_summaries(self, runtimes: list[TableRuntime]) -> None:
+        """Put the owned tables' lobby entries into Redis, for every worker's lobby (those that changed since last time)."""
+        entries = {}
+        for runtime in runtimes:
+            entry = json.dumps(
+                {
+                    "summary": runtime.summary(None),
+                    "invite": runtime.invite_path(),
+                    "creator": runtime.creator_session_id,
+                    "members": [[seat.session_id, seat.user_id] if seat.kind == "human" else None for seat in runtime.seats],
+                }
+            )
+            if self._published.get(runtime.id) != entry:
+                entries[runtime.id] = entry
+        if entries:
+            await self.redis.hset(keys.LOBBY, mapping=cast(Any, entries))
+            self._published.update(entries)
+
+    async def remote_summaries(self, identity: Identity | None) -> list[dict[str, Any]]:
+        """Lobby summaries of the tables other workers own that ``identity`` may see (as :meth:`TableRuntime.summary` gives them)."""
+        stored = await self.redis.hgetall(keys.LOBBY)
+        others = [str(table_id) for table_id in stored if table_id not in self.tables]
+        found = []
+        for table_id, owner in zip(others, await self.leases.owners(others), strict=True):
+            if owner is None:  # its worker died: the table is listed again once another worker runs it
+                continue
+            entry = json.loads(stored[table_id])
+            summary = dict(entry["summary"])
+            seat = None
+            if identity is not None:
+                for index, member in enumerate(entry["members"]):
+                    same_account = member is not None and member[1] is not None and member[1] == identity.user_id
+                    if member is not None and (member[0] == identity.session_id or same_account):
+                        seat = index
+                        break
+            creator = identity is not None and identity.session_id == entry["creator"]
+            if summary["private"] and seat is None and not creator:
+                continue
+            summary.update(your_seat=seat, creator=creator, invite=entry["invite"] if seat is not None or creator else None)
+            found.append(summary)
+        return found
+
+
+def _send_away(conn: Connection, code: int = TAKEOVER_CODE) -> None:
+    """Close a client's socket of a table this worker let go with ``code`` (default: the table moved, reconnect)."""
+    if isinstance(conn, RemoteConnection):
+        conn.finish()
+        return
+    conn.close_code = code
+    conn.kicked = True
+    conn.finish()
+    asyncio.get_running_loop().create_task(_close_socket(conn.websocket, code))
+
+
+async def _close_socket(websocket: WebSocket, code: int) -> None:
+    if websocket.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+            await websocket.close(code=code)
+
+
+async def connect_redis(url: str) -> Redis:
+    """A Redis client for ``url`` (strings decoded), checked with a ``PING``.
+
+    Its pool waits for a free connection (up to :data:`REDIS_WAIT` s) rather
+    than failing: forwarded calls hold one while they wait for the owner's
+    answer, and many at once (a hundred tables opening) exceeded redis-py's
+    default pool, which refuses at once.
+    """
+    from redis.asyncio import BlockingConnectionPool, Redis
+
+    pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+    redis = Redis.from_pool(pool)
+    await redis.ping()
+    return redis

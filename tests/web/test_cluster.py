@@ -1,0 +1,275 @@
+"""Several workers on one PostgreSQL and one Redis (issue 33; docs/decisions/0033-several-workers.md), with real servers.
+
+Two worker processes (the app under uvicorn, as ``stich serve --redis``
+runs it) share a fresh PostgreSQL database and an empty Redis.  A guest
+creates a table on worker A (so A owns it), a second guest joins and seats
+bots through worker B (calls forwarded to A), and each plays from a socket
+on its own worker.  Checked: the deal is played to its end; every ``state``
+a socket received is its own seat's view with cards from its own dealt hand
+only; everything published to worker B's inbox is for B's client's seat;
+after A is killed (SIGKILL) in the middle of the deal, B takes the table over
+from the stored actions, both players reconnect and finish the deal, and the
+record holds every action confirmed before the kill, once, where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .cluster_helpers import SRC, Player, Worker, hand_within, worker_settings
+from .helpers import run_async
+from .postgres import PostgresServer, free_port
+
+
+class InboxSpy:
+    """Everything published on any worker's inbox channel (``stich:inbox:*``), by channel."""
+
+    def __init__(self, redis_url: str) -> None:
+        from redis.asyncio import Redis
+
+        self.redis = Redis.from_url(redis_url, decode_responses=True)
+        self.pubsub = self.redis.pubsub()
+        self.seen: list[tuple[str, dict[str, Any]]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.pubsub.psubscribe("stich:inbox:*")
+        self.task = asyncio.create_task(self._collect())
+
+    async def _collect(self) -> None:
+        while True:
+            item = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if item is not None and item["type"] == "pmessage":
+                self.seen.append((item["channel"], json.loads(item["data"])))
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.redis.aclose()
+
+
+async def _table_across_workers(a: Worker, b: Worker, deals: int = 1) -> tuple[str, Player, Player]:
+    """A Doppelkopf table of ``deals`` created on A by its first player (seat 0); the second joins at seat 1 and seats bots through B."""
+    first, second = Player(0), Player(1)
+    await first.become_guest(a.base)
+    await second.become_guest(b.base)
+    created = await first.call(a.base, "POST", "/api/tables", {"game": "doppelkopf", "deals": deals, "seat": 0})
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    joined = await second.call(b.base, "POST", f"/api/tables/{table_id}/join", {"seat": 1})
+    assert joined.status_code == 200, joined.text  # forwarded to A, which runs the table
+    assert joined.json()["your_seat"] == 1
+    taken = await second.call(b.base, "POST", f"/api/tables/{table_id}/join", {"seat": 0})
+    assert taken.status_code == 409 and taken.json()["field"] == "seat"  # A's refusal, as A words it
+    bots = await second.call(b.base, "POST", f"/api/tables/{table_id}/bots", {"bot": "heuristic"})
+    assert bots.status_code == 200, bots.text
+    assert bots.json()["status"] == "playing"
+    return table_id, first, second
+
+
+async def _start(tmp_path: Path, db_url: str, redis_url: str) -> tuple[Worker, Worker]:
+    """Workers A and B, started at once on a fresh database (so both run the migrations, one under the other's lock)."""
+    a = Worker(worker_settings(db_url, redis_url), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url), tmp_path / "b.log")
+    a.start()
+    b.start()
+    await asyncio.gather(a.ready(), b.ready())
+    return a, b
+
+
+def _check_views(player: Player, dealt: list[list[str]]) -> None:
+    """Every ``state`` the player's socket got is its own seat's view, with cards from its own dealt hand only."""
+    states = player.states()
+    assert states
+    for message in states:
+        assert message["seat"] == player.seat and message["view"]["seat"] == player.seat
+        assert hand_within(message["view"]["hand"], dealt[player.seat]), (message["view"]["hand"], dealt[player.seat])
+
+
+async def _record(player: Player, base: str, deal_id: int) -> dict[str, Any]:
+    response = await player.call(base, "GET", f"/api/deals/{deal_id}/record")
+    assert response.status_code == 200, response.text
+    record: dict[str, Any] = response.json()
+    return record
+
+
+def test_two_workers_play_a_deal_and_each_socket_gets_only_its_own_seat(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_two_workers(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _watch(worker: Worker, table_id: str, seen: list[dict[str, Any]]) -> str:
+    """A spectator without a cookie on ``worker``: reads five ``state`` messages, then leaves."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"{worker.ws_base}/ws/tables/{table_id}", open_timeout=30) as ws:
+        while sum(message["type"] == "state" for message in seen) < 5:
+            seen.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=60)))
+    return "watched"
+
+
+async def _two_workers(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    a, b = await _start(tmp_path, db_url, redis_url)
+    spy = InboxSpy(redis_url)
+    try:
+        await spy.start()
+        table_id, first, second = await _table_across_workers(a, b)
+        listed = await second.call(b.base, "GET", "/api/tables")
+        assert table_id in [entry["id"] for entry in listed.json()["tables"]]  # B's lobby lists A's table
+        summary = await second.call(b.base, "GET", f"/api/tables/{table_id}")
+        assert summary.json()["your_seat"] == 1
+        watched: list[dict[str, Any]] = []
+        ends = await asyncio.gather(first.play(a.ws_base, table_id), second.play(b.ws_base, table_id), _watch(b, table_id, watched))
+        assert ends[:2] == ["deal_end", "deal_end"]
+        deal_id = first.states()[-1]["deal"]
+        record = await _record(first, b.base, deal_id)
+        for player in (first, second):
+            _check_views(player, record["deal"])
+            for _deal, step, action in player.sent:  # every action each sent was played, at its step, for its seat
+                assert record["actions"][step] == [player.seat, action]
+        spectated = [message for message in watched if message["type"] == "state"]
+        assert spectated and all(message["seat"] is None and "hand" not in message["view"] for message in spectated)
+        await asyncio.sleep(0.2)
+        channels = {channel for channel, _body in spy.seen}
+        assert len(channels) == 1  # only B has clients of a table another worker runs
+        states = [body["m"] for _channel, body in spy.seen if "m" in body and body["m"]["type"] == "state"]
+        assert states and all(message["seat"] in (second.seat, None) for message in states)  # B's player's view, B's spectator's
+        assert all(hand_within(message["view"]["hand"], record["deal"][second.seat]) for message in states if message["seat"] is not None)
+        assert all("hand" not in message["view"] for message in states if message["seat"] is None)
+    finally:
+        await spy.stop()
+        a.stop()
+        b.stop()
+
+
+def test_a_killed_owner_s_table_moves_to_the_other_worker_with_nothing_lost(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_failover(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _play_on(player: Player, worker: Worker, table_id: str, deadline: float) -> None:
+    """Reconnect to ``worker`` until the deal ends (a socket may be sent away while the table moves)."""
+    while time.monotonic() < deadline:
+        if await player.play(worker.ws_base, table_id, timeout=deadline - time.monotonic()) == "deal_end":
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"seat {player.seat} did not see the deal end")
+
+
+async def _failover(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    from redis.asyncio import Redis
+
+    a, b = await _start(tmp_path, db_url, redis_url)
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        table_id, first, second = await _table_across_workers(a, b, deals=2)  # the table goes on after the deal, still leased
+        owner = await redis.get(f"stich:lease:{table_id}")
+        assert owner is not None and owner.split(":")[1] == str(a.process.pid if a.process else None)
+        ends = await asyncio.gather(first.play(a.ws_base, table_id, until_step=12), second.play(b.ws_base, table_id, until_step=12))
+        assert ends == ["step", "step"]
+        deal_id = second.states()[-1]["deal"]
+        before = max(message["step"] for message in first.states() + second.states())
+        killed = time.monotonic()
+        a.kill()
+        deadline = time.monotonic() + 120
+        await asyncio.gather(_play_on(first, b, table_id, deadline), _play_on(second, b, table_id, deadline))
+        owner = await redis.get(f"stich:lease:{table_id}") or ""
+        resumed = [m for m in second.states() if m["step"] >= before]
+        print(f"the moved deal ended {time.monotonic() - killed:.1f} s after the kill")
+        assert resumed
+        record = await _record(first, b.base, deal_id)
+        assert record["result"] is not None
+        for player in (first, second):
+            _check_views(player, record["deal"])
+            for _deal, step, action in player.sent:  # confirmed or not, an action sent is in the record once, where it was sent
+                if step < len(record["actions"]) and record["actions"][step] == [player.seat, action]:
+                    continue
+                assert step >= before, f"seat {player.seat}'s action at step {step}, confirmed before the kill, is lost"
+        for message in first.states() + second.states():  # what anybody saw is what the record says happened
+            step = message["step"]
+            assert step <= len(record["actions"])
+            if message["view"]["events"]:
+                assert message["last"] == message["view"]["events"][-1]
+        history: dict[tuple[int, int], set[str]] = {}
+        for player in (first, second):
+            for message in player.states():
+                history.setdefault((player.seat, message["step"]), set()).add(json.dumps(message["last"], sort_keys=True))
+        for seen in history.values():  # each step's last event, as each seat saw it, is one event before and after the move
+            assert len(seen) == 1
+        assert owner and owner.split(":")[1] == str(b.process.pid if b.process else None)
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    db_url = postgres_server.new_database()
+    port = free_port()
+    command = [sys.executable, "-m", "stich.cli.main", "serve", "--port", str(port), "--workers", "2", "--redis", redis_url]
+    log = (tmp_path / "serve.log").open("wb")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    server = subprocess.Popen([*command, "--database", db_url], stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+
+        def serving_workers() -> list[int]:
+            workers = [pid for pid in _children(server.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+            return workers if len(workers) == 2 else []
+
+        async def healthy(count: int) -> set[int]:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                deadline = time.monotonic() + 90
+                while time.monotonic() < deadline:
+                    with contextlib.suppress(httpx.HTTPError):
+                        answers = [(await http.get("/api/health")).status_code for _ in range(count)]
+                        if answers == [200] * count and serving_workers():
+                            return set(serving_workers())
+                    await asyncio.sleep(0.2)
+            raise AssertionError((tmp_path / "serve.log").read_text(errors="replace")[-3000:])
+
+        first = run_async(healthy(4))
+        assert len(first) == 2, first
+        victim = sorted(first)[0]
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (victim in serving_workers() or len(serving_workers()) != 2):
+            time.sleep(0.2)
+        second = run_async(healthy(4))
+        assert len(second) == 2 and victim not in second  # a new worker took the dead one's place
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=60) == 0
+        assert not [pid for pid in second if Path(f"/proc/{pid}").exists()]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
