@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -93,18 +94,23 @@ def test_a_folder_without_a_match_is_an_error(tmp_path: Path, capsys: pytest.Cap
     assert f"{tmp_path / 'nothing.json'} is no readable match folder or results file" in capsys.readouterr().err
 
 
-def _kept(tmp_path: Path) -> tuple[Path, Path]:
-    """Two matches of two references each, kept by tools/strength_ladder.py: their folders and the folder of the copies."""
-    runs = tmp_path / "runs"
+@pytest.fixture(scope="module")
+def kept_matches(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two matches of two references each, kept by tools/strength_ladder.py: their folders and the folder of the copies.
+
+    Played once for the module (two ``pimc`` matches take seconds); the tests only read them.
+    """
+    folder = tmp_path_factory.mktemp("kept_matches")
+    runs = folder / "runs"
     _match(runs / "a", "heuristic", references="random,pimc:worlds=1")
     _match(runs / "b", "pimc:worlds=1", references="random,pimc:worlds=1")
-    assert _ladder().main(["keep", str(runs), "--into", str(tmp_path / "kept")]) == 0
-    return runs, tmp_path / "kept"
+    assert _ladder().main(["keep", str(runs), "--into", str(folder / "kept")]) == 0
+    return runs, folder / "kept"
 
 
-def test_a_kept_copy_pairs_as_its_results_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_kept_copy_pairs_as_its_results_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], kept_matches: tuple[Path, Path]) -> None:
     tool = _tool()
-    runs, kept = _kept(tmp_path)
+    runs, kept = kept_matches
     assert "deal_outcomes" not in json.loads((kept / "a.json").read_text(encoding="utf-8"))
     full = tool.compare(tool.load(runs / "a" / "results.json"), tool.load(runs / "b" / "results.json"))
     assert full["deals"] == 6 and full["pairings"]["random"]["paired"]["mean"] != 0
@@ -124,17 +130,20 @@ def test_a_kept_copy_pairs_as_its_results_json(tmp_path: Path, capsys: pytest.Ca
     assert tool.main([str(kept / "b.json"), "--against", str(runs / "a")]) == 0
     assert "on 6 common deals" in capsys.readouterr().out
     # A stopped match (four deals of six in its journal) against a kept copy: the common deals only.
-    journal = runs / "a" / "journal.jsonl"
+    stopped = shutil.copytree(runs / "a", tmp_path / "a")  # the module's matches stay as played
+    journal = stopped / "journal.jsonl"
     journal.write_bytes(b"".join(journal.read_bytes().splitlines(keepends=True)[:4]))
-    partial = tool.compare(tool.load(runs / "a"), tool.load(kept / "b.json"))
+    partial = tool.compare(tool.load(stopped), tool.load(kept / "b.json"))
     a, b = (_differences(json.loads((runs / m / "results.json").read_text(encoding="utf-8"))) for m in ("a", "b"))
     assert partial["deals"] == 4
     assert partial["pairings"]["random"]["paired"]["mean"] == pytest.approx(sum(x - y for x, y in zip(a[:4], b[:4], strict=True)) / 4)
 
 
-def test_an_old_or_damaged_kept_copy_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_old_or_damaged_kept_copy_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kept_matches: tuple[Path, Path]
+) -> None:
     tool = _tool()
-    _, kept = _kept(tmp_path)
+    _, kept = kept_matches
     good = json.loads((kept / "a.json").read_text(encoding="utf-8"))
     copy = tmp_path / "copy.json"
 

@@ -236,6 +236,10 @@ class Deck:
                     out.append(faces[f])
         return out
 
+    def texts(self, mask: int) -> list[str]:
+        """The texts of :meth:`cards` (what an observation shows of a pile)."""
+        return [card.text for card in self.cards(mask)]
+
     def mask_of(self, cards: list[Card] | tuple[Card, ...], taken: int = 0) -> int:
         """Physical mask for a list of faces: each face takes the lowest copy not yet used.
 

@@ -20,9 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stich.cards import Card, parse_card
+from stich.core.tricks import PlayedTrick
 from stich.games.doppelkopf.contracts import FACES
 from stich.games.doppelkopf.options import DoppelkopfOptions
-from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts
 from stich.games.doppelkopf.scoring import card_eyes, evaluate
 
 # --- building synthetic deals

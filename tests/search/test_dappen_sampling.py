@@ -415,7 +415,7 @@ def test_a_lone_player_who_played_an_ulti_trump_may_still_hold_the_others() -> N
     ulti = {ULTI_CARDS[k] for k in (1, 2, 3)}
     rng = random.Random(19)
     checked = 0
-    for _ in range(80):
+    for _ in range(30):  # 1,230 positions checked (80 deals checked 3,380 in 2.6 times the time)
         state = game.new_state(seed=rng.getrandbits(64), dealer=rng.randrange(game.num_seats))
         while not state.is_terminal():
             lone = state.observation(0).public["lone"]

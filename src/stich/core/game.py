@@ -501,19 +501,46 @@ class State(ABC):
 
 class PhasedState(State):
     """The basics the trick-game states share: a phase number, the seat to move,
-    hands as physical-card masks, and a cheap clone.
+    hands as physical-card masks, tricks as card codes, a cheap clone, and
+    the rules every game's deal keeps the same way.
 
-    Subclasses name their finished phase (``END_PHASE``) and every mutable
-    container attribute (``MUTABLE``: lists, dicts, sets); :meth:`clone` copies
-    the attribute dict and those containers, everything else is immutable and
-    shared.  The conformance harness checks that clones are independent.
+    Subclasses name their phases (``PHASE_NAMES``, indexed by ``phase``),
+    the finished one (``END_PHASE``) and every mutable container attribute
+    (``MUTABLE``: lists, dicts, sets); :meth:`clone` copies the attribute
+    dict and those containers, everything else is immutable and shared.  The
+    conformance harness checks that clones are independent.
+
+    What is the same in every game lives here once: the result exists only
+    once the deal is over and is counted once (:meth:`result`, the game's
+    count in :meth:`_evaluate`); a finished deal has no player to move
+    (:meth:`_finish`); a card is legal exactly when :meth:`playable` holds
+    it (:meth:`illegal_reason`, for games whose card codes are the card
+    indices below ``CARD_CODES``); and an observation is the seat's hand, its
+    legal actions on its turn, the events as it saw them and the tricks
+    (:meth:`seat_observation`), around the game's public and private facts.
     """
 
+    PHASE_NAMES: ClassVar[tuple[str, ...]]
     END_PHASE: ClassVar[int]
+    PLAY_PHASE: ClassVar[int]
+    """The trick-play phase, where :meth:`illegal_reason` tests a card against :meth:`playable`."""
+    CARD_CODES: ClassVar[int]
+    """Codes below this one play the card of that index (the games' ``actions.DISCARD``)."""
+    RESULT_RULE: ClassVar[str] = "§7"
+    """The dossier section that counts a deal (§7 in every game's dossier), named when a result is asked too early."""
     MUTABLE: ClassVar[tuple[str, ...]]
     phase: int
     to_move: int
     hands: list[int]
+    tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]]
+    trick_seats: list[int]
+    trick_cards: list[int]
+    _result: DealResult | None
+
+    @property
+    def phase_name(self) -> str:
+        """Name of the current phase."""
+        return self.PHASE_NAMES[self.phase]
 
     def current_player(self) -> int:
         return TERMINAL if self.phase == self.END_PHASE else self.to_move
@@ -523,6 +550,70 @@ class PhasedState(State):
 
     def hand_mask(self, seat: int) -> int:
         return self.hands[seat]
+
+    def playable(self, seat: int) -> int:
+        """Cards ``seat`` may play now (a mask of card indices)."""
+        raise NotImplementedError
+
+    def _explain(self, code: int) -> tuple[str, str]:
+        """Why ``code`` is illegal now: a message and the dossier rule."""
+        raise NotImplementedError
+
+    def illegal_reason(self, code: int) -> tuple[str, str] | None:
+        if self.phase == self.END_PHASE:
+            return ("the deal is over", self.RESULT_RULE)
+        if self.phase == self.PLAY_PHASE and code < self.CARD_CODES:  # a card: legal if it is playable (what legal_codes lists)
+            return None if self.playable(self.to_move) >> code & 1 else self._explain(code)
+        if code in self.legal_codes():
+            return None
+        return self._explain(code)
+
+    def _finish(self) -> None:
+        """The deal is over: nobody moves any more."""
+        self.phase = self.END_PHASE
+        self.to_move = TERMINAL
+
+    def _evaluate(self) -> DealResult:
+        """The count of the finished deal (called once; :meth:`result` keeps it)."""
+        raise NotImplementedError
+
+    def result(self) -> DealResult:
+        if self.phase != self.END_PHASE:
+            raise IllegalActionError("the deal is not finished yet", self.RESULT_RULE)
+        if self._result is None:
+            self._result = self._evaluate()
+        return self._result
+
+    def seat_observation(
+        self,
+        seat: int,
+        *,
+        faces: Sequence[Card],
+        event_text: Callable[[int, int], str],
+        settled: bool,
+        public: dict[str, Any],
+        private: dict[str, Any],
+    ) -> Observation:
+        """The observation of ``seat`` around the game's ``public`` and ``private`` facts.
+
+        Its hand, its legal actions when it is to move (none otherwise), the
+        events as ``event_text(actor, code)`` renders them for it (kept on the
+        state once ``settled``, see :func:`seen_events`) and the tricks, whose
+        codes ``faces`` turns into cards (see :func:`trick_views`).
+        """
+        to_move = self.current_player()
+        return Observation(
+            game=self.game.canonical,
+            seat=seat,
+            phase=self.PHASE_NAMES[self.phase],
+            to_move=to_move,
+            hand=tuple(self.game.deck.cards(self.hands[seat])),
+            legal_actions=tuple(self.legal_actions()) if to_move == seat else (),
+            events=seen_events(self, seat, event_text, settled=settled),
+            tricks=trick_views(self.tricks, self.trick_seats, self.trick_cards, faces, self),
+            public=public,
+            private=private,
+        )
 
     def clone(self) -> Self:
         new = object.__new__(type(self))

@@ -163,6 +163,15 @@ def trick_winner(order: PlayOrder, trick: Sequence[int]) -> int:
     return best
 
 
+@dataclass(frozen=True)
+class PlayedTrick:
+    """One completed trick as the counting reads it: who played which card, in play order, and who won it."""
+
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+
+
 def played_mask(tricks: Sequence[tuple[Sequence[int], Sequence[int], int]], current: Sequence[int]) -> int:
     """Mask of the cards played so far: completed tricks as ``(seats, cards, winner)`` plus the current trick's cards."""
     mask = 0

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from stich.bots.tarock_family.adapter import SCORE_CACHE, solo_position
 from stich.bots.tarock_family.kernel import KernelGame, TrickPosition, TrickRules
 from stich.core.game import Game, State
+from stich.core.tricks import PlayedTrick
 from stich.games.tapp_tarock import pack as tapp_pack
 from stich.games.tapp_tarock.actions import ANNOUNCE_WORDS
 from stich.games.tapp_tarock.options import TappTarockOptions
 from stich.games.tapp_tarock.outcome import TRICKS as TAPP_TRICKS
-from stich.games.tapp_tarock.outcome import DealFacts, PlayedTrick
+from stich.games.tapp_tarock.outcome import DealFacts
 from stich.games.tapp_tarock.scoring import score
 from stich.games.tapp_tarock.state import TappTarockState
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
+from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
 from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
@@ -64,27 +65,17 @@ class Dappen(Game):
 
     def active_seats(self, dealer: int) -> tuple[int, ...]:
         """Seats that take part, in the order of play from the dealer's right (the dealer last, or out) [§2]."""
-        n = self.num_seats
-        seats = tuple((dealer + i) % n for i in range(1, n + 1))
-        return seats[:-1] if self.options.idle_dealer else seats
+        return seats_in_turn(self.num_seats, dealer, dealer_sits_out=self.options.idle_dealer)
 
     def deal(self, seed: int, dealer: int) -> list[int]:
         """Shuffle with ``seed`` and deal the packets of the deal table, from the dealer's right [§2, §8.4].
 
         Returns one mask per seat (an idle dealer's is empty) and the Dapp last.
         """
-        cards = shuffled(DECK.physical, seed)
+        n = self.num_seats
         active = self.active_seats(dealer)
-        piles = [0] * (self.num_seats + 1)
-        at = 0
-        for kind, count in self.packets:
-            receivers = active if kind == EACH else (self.num_seats,)
-            for pile in receivers:
-                for index in cards[at : at + count]:
-                    piles[pile] |= 1 << index
-                at += count
-        assert at == DECK.size, "the deal table does not share out the whole pack"
-        return piles
+        packets = [(pile, count) for kind, count in self.packets for pile in (active if kind == EACH else (n,))]
+        return deal_packets(shuffled(DECK.physical, seed), packets, n + 1)
 
     def new_state(
         self,
@@ -102,14 +93,13 @@ class Dappen(Game):
             raise NotationError(f"dealer must be a seat 0..{self.num_seats - 1}, got {dealer}")
         if hands is not None:
             masks = self.hands_from_cards(hands)
+            n = self.num_seats
             active = set(self.active_seats(dealer))
-            for seat in sorted(range(self.num_seats), key=lambda s: s != dealer):
+            seats = []
+            for seat in sorted(range(n), key=lambda s: s != dealer):  # the dealer first: an idle dealer's cards are the likely slip
                 want = self.hand_size if seat in active else 0
-                if masks[seat].bit_count() != want:
-                    who = "the dealer, who sits out," if seat == dealer and want == 0 else f"seat {seat}"
-                    raise NotationError(f"{who} holds {masks[seat].bit_count()} cards, expected {want}")
-            if masks[-1].bit_count() != self.dapp_size:
-                raise NotationError(f"the dapp holds {masks[-1].bit_count()} cards, expected {self.dapp_size}")
+                seats.append((seat, "the dealer, who sits out," if seat == dealer and want == 0 else f"seat {seat}", want))
+            check_pile_sizes(masks, [*seats, (n, "the dapp", self.dapp_size)])
         elif seed is not None:
             masks = self.deal(seed, dealer)
         else:

@@ -16,17 +16,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, seen_events, trick_views
+from stich.core.game import Observation
 from stich.games.dappen import actions as A
 from stich.games.dappen.pack import CONTRACTS, DECK, FACES, FIVES
-from stich.games.dappen.state import PHASE_NAMES
 
 if TYPE_CHECKING:
     from stich.games.dappen.state import DappenState
-
-
-def _texts(mask: int) -> list[str]:
-    return [c.text for c in DECK.cards(mask)]
 
 
 def _event_text(seat: int, actor: int, code: int) -> str:
@@ -53,40 +48,32 @@ def observe(state: DappenState, seat: int) -> Observation:
         "challenger": state.challenger,
         "bidders": list(state.bidders),
         "ulti": sorted(state.ulti, reverse=True),
-        "ulti_cards": _texts(state.ulti_mask),
+        "ulti_cards": DECK.texts(state.ulti_mask),
         "ulti_tricks": {str(k): t + 1 for k, t in state.ulti_tricks().items()},
         "hand_sizes": {str(s): state.hands[s].bit_count() for s in state.active},
         "dapp_size": state.dapp.bit_count(),
         "discarded": state.discards.bit_count(),
         "thrown": state.thrown,
-        "seven_fives": _texts(FIVES) if state.seven_fives else None,
+        "seven_fives": DECK.texts(FIVES) if state.seven_fives else None,
         "penalty": None,
     }
     if state.penalty is not None:
-        public["penalty"] = {"seat": state.penalty, "hand": _texts(state.hands[state.penalty])}
+        public["penalty"] = {"seat": state.penalty, "hand": DECK.texts(state.hands[state.penalty])}
     if state.is_terminal() and state.lone is not None and not state.seven_fives:
-        public["talon"] = _texts(state.talon_pile())
+        public["talon"] = DECK.texts(state.talon_pile())
     private: dict[str, Any] = {}
     if seat == state.lone and state.discards:
-        private["discards"] = _texts(state.discards)
+        private["discards"] = DECK.texts(state.discards)
     reason = state.must_dapp(seat)
     if reason is not None:
         private["must_dapp"] = reason
     if state.kept_back == seat:
         private["gstiess_kept_back"] = True
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
-    to_move = state.current_player()
-    legal = tuple(state.legal_actions()) if to_move == seat else ()
-    events = seen_events(state, seat, partial(_event_text, seat), settled=True)  # a text depends on the action and the seat only
-    return Observation(
-        game=state.game.canonical,
-        seat=seat,
-        phase=PHASE_NAMES[state.phase],
-        to_move=to_move,
-        hand=tuple(DECK.cards(state.hands[seat])),
-        legal_actions=legal,
-        events=events,
-        tricks=tricks,
+    return state.seat_observation(
+        seat,
+        faces=FACES,
+        event_text=partial(_event_text, seat),
+        settled=True,  # a text depends on the action and the seat only
         public=public,
         private=private,
     )

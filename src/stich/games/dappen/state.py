@@ -37,8 +37,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits, mask_value, memo_bits, value_groups
-from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
+from stich.core.dealing import next_seats
+from stich.core.game import DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dappen import actions as A
 from stich.games.dappen.outcome import DealFacts
@@ -64,6 +64,7 @@ from stich.games.dappen.pack import (
     meets_requirement,
 )
 from stich.games.dappen.scoring import evaluate, penalty_result, thrown_result
+from stich.games.tarock_family.talon import LaysAway
 
 if TYPE_CHECKING:
     from stich.games.dappen.game import Dappen
@@ -87,10 +88,13 @@ def top_card(mask: int) -> int:
     return 1 << (mask.bit_length() - 1)
 
 
-class DappenState(PhasedState):
+class DappenState(LaysAway, PhasedState):
     """A Dappen deal in progress; see the module docstring for the phases."""
 
+    PHASE_NAMES = PHASE_NAMES
     END_PHASE = END
+    PLAY_PHASE = PLAY
+    CARD_CODES = A.DISCARD
     MUTABLE = ("hands", "history", "bidders", "ulti", "trick_seats", "trick_cards", "tricks")
 
     game: Dappen
@@ -109,9 +113,7 @@ class DappenState(PhasedState):
         self.discards = 0
         self.active = game.active_seats(dealer)
         self.idle: int | None = dealer if opts.idle_dealer else None
-        self.next_seat = [-1] * n
-        for i, seat in enumerate(self.active):
-            self.next_seat[seat] = self.active[(i + 1) % len(self.active)]
+        self.next_seat = next_seats(self.active, n)
         self.history: list[tuple[int, int]] = []
         self.phase = SOLO
         self.pos = 0
@@ -146,11 +148,6 @@ class DappenState(PhasedState):
 
     # ------------------------------------------------------------------ basics
     @property
-    def phase_name(self) -> str:
-        """Name of the current phase."""
-        return PHASE_NAMES[self.phase]
-
-    @property
     def ladder(self) -> tuple[str, ...]:
         """The Dapp round's bids, lowest first."""
         return self.game.options.ladder
@@ -160,7 +157,7 @@ class DappenState(PhasedState):
         phase = self.phase
         p = self.to_move
         if phase == PLAY:
-            return memo_bits(self._playable(p))
+            return memo_bits(self.playable(p))
         if phase == SOLO:
             return [A.PASS, A.BID_CODE["solo"]]
         if phase == SOLO_STRETCH:
@@ -176,15 +173,6 @@ class DappenState(PhasedState):
         if phase == ULTI:
             return sorted([A.PASS, *(A.ULTI_CODE[k] for k in self._ulti_available())])
         return []
-
-    def illegal_reason(self, code: int) -> tuple[str, str] | None:
-        if self.phase == END:
-            return ("the deal is over", "§7")
-        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
-            return None if self._playable(self.to_move) >> code & 1 else self._explain(code)
-        if code in self.legal_codes():
-            return None
-        return self._explain(code)
 
     # ---------------------------------------------------------------- bidding
     def must_dapp(self, seat: int) -> str | None:
@@ -369,7 +357,7 @@ class DappenState(PhasedState):
         hand = self.hands[p]
         return hand != GSTIESS_BIT and self._base_playable(p) == GSTIESS_BIT
 
-    def _playable(self, p: int) -> int:
+    def playable(self, p: int) -> int:
         """Cards ``p`` may play now."""
         hand = self.hands[p]
         if self.game.options.first_three_tricks and len(self.tricks) < 3:
@@ -482,10 +470,7 @@ class DappenState(PhasedState):
             else:
                 self._overcall(p)
         elif phase == DISCARD:
-            bit = 1 << (code - A.DISCARD)
-            self.hands[p] ^= bit
-            self.discards |= bit
-            if self.discards.bit_count() == self.game.dapp_size:
+            if self._lay_away(p, code - A.DISCARD) == self.game.dapp_size:
                 self._start_ulti()
         elif phase == ULTI:
             if code == A.PASS:
@@ -516,10 +501,6 @@ class DappenState(PhasedState):
             self._overcall(p)
 
     # ------------------------------------------------------------- evaluation
-    def _finish(self) -> None:
-        self.phase = END
-        self.to_move = TERMINAL
-
     def talon_pile(self) -> int:
         """The lone player's talon cards: the discards, or the untouched Dapp in a Solo [§4]."""
         return self.discards | self.dapp
@@ -606,19 +587,14 @@ class DappenState(PhasedState):
             ulti=tuple(ulti),
         )
 
-    def result(self) -> DealResult:
-        if self.phase != END:
-            raise IllegalActionError("the deal is not finished yet", "§7")
-        if self._result is None:
-            n = self.game.num_seats
-            if self.thrown:
-                self._result = thrown_result(n)
-            elif self.penalty is not None:
-                others = tuple(s for s in self.active if s != self.penalty)
-                self._result = penalty_result(n, self.penalty, others, self.game.options)
-            else:
-                self._result = evaluate(self.facts(), self.game.options)
-        return self._result
+    def _evaluate(self) -> DealResult:
+        n = self.game.num_seats
+        if self.thrown:
+            return thrown_result(n)
+        if self.penalty is not None:
+            others = tuple(s for s in self.active if s != self.penalty)
+            return penalty_result(n, self.penalty, others, self.game.options)
+        return evaluate(self.facts(), self.game.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
+from stich.core.dealing import check_pile_sizes, deal_packets
 from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
@@ -60,19 +61,10 @@ class Dobbm(Game):
         dealer's left; the last four cards are the Dobb.  Returns one mask per
         seat (the idle dealer's empty at five players) and the Dobb last.
         """
-        cards = shuffled(DECK.physical, seed)
         n = self.num_seats
-        piles = [0] * (n + 1)
         receivers = active_seats(n, dealer)
-        pos = 0
-        for _round in range(HAND_SIZE // PACKET):
-            for seat in receivers:
-                for index in cards[pos : pos + PACKET]:
-                    piles[seat] |= 1 << index
-                pos += PACKET
-        for index in cards[pos : pos + DOBB_SIZE]:
-            piles[n] |= 1 << index
-        return piles
+        hands = [(seat, PACKET) for _round in range(HAND_SIZE // PACKET) for seat in receivers]
+        return deal_packets(shuffled(DECK.physical, seed), [*hands, (n, DOBB_SIZE)], n + 1)
 
     def new_state(
         self,
@@ -99,12 +91,8 @@ class Dobbm(Game):
             raise NotationError(f"forced_declarer must be the dealer's left neighbour, seat {active_seats(n, dealer)[0]}, got {forced}")
         if hands is not None:
             masks = self.hands_from_cards(hands)
-            for seat in range(n):
-                expected = 0 if (n == 5 and seat == dealer) else HAND_SIZE
-                if masks[seat].bit_count() != expected:
-                    raise NotationError(f"seat {seat} holds {masks[seat].bit_count()} cards, expected {expected}")
-            if masks[n].bit_count() != DOBB_SIZE:
-                raise NotationError(f"the Dobb holds {masks[n].bit_count()} cards, expected {DOBB_SIZE}")
+            seats = [(seat, f"seat {seat}", 0 if (n == 5 and seat == dealer) else HAND_SIZE) for seat in range(n)]
+            check_pile_sizes(masks, [*seats, (n, "the Dobb", DOBB_SIZE)])
         elif seed is not None:
             masks = self.deal(seed, dealer)
         else:

@@ -14,17 +14,13 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, seen_events, trick_views
+from stich.core.game import Observation
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.pack import CONTRACTS, DECK, FACES, points_of
-from stich.games.dobbm.state import END, EXCHANGE, PHASE_NAMES
+from stich.games.dobbm.state import END, EXCHANGE
 
 if TYPE_CHECKING:
     from stich.games.dobbm.state import DobbmState
-
-
-def _texts(mask: int) -> list[str]:
-    return [c.text for c in DECK.cards(mask)]
 
 
 def _event_text(seat: int, actor: int, code: int) -> str:
@@ -58,25 +54,17 @@ def observe(state: DobbmState, seat: int) -> Observation:
         "thrown": state.thrown,
     }
     if state.phase == END and not state.thrown:
-        public["laid_away"] = _texts(state.laid_away)
+        public["laid_away"] = DECK.texts(state.laid_away)
         public["laid_away_points"] = points_of(state.laid_away)
     private: dict[str, Any] = {}
     if seat == state.declarer and contract is not None and CONTRACTS[contract].exchanges and state.phase >= EXCHANGE:
-        private["dobb"] = _texts(state.dobb)
-        private["discards"] = _texts(state.discards)
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
-    to_move = state.current_player()
-    legal = tuple(state.legal_actions()) if to_move == seat else ()
-    events = seen_events(state, seat, partial(_event_text, seat), settled=True)  # a text depends on the action and the seat only
-    return Observation(
-        game=state.game.canonical,
-        seat=seat,
-        phase=PHASE_NAMES[state.phase],
-        to_move=to_move,
-        hand=tuple(DECK.cards(state.hands[seat])),
-        legal_actions=legal,
-        events=events,
-        tricks=tricks,
+        private["dobb"] = DECK.texts(state.dobb)
+        private["discards"] = DECK.texts(state.discards)
+    return state.seat_observation(
+        seat,
+        faces=FACES,
+        event_text=partial(_event_text, seat),
+        settled=True,  # a text depends on the action and the seat only
         public=public,
         private=private,
     )

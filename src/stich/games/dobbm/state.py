@@ -32,13 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits as bits
 from stich.cards import memo_bits
-from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
+from stich.core.dealing import next_seats, seats_in_turn
+from stich.core.game import DealResult, Observation, PhasedState
 from stich.core.tricks import led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dobbm import actions as A
 from stich.games.dobbm.outcome import DealFacts
 from stich.games.dobbm.pack import CONTRACTS, DOBB_SIZE, FACES, HEARTS, NON_SOW_HEARTS, ORDER, PLAIN_SOWS, SOWS, TRICKS, points_of
 from stich.games.dobbm.scoring import all_pass_result, evaluate
+from stich.games.tarock_family.doubling import PASS, RETOUR, SCHWACHER, SchwacherRetour
+from stich.games.tarock_family.talon import LaysAway
 
 if TYPE_CHECKING:
     from stich.games.dobbm.game import Dobbm
@@ -47,19 +49,27 @@ BIDDING, EXCHANGE, DOUBLING, PLAY, END = range(5)
 PHASE_NAMES = ("bidding", "exchange", "doubling", "play", "end")
 _PHASE_RULE = ("§3.1", "§4.1", "§5", "§6", "§7")
 BID_WORDS = {A.PASS: "pass", A.BID_DOBBM: "dobbm", A.BID_SOLO: "solo", A.ACCEPT: "accept"}
+_CALL_CODES = {PASS: A.ACCEPT, SCHWACHER: A.DOUBLE, RETOUR: A.RETOUR}
+"""The doubling calls (:mod:`stich.games.tarock_family.doubling`) as Dobbm's actions: gut is ``accept``, the Schwacher ``double``."""
+_CODE_CALLS = {code: call for call, code in _CALL_CODES.items()}
 assert A.PLAY == 0  # a card's play code is its index: legal_codes lists the playable cards as they are
 
 
 def active_seats(num_seats: int, dealer: int) -> tuple[int, ...]:
     """The seats that get cards, clockwise from the dealer's left (the idle dealer left out at five) [§2]."""
-    return tuple((dealer + i) % num_seats for i in range(1, num_seats + 1) if num_seats == 4 or (dealer + i) % num_seats != dealer)
+    return seats_in_turn(num_seats, dealer, dealer_sits_out=num_seats == 5)
 
 
-class DobbmState(PhasedState):
+class DobbmState(SchwacherRetour, LaysAway, PhasedState):
     """A Dobbm deal in progress; see the module docstring for the phases."""
 
+    ASK_FORCED = False  # an answer with nothing to choose is not asked [§5, retour_limit]
+
+    PHASE_NAMES = PHASE_NAMES
     END_PHASE = END
-    MUTABLE = ("hands", "history", "bids", "calls", "queue", "trick_seats", "trick_cards", "tricks")
+    PLAY_PHASE = PLAY
+    CARD_CODES = A.DISCARD
+    MUTABLE = ("hands", "history", "bids", "calls", "speakers", "trick_seats", "trick_cards", "tricks")
 
     game: Dobbm
 
@@ -79,9 +89,7 @@ class DobbmState(PhasedState):
         self.context = dict(context)
         """The session context this deal was created with (see Dobbm.new_state)."""
         self.active = active_seats(n, dealer)
-        self.next_seat = [-1] * n
-        for i, seat in enumerate(self.active):
-            self.next_seat[seat] = self.active[(i + 1) % len(self.active)]
+        self.next_seat = next_seats(self.active, n)
         forced = context.get("forced_declarer")
         self.forced: int | None = int(forced) if forced is not None else None
         self.mussrunde = bool(context.get("mussrunde", self.forced is not None))
@@ -96,11 +104,12 @@ class DobbmState(PhasedState):
         self.declarer: int | None = None
         self.doubles = 0
         """Schwacher plus Retours so far [§5.5]."""
-        self.retours = 0
+        self.retour_limit = game.options.retour_limit
         self.calls: list[tuple[int, str]] = []
         """The doubling round in order: ``(seat, "accept" | "schwacher" | "retour")``."""
-        self.queue: list[int] = []
+        self.speakers: list[int] = []
         """Defenders still to speak in the current doubling round."""
+        self.answering = False
         self.thrown = False
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
@@ -109,11 +118,6 @@ class DobbmState(PhasedState):
         self._result: DealResult | None = None
 
     # ------------------------------------------------------------------ basics
-    @property
-    def phase_name(self) -> str:
-        """Name of the current phase."""
-        return PHASE_NAMES[self.phase]
-
     @property
     def defenders(self) -> tuple[int, ...]:
         """The active players other than the declarer (empty before the bidding is settled)."""
@@ -131,19 +135,8 @@ class DobbmState(PhasedState):
         if phase == EXCHANGE:
             return [A.DISCARD + c for c in bits(self.discardable())]
         if phase == DOUBLING:
-            if self.to_move == self.declarer or self.doubles:
-                return [A.ACCEPT, A.RETOUR]
-            return [A.ACCEPT, A.DOUBLE]
+            return [_CALL_CODES[call] for call in self.doubling_calls()]
         return []
-
-    def illegal_reason(self, code: int) -> tuple[str, str] | None:
-        if self.phase == END:
-            return ("the deal is over", "§7")
-        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
-            return None if self.playable(self.to_move) >> code & 1 else self._explain(code)
-        if code in self.legal_codes():
-            return None
-        return self._explain(code)
 
     def _bid_codes(self) -> list[int]:
         if self.forced is not None and not self.bids:
@@ -195,10 +188,7 @@ class DobbmState(PhasedState):
         elif phase == BIDDING:
             self._bid(p, code)
         elif phase == EXCHANGE:
-            bit = 1 << (code - A.DISCARD)
-            self.hands[p] ^= bit
-            self.discards |= bit
-            if self.discards.bit_count() == DOBB_SIZE:
+            if self._lay_away(p, code - A.DISCARD) == DOBB_SIZE:
                 self._start_doubling()
         elif phase == DOUBLING:
             self._double(p, code)
@@ -237,48 +227,31 @@ class DobbmState(PhasedState):
         order = [(seat + i) % n for i in range(1, n + 1)]
         return [s for s in order if s in self.active and s != self.declarer]
 
-    def _retour_open(self) -> bool:
-        limit = self.game.options.retour_limit
-        return limit == 0 or self.retours < limit
-
     def _start_doubling(self) -> None:
         """The declarer says "ich liege"; the defenders may give a Schwacher [§5.1, §5.2, §10.1]."""
         assert self.declarer is not None
         self.phase = DOUBLING
         first = self.declarer if self.game.options.doubling_first_speaker == "declarer_left" else self.dealer
-        self.queue = self._defenders_after(first)
-        self.to_move = self.queue[0]
+        self._open_doubling(self._defenders_after(first))
 
     def _double(self, p: int, code: int) -> None:
+        """A call of the doubling round, noted in :attr:`calls` [§5.2-§5.4, OPEN-POINTS]."""
+        call = _CODE_CALLS[code]
+        self.calls.append((p, "accept" if call == PASS else call))
+        self._say(call)
+
+    def _doubling_declarer(self) -> int:
         assert self.declarer is not None
-        if code == A.ACCEPT:
-            self.calls.append((p, "accept"))
-            if p == self.declarer:
-                self._start_play()
-                return
-            self.queue.pop(0)
-            if self.queue:
-                self.to_move = self.queue[0]
-            else:
-                self._start_play()
-            return
-        self.doubles += 1
-        if code == A.RETOUR:
-            self.retours += 1
-        self.calls.append((p, "schwacher" if code == A.DOUBLE else "retour"))
-        if not self._retour_open():
-            self._start_play()  # no Retour left to answer with: nothing to ask [§5.4, retour_limit]
-        elif p == self.declarer:
-            self.queue = self._defenders_after(self.declarer)  # [§5.4, OPEN-POINTS]
-            self.to_move = self.queue[0]
-        else:
-            self.queue = []
-            self.to_move = self.declarer
+        return self.declarer
+
+    def _defenders_in_turn(self) -> list[int]:
+        return self._defenders_after(self._doubling_declarer())  # [§5.4, OPEN-POINTS]
 
     def _start_play(self) -> None:
         assert self.declarer is not None
         self.phase = PLAY
-        self.queue = []
+        self.speakers = []
+        self.answering = False
         self.leader = self.declarer  # the declarer leads to the first trick [§6]
         self.to_move = self.declarer
 
@@ -299,11 +272,6 @@ class DobbmState(PhasedState):
             return
         self.leader = winner
         self.to_move = winner
-
-    def _finish(self) -> None:
-        self.phase = END
-        self.to_move = TERMINAL
-        self.queue = []
 
     # ------------------------------------------------------------- evaluation
     @property
@@ -338,15 +306,10 @@ class DobbmState(PhasedState):
             mussrunde=self.mussrunde,
         )
 
-    def result(self) -> DealResult:
-        if self.phase != END:
-            raise IllegalActionError("the deal is not finished yet", "§7")
-        if self._result is None:
-            if self.thrown:
-                self._result = all_pass_result(self.game.num_seats, self.dealer, self.game.options)
-            else:
-                self._result = evaluate(self.facts(), self.game.options)
-        return self._result
+    def _evaluate(self) -> DealResult:
+        if self.thrown:
+            return all_pass_result(self.game.num_seats, self.dealer, self.game.options)
+        return evaluate(self.facts(), self.game.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, seen_events, trick_views
+from stich.core.game import Observation
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CQ, FACES, N_FACES, TRUMP
-from stich.games.doppelkopf.state import PARTY_NAMES, PHASE_NAMES, PLAY
+from stich.games.doppelkopf.state import PARTY_NAMES, PLAY
 
 if TYPE_CHECKING:
     from stich.games.doppelkopf.state import DoppelkopfState
@@ -115,23 +115,16 @@ def observe(state: DoppelkopfState, seat: int) -> Observation:
         reason, thrower = state.thrown
         public["thrown"] = {"seat": thrower, "reason": reason}
         if reason != "armut_not_taken":
-            public["thrown"]["hand"] = [c.text for c in state.game.deck.cards(state.hands[thrower])]
+            public["thrown"]["hand"] = state.game.deck.texts(state.hands[thrower])
     if seat == state.poor and state.armut_cards:
-        private["armut_given"] = [c.text for c in state.game.deck.cards(state.armut_cards)]
+        private["armut_given"] = state.game.deck.texts(state.armut_cards)
     if seat in (state.poor, state.armut_taker) and state.armut_returned:
-        private["armut_returned"] = [c.text for c in state.game.deck.cards(state.armut_returned)]
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, CARD_OF_CODE, state)
-    to_move = state.current_player()
-    legal = tuple(state.legal_actions()) if to_move == seat else ()
-    return Observation(
-        game=state.game.canonical,
-        seat=seat,
-        phase=PHASE_NAMES[state.phase],
-        to_move=to_move,
-        hand=tuple(state.game.deck.cards(state.hands[seat])),
-        legal_actions=legal,
-        events=seen_events(state, seat, lambda actor, code: _event_text(state, seat, actor, code), settled=state.phase >= PLAY),
-        tricks=tricks,
+        private["armut_returned"] = state.game.deck.texts(state.armut_returned)
+    return state.seat_observation(
+        seat,
+        faces=CARD_OF_CODE,
+        event_text=lambda actor, code: _event_text(state, seat, actor, code),
+        settled=state.phase >= PLAY,
         public=public,
         private=private,
     )

@@ -10,20 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.cards import Card
+from stich.core.tricks import PlayedTrick
 
 # Announcement levels of one party (dossier §5.1, §7.1).
 NONE, RE_KONTRA, KEINE90, KEINE60, KEINE30, SCHWARZ = range(6)
 LEVEL_NAMES = ("none", "re_kontra", "keine90", "keine60", "keine30", "schwarz")
-
-
-@dataclass(frozen=True)
-class PlayedTrick:
-    """One completed trick: who played which card, in play order, and who won it."""
-
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
 
 
 @dataclass(frozen=True)

@@ -92,9 +92,10 @@ from typing import Any
 
 from stich.cards import Card, Suit
 from stich.core.game import DealResult
+from stich.core.tricks import PlayedTrick
 from stich.games.doppelkopf.contracts import CJ, DA, EYES, FACES, H10, SUITS, TRUMP, card_order
 from stich.games.doppelkopf.options import DoppelkopfOptions
-from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, LEVEL_NAMES, NONE, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.outcome import KEINE30, KEINE60, KEINE90, LEVEL_NAMES, NONE, SCHWARZ, DealFacts
 
 RE = "re"
 KONTRA = "kontra"

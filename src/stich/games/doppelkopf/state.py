@@ -27,9 +27,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
-from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
-from stich.core.tricks import played_mask
+from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.tricks import PlayedTrick, played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
     CONTRACTS,
@@ -45,7 +44,7 @@ from stich.games.doppelkopf.contracts import (
     card_order,
     face,
 )
-from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts, PlayedTrick
+from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts
 from stich.games.doppelkopf.schweine import schwein_faces
 from stich.games.doppelkopf.scoring import evaluate
 
@@ -95,6 +94,7 @@ def count_face(mask: int, f: int) -> int:
 class DoppelkopfState(PhasedState):
     """A Doppelkopf deal in progress; see the module docstring for the phases."""
 
+    PHASE_NAMES = PHASE_NAMES
     END_PHASE = END
     MUTABLE = ("hands", "history", "said", "party", "level", "late_reply", "trick_seats", "trick_cards", "tricks", "armut_offers")
 
@@ -191,12 +191,6 @@ class DoppelkopfState(PhasedState):
             self.phase = DECLARE
             self.asks = [(self.forced, (T_PFLICHT,), False)]
             self.to_move = self.forced
-
-    # ------------------------------------------------------------------ basics
-    @property
-    def phase_name(self) -> str:
-        """Name of the current phase."""
-        return PHASE_NAMES[self.phase]
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
@@ -785,10 +779,6 @@ class DoppelkopfState(PhasedState):
         return bit
 
     # ------------------------------------------------------------- evaluation
-    def _finish(self) -> None:
-        self.phase = END
-        self.to_move = TERMINAL
-
     def facts(self) -> DealFacts:
         """The facts evaluation needs (only for a played-out deal)."""
         n = self.game.num_seats
@@ -807,20 +797,15 @@ class DoppelkopfState(PhasedState):
             knocks=len(self.knocks),
         )
 
-    def result(self) -> DealResult:
-        if self.phase != END:
-            raise IllegalActionError("the deal is not finished yet", "§7")
-        if self._result is None:
-            if self.thrown is not None:
-                reason, seat = self.thrown
-                self._result = DealResult(
-                    tuple(0 for _ in range(self.game.num_seats)),
-                    {"kind": "thrown", "reason": reason, "seat": seat, "redeal": True},
-                    thrown_in=True,
-                )
-            else:
-                self._result = evaluate(self.facts(), self.game.options)
-        return self._result
+    def _evaluate(self) -> DealResult:
+        if self.thrown is not None:
+            reason, seat = self.thrown
+            return DealResult(
+                tuple(0 for _ in range(self.game.num_seats)),
+                {"kind": "thrown", "reason": reason, "seat": seat, "redeal": True},
+                thrown_in=True,
+            )
+        return evaluate(self.facts(), self.game.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
+from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
 from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
@@ -63,22 +64,18 @@ class Droggn(Game):
 
     def active_seats(self, dealer: int) -> tuple[int, ...]:
         """The three players of a deal, clockwise from the dealer's left (the dealer sits out at four)."""
-        n = self.num_seats
-        return tuple((dealer + i) % n for i in range(1, n + 1) if n == 3 or (dealer + i) % n != dealer)
+        return seats_in_turn(self.num_seats, dealer, dealer_sits_out=self.num_seats == 4)
 
     def deal(self, seed: int, dealer: int) -> list[int]:
         """Shuffle with ``seed`` and deal packets clockwise from the dealer's left, the talon where the pattern puts it [§2, §9]."""
-        cards = shuffled(self.deck.physical, seed)
         n = self.num_seats
-        piles = [0] * (n + 1)
-        pos = 0
-        for step in PATTERNS[self.options.deal_pattern]:
-            receivers = [(n, TALON_SIZE)] if step == TALON else [(seat, step) for seat in self.active_seats(dealer)]
-            for pile, count in receivers:
-                for index in cards[pos : pos + count]:
-                    piles[pile] |= 1 << index
-                pos += count
-        return piles
+        active = self.active_seats(dealer)
+        packets = [
+            packet
+            for step in PATTERNS[self.options.deal_pattern]
+            for packet in ([(n, TALON_SIZE)] if step == TALON else [(seat, step) for seat in active])
+        ]
+        return deal_packets(shuffled(self.deck.physical, seed), packets, n + 1)
 
     def new_state(
         self,
@@ -98,12 +95,9 @@ class Droggn(Game):
             masks = self.hands_from_cards(hands)
             size = self.options.hand_size
             active = self.active_seats(dealer)
-            for seat in range(self.num_seats):
-                want = size if seat in active else 0
-                if masks[seat].bit_count() != want:
-                    raise NotationError(f"seat {seat} holds {masks[seat].bit_count()} cards, expected {want}")
-            if masks[-1].bit_count() != TALON_SIZE:
-                raise NotationError(f"the talon holds {masks[-1].bit_count()} cards, expected {TALON_SIZE}")
+            n = self.num_seats
+            seats = [(seat, f"seat {seat}", size if seat in active else 0) for seat in range(n)]
+            check_pile_sizes(masks, [*seats, (n, "the talon", TALON_SIZE)])
         elif seed is not None:
             masks = self.deal(seed, dealer)
         else:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, seen_events, trick_views
+from stich.core.game import Observation
 from stich.games.droggn import actions as A
 from stich.games.droggn.pack import CONTRACTS, FACES, GSTIESS
-from stich.games.droggn.state import PHASE_NAMES, PLAY
+from stich.games.droggn.state import PLAY
 
 if TYPE_CHECKING:
     from stich.games.droggn.state import DroggnState
@@ -32,10 +32,6 @@ def _event_text(state: DroggnState, seat: int, code: int) -> str:
     if A.OFFER <= code < A.BUY and seat != state.declarer and not (state.bought >= 0 and seat == state.bought_from):
         return "offer ?"
     return text
-
-
-def _cards(state: DroggnState, mask: int) -> list[str]:
-    return [c.text for c in state.game.deck.cards(mask)]
 
 
 def observe(state: DroggnState, seat: int) -> Observation:
@@ -68,25 +64,18 @@ def observe(state: DroggnState, seat: int) -> Observation:
         "stopped": state.stopped,
     }
     if contract is not None and contract.buy and state.game.options.expose_talon == "ansager_only":
-        public["shown_talon"] = _cards(state, state.talon_taken)
+        public["shown_talon"] = state.game.deck.texts(state.talon_taken)
     private: dict[str, Any] = {}
     if contract is not None and seat == state.declarer and contract.exchange:
-        private["talon"] = _cards(state, state.talon_taken)
-        private["discards"] = _cards(state, state.discards)
+        private["talon"] = state.game.deck.texts(state.talon_taken)
+        private["discards"] = state.game.deck.texts(state.discards)
     if state.offered >= 0 and (seat == state.declarer or (state.bought >= 0 and seat == state.bought_from)):
         private["offered"] = FACES[state.offered].text
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
-    to_move = state.current_player()
-    legal = tuple(state.legal_actions()) if to_move == seat else ()
-    return Observation(
-        game=state.game.canonical,
-        seat=seat,
-        phase=PHASE_NAMES[state.phase],
-        to_move=to_move,
-        hand=tuple(state.game.deck.cards(state.hands[seat])),
-        legal_actions=legal,
-        events=seen_events(state, seat, lambda _actor, code: _event_text(state, seat, code), settled=state.phase >= PLAY),
-        tricks=tricks,
+    return state.seat_observation(
+        seat,
+        faces=FACES,
+        event_text=lambda _actor, code: _event_text(state, seat, code),
+        settled=state.phase >= PLAY,
         public=public,
         private=private,
     )

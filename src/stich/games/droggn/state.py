@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import iter_bits, memo_bits
-from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
+from stich.core.dealing import next_seats, seats_in_turn
+from stich.core.game import DealResult, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
 from stich.games.droggn import actions as A
 from stich.games.droggn.outcome import DECLARER, DEFENDERS, DealFacts, PagatFact
@@ -52,6 +52,8 @@ from stich.games.droggn.pack import (
     total_points,
 )
 from stich.games.droggn.scoring import evaluate, thrown_in
+from stich.games.tarock_family.doubling import PASS, RETOUR, SCHWACHER, SchwacherRetour
+from stich.games.tarock_family.talon import LaysAway
 
 if TYPE_CHECKING:
     from stich.games.droggn.game import Droggn
@@ -61,6 +63,9 @@ PHASE_NAMES = ("bidding", "exchange", "buy", "declare", "doubling", "play", "end
 TALON_SIZE = 3
 LAID_OUT_NAMES = {PAGAT: "pagat", GSTIESS: "gstiess"}
 PAGAT_BIT, GSTIESS_BIT = 1 << PAGAT, 1 << GSTIESS
+_CALL_CODES = {PASS: A.PASS, SCHWACHER: A.SCHWACHER, RETOUR: A.RETOUR}
+"""The doubling calls (:mod:`stich.games.tarock_family.doubling`) as Droggn's actions."""
+_CODE_CALLS = {code: call for call, code in _CALL_CODES.items()}
 assert A.PLAY == 0  # a card's play code is its index: legal_codes lists the playable cards as they are
 
 
@@ -68,10 +73,15 @@ def _bits_codes(mask: int, base: int) -> list[int]:
     return [base + i for i in iter_bits(mask)]
 
 
-class DroggnState(PhasedState):
+class DroggnState(SchwacherRetour, LaysAway, PhasedState):
     """A Droggn deal in progress; see the module docstring for the phases."""
 
+    ASK_FORCED = True  # the declarer is asked even when only pass is left under retour_limit [§5.3, §9]
+
+    PHASE_NAMES = PHASE_NAMES
     END_PHASE = END
+    PLAY_PHASE = PLAY
+    CARD_CODES = A.DISCARD
     MUTABLE = ("hands", "history", "bids", "speakers", "trick_seats", "trick_cards", "tricks")
 
     game: Droggn
@@ -87,10 +97,10 @@ class DroggnState(PhasedState):
         self.hands = list(piles[:n])
         self.talon = piles[n]
         """Talon cards not taken: all three before the exchange, and in a Super (Mord) until the end [§4.3]."""
-        self.active = tuple((dealer + i) % n for i in range(1, n + 1) if n == 3 or (dealer + i) % n != dealer)
+        self.active = seats_in_turn(n, dealer, dealer_sits_out=n == 4)
         """The three players, clockwise from the dealer's left [§2]."""
         self.idle: int | None = dealer if n == 4 else None
-        self.successor = tuple(self.active[(self.active.index(s) + 1) % 3] if s in self.active else -1 for s in range(n))
+        self.successor = next_seats(self.active, n)
         """:meth:`next_seat` of every active seat (-1 for an idle dealer), looked up in trick play."""
         self.order = play_order(opts.pack_size)
         """The trick order of the pack [§6.1]."""
@@ -112,6 +122,7 @@ class DroggnState(PhasedState):
         self.laid_out_by = -1
         self.doubles = 0
         """Schwacher and Retours said: the stakes are multiplied by 2 ** doubles [§5.3]."""
+        self.retour_limit = opts.retour_limit
         self.speakers: list[int] = []
         self.answering = False
         self.trick_seats: list[int] = []
@@ -130,11 +141,6 @@ class DroggnState(PhasedState):
     def contract(self) -> Contract | None:
         """The contract, once the bidding is over (``None`` before, and for a thrown-in deal)."""
         return CONTRACTS[self.level] if self.phase > BIDDING and self.level >= 0 else None
-
-    @property
-    def phase_name(self) -> str:
-        """Name of the current phase."""
-        return PHASE_NAMES[self.phase]
 
     @property
     def multiplier(self) -> int:
@@ -176,15 +182,6 @@ class DroggnState(PhasedState):
         if phase == DOUBLING:
             return self._doubling_codes()
         return []
-
-    def illegal_reason(self, code: int) -> tuple[str, str] | None:
-        if self.phase == END:
-            return ("the deal is over", "§7")
-        if self.phase == PLAY and code < A.DISCARD:
-            return None if self.playable(self.to_move) >> code & 1 else self._explain(code)
-        if code in self.legal_codes():
-            return None
-        return self._explain(code)
 
     def playable(self, seat: int) -> int:
         """Cards ``seat`` may play now [§6.1, §6.2, §6.3, §5.2]."""
@@ -239,10 +236,6 @@ class DroggnState(PhasedState):
         first, second = self.defenders()
         return self.hands[first] | self.hands[second]
 
-    def _retour_allowed(self) -> bool:
-        limit = self.game.options.retour_limit
-        return limit == 0 or self.doubles - 1 < limit
-
     def may_lay_out(self, seat: int) -> bool:
         """Whether defender ``seat`` may lay out the Pagat now [§5.1, §10.7]."""
         contract = self.contract
@@ -255,16 +248,10 @@ class DroggnState(PhasedState):
         )
 
     def _doubling_codes(self) -> list[int]:
-        p = self.to_move
-        if self.answering:
-            return [A.PASS, A.RETOUR] if self._retour_allowed() else [A.PASS]
         codes = [A.PASS]
-        if self.may_lay_out(p):
-            codes.append(A.LAY_OUT)
-        if self.doubles == 0:
-            codes.append(A.SCHWACHER)
-        elif self._retour_allowed():
-            codes.append(A.RETOUR)
+        if not self.answering and self.may_lay_out(self.to_move):
+            codes.append(A.LAY_OUT)  # a defender may lay out the Pagat on its turn [§5.1, §10.7]
+        codes += [_CALL_CODES[call] for call in self.doubling_calls()[1:]]
         return codes
 
     # ----------------------------------------------------------------- apply
@@ -313,10 +300,7 @@ class DroggnState(PhasedState):
             self.phase = DECLARE
 
     def _discard(self, index: int) -> None:
-        bit = 1 << index
-        self.hands[self.declarer] ^= bit
-        self.discards |= bit
-        if self.discards.bit_count() == TALON_SIZE:
+        if self._lay_away(self.declarer, index) == TALON_SIZE:
             contract = self.contract
             self.phase = BUY if contract is not None and contract.buy else DECLARE
 
@@ -339,33 +323,20 @@ class DroggnState(PhasedState):
 
     def _start_doubling(self) -> None:
         self.phase = DOUBLING
-        self.speakers = list(self.defenders())
-        self.answering = False
-        self.to_move = self.speakers[0]
+        self._open_doubling(self._defenders_in_turn())
 
     def _double(self, p: int, code: int) -> None:
         if code == A.LAY_OUT:
             self.laid_out = PAGAT
             self.laid_out_by = p
             return
-        if self.answering:
-            if code == A.PASS:
-                self._start_play()
-                return
-            self.doubles += 1
-            self._start_doubling()
-            return
-        if code == A.PASS:
-            self.speakers.pop(0)
-            if self.speakers:
-                self.to_move = self.speakers[0]
-            else:
-                self._start_play()
-            return
-        self.doubles += 1
-        self.speakers = []
-        self.answering = True
-        self.to_move = self.declarer
+        self._say(_CODE_CALLS[code])  # [§5.3, OPEN-POINTS]
+
+    def _doubling_declarer(self) -> int:
+        return self.declarer
+
+    def _defenders_in_turn(self) -> list[int]:
+        return list(self.defenders())
 
     def _start_play(self) -> None:
         self.phase = PLAY
@@ -416,10 +387,6 @@ class DroggnState(PhasedState):
         else:
             self.to_move = winner
 
-    def _finish(self) -> None:
-        self.phase = END
-        self.to_move = TERMINAL
-
     # ------------------------------------------------------------- evaluation
     def declarer_pile(self) -> int:
         """Cards that count for the declarer: tricks, plus the discards or the talon [§7]."""
@@ -442,19 +409,12 @@ class DroggnState(PhasedState):
             pagat=self.pagat_fact,
         )
 
-    def result(self) -> DealResult:
-        if self.phase != END:
-            raise IllegalActionError("the deal is not finished yet", "§7")
-        if self._result is None:
-            n = self.game.num_seats
-            if self.thrown:
-                self._result = thrown_in(self.dealer, n)
-            else:
-                extra = {"stopped_after_trick": len(self.tricks) if self.stopped else None}
-                self._result = evaluate(
-                    self.facts(), self.game.options, declarer=self.declarer, active=self.active, num_seats=n, extra=extra
-                )
-        return self._result
+    def _evaluate(self) -> DealResult:
+        n = self.game.num_seats
+        if self.thrown:
+            return thrown_in(self.dealer, n)
+        extra = {"stopped_after_trick": len(self.tricks) if self.stopped else None}
+        return evaluate(self.facts(), self.game.options, declarer=self.declarer, active=self.active, num_seats=n, extra=extra)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
@@ -576,7 +536,7 @@ class DroggnState(PhasedState):
         if code == A.RETOUR:
             if self.doubles == 0:
                 return ("a Retour answers a Schwacher; say schwacher or pass", "§5.3")
-            if not self._retour_allowed():
+            if not self.retour_open():
                 return (f"no more Retours: retour_limit={self.game.options.retour_limit}", "§5.3, §9")
             return ("the declarer answers first", "§5.3")
         who = "the declarer answers with pass or retour" if self.answering or p == self.declarer else "say pass, schwacher or retour"

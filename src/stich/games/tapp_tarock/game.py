@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
+from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
 from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
@@ -121,25 +122,16 @@ class TappTarock(Game):
 
     def receivers(self, dealer: int) -> list[int]:
         """Seats that get cards, forehand first [§2]."""
-        n = self.num_seats
-        return [(dealer + i) % n for i in range(1, n + 1) if n == 3 or (dealer + i) % n != dealer]
+        return list(seats_in_turn(self.num_seats, dealer, dealer_sits_out=self.num_seats == 4))
 
     def deal(self, seed: int, dealer: int) -> list[int]:
         """Shuffle with ``seed``; the top six cards make the talon (three for ``talon_lower``, then three for
         ``talon_upper``), then 16 cards go to each player in packets of four, forehand first [§2]."""
-        cards = shuffled(self.deck.physical, seed)
         n = self.num_seats
-        piles = [0] * (n + 2)
-        for k in range(2 * HALF_SIZE):
-            piles[n + k // HALF_SIZE] |= 1 << cards[k]
-        pos = 2 * HALF_SIZE
         receivers = self.receivers(dealer)
-        for _round in range(HAND_SIZE // PACKET):
-            for seat in receivers:
-                for index in cards[pos : pos + PACKET]:
-                    piles[seat] |= 1 << index
-                pos += PACKET
-        return piles
+        talon = [(n, HALF_SIZE), (n + 1, HALF_SIZE)]
+        hands = [(seat, PACKET) for _round in range(HAND_SIZE // PACKET) for seat in receivers]
+        return deal_packets(shuffled(self.deck.physical, seed), talon + hands, n + 2)
 
     def new_state(
         self,
@@ -157,14 +149,10 @@ class TappTarock(Game):
             raise NotationError(f"dealer must be a seat 0..{self.num_seats - 1}, got {dealer}")
         if hands is not None:
             piles = self.hands_from_cards(hands)
+            n = self.num_seats
             receivers = self.receivers(dealer)
-            for seat in range(self.num_seats):
-                want = HAND_SIZE if seat in receivers else 0
-                if piles[seat].bit_count() != want:
-                    raise NotationError(f"seat {seat} holds {piles[seat].bit_count()} cards, expected {want}")
-            for k, part in enumerate(("talon_lower", "talon_upper")):
-                if piles[self.num_seats + k].bit_count() != HALF_SIZE:
-                    raise NotationError(f"{part} holds {piles[self.num_seats + k].bit_count()} cards, expected {HALF_SIZE}")
+            seats = [(seat, f"seat {seat}", HAND_SIZE if seat in receivers else 0) for seat in range(n)]
+            check_pile_sizes(piles, [*seats, (n, "talon_lower", HALF_SIZE), (n + 1, "talon_upper", HALF_SIZE)])
         elif seed is not None:
             piles = self.deal(seed, dealer)
         else:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stich.core.game import Observation, seen_events, trick_views
+from stich.core.game import Observation
 from stich.games.tapp_tarock import actions as A
 from stich.games.tapp_tarock.pack import CONTRACT_BY_LEVEL, DOUBLING_NAMES, FACES, HALVES, ITEMS, TAROCKS
-from stich.games.tapp_tarock.state import END, PHASE_NAMES, PLAY, cards_text
+from stich.games.tapp_tarock.state import END, PLAY, cards_text
 
 if TYPE_CHECKING:
     from stich.games.tapp_tarock.state import TappTarockState
@@ -77,18 +77,11 @@ def observe(state: TappTarockState, seat: int) -> Observation:
             private["talon_half"] = cards_text(state.dealt[n + state.taken])
         if state.discards:
             private["discards"] = cards_text(state.discards)
-    tricks = trick_views(state.tricks, state.trick_seats, state.trick_cards, FACES, state)
-    to_move = state.current_player()
-    legal = tuple(state.legal_actions()) if to_move == seat else ()
-    return Observation(
-        game=state.game.canonical,
-        seat=seat,
-        phase=PHASE_NAMES[state.phase],
-        to_move=to_move,
-        hand=tuple(state.game.deck.cards(state.hands[seat])),
-        legal_actions=legal,
-        events=seen_events(state, seat, lambda actor, code: _event_text(state, seat, actor, code), settled=state.phase >= PLAY),
-        tricks=tricks,
+    return state.seat_observation(
+        seat,
+        faces=FACES,
+        event_text=lambda actor, code: _event_text(state, seat, actor, code),
+        settled=state.phase >= PLAY,
         public=public,
         private=private,
     )

@@ -10,18 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stich.cards import Card
+from stich.core.tricks import PlayedTrick
 
 TRICKS = 16
 """Tricks in a deal: 16 cards per player [§6]."""
-
-
-@dataclass(frozen=True)
-class PlayedTrick:
-    """One completed trick: who played which card, in play order, and who won it."""
-
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
 
 
 @dataclass(frozen=True)

@@ -34,11 +34,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card, iter_bits, memo_bits
-from stich.core.errors import IllegalActionError
-from stich.core.game import TERMINAL, DealResult, Observation, PhasedState
-from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
+from stich.core.dealing import next_seats, seats_in_turn
+from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.tricks import NO_SUIT, TRUMP, PlayedTrick, led_suit, legal_cards, trick_winner
 from stich.games.tapp_tarock import actions as A
-from stich.games.tapp_tarock.outcome import TRICKS, DealFacts, PlayedTrick
+from stich.games.tapp_tarock.outcome import TRICKS, DealFacts
 from stich.games.tapp_tarock.pack import (
     CONTRACT_BY_LEVEL,
     DECK,
@@ -58,6 +58,7 @@ from stich.games.tapp_tarock.pack import (
     mask_thirds,
 )
 from stich.games.tapp_tarock.scoring import hand_bonuses, score, thrown_result
+from stich.games.tarock_family.talon import LaysAway
 
 if TYPE_CHECKING:
     from stich.games.tapp_tarock.game import TappTarock
@@ -85,10 +86,13 @@ def _bonus_names(mask: int) -> tuple[str, ...]:
     return tuple(hand_bonuses(_hand_cards(mask)))
 
 
-class TappTarockState(PhasedState):
+class TappTarockState(LaysAway, PhasedState):
     """A Tapp Tarock deal in progress; see the module docstring for the phases."""
 
+    PHASE_NAMES = PHASE_NAMES
     END_PHASE = END
+    PLAY_PHASE = PLAY
+    CARD_CODES = A.DISCARD
     MUTABLE = (
         "hands",
         "talon",
@@ -117,12 +121,12 @@ class TappTarockState(PhasedState):
         self.hands = list(piles[:n])
         self.talon = list(piles[n:])
         """The two talon halves still lying on the table: ``[lower, upper]``."""
-        self.active = tuple((dealer + i) % n for i in range(1, n + 1) if n == 3 or (dealer + i) % n != dealer)
+        self.active = seats_in_turn(n, dealer, dealer_sits_out=n == 4)
         """Forehand, middlehand, rearhand."""
         self.position = [-1] * n
         for i, seat in enumerate(self.active):
             self.position[seat] = i
-        self.next_seat = tuple(self.active[(self.position[seat] + 1) % 3] if seat in self.active else -1 for seat in range(n))
+        self.next_seat = next_seats(self.active, n)
         """:meth:`next_active` of every active seat (-1 for a dealer who sits out), looked up in trick play."""
         self.history: list[tuple[int, int]] = []
         self.phase = BIDDING
@@ -157,11 +161,6 @@ class TappTarockState(PhasedState):
 
     # ------------------------------------------------------------------ basics
     @property
-    def phase_name(self) -> str:
-        """Name of the current phase."""
-        return PHASE_NAMES[self.phase]
-
-    @property
     def contract(self) -> Contract | None:
         """The contract being played (``None`` before the bidding ends or after all passed)."""
         if self.declarer is None:
@@ -185,7 +184,7 @@ class TappTarockState(PhasedState):
         phase = self.phase
         p = self.to_move
         if phase == PLAY:
-            return memo_bits(self._playable(p))
+            return memo_bits(self.playable(p))
         if phase == BIDDING:
             return self._bidding_codes(p)
         if phase == TALON:
@@ -198,16 +197,7 @@ class TappTarockState(PhasedState):
             return [A.PASS, *self._doubling_codes()]
         return []
 
-    def illegal_reason(self, code: int) -> tuple[str, str] | None:
-        if self.phase == END:
-            return ("the deal is over", "§7")
-        if self.phase == PLAY and code < A.DISCARD:  # a card: legal if it is playable (what legal_codes lists)
-            return None if self._playable(self.to_move) >> code & 1 else self._explain(code)
-        if code in self.legal_codes():
-            return None
-        return self._explain(code)
-
-    def _playable(self, p: int) -> int:
+    def playable(self, p: int) -> int:
         """Cards ``p`` may play: follow suit, else a tarock, else anything [§6]."""
         hand = self.hands[p]
         if not self.trick_cards:
@@ -320,11 +310,9 @@ class TappTarockState(PhasedState):
 
     def _discard(self, p: int, f: int) -> None:
         bit = 1 << f
-        self.hands[p] ^= bit
-        self.discards |= bit
         if bit & TAROCKS and self.game.options.forced_tarock_discard == "show_card":
             self.shown |= bit
-        if self.discards.bit_count() == DISCARDS:
+        if self._lay_away(p, f) == DISCARDS:
             self.phase = ANNOUNCE
 
     # ---------------------------------------------------- announcements [§5]
@@ -432,10 +420,6 @@ class TappTarockState(PhasedState):
             self._double(p, code)
 
     # ------------------------------------------------------------- evaluation
-    def _finish(self) -> None:
-        self.phase = END
-        self.to_move = TERMINAL
-
     def bonus_mask(self, seat: int) -> int:
         """The cards that count for ``seat``'s hand bonuses [§8.3, OPEN-POINTS]."""
         n = self.game.num_seats
@@ -475,16 +459,11 @@ class TappTarockState(PhasedState):
             talon_taken=taken,
         )
 
-    def result(self) -> DealResult:
-        if self.phase != END:
-            raise IllegalActionError("the deal is not finished yet", "§7")
-        if self._result is None:
-            if self.thrown:
-                same = self.game.options.all_pass == "redeal_same_dealer"
-                self._result = thrown_result(self.game.num_seats, self.dealer if same else (self.dealer + 1) % self.game.num_seats)
-            else:
-                self._result = self._score()
-        return self._result
+    def _evaluate(self) -> DealResult:
+        if self.thrown:
+            same = self.game.options.all_pass == "redeal_same_dealer"
+            return thrown_result(self.game.num_seats, self.dealer if same else (self.dealer + 1) % self.game.num_seats)
+        return self._score()
 
     def _score(self) -> DealResult:
         """``evaluate(self.facts(), options)``, with the piles and hand bonuses counted from the card masks (the same result, faster)."""

@@ -46,11 +46,12 @@ import numpy as np
 import numpy.typing as npt
 
 from stich.core.errors import IllegalActionError
+from stich.core.tricks import PlayedTrick
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACE_MASK, FACES, N_FACES, SOLO_NAMES, TRUMP, card_order
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DoppelkopfOptions
-from stich.games.doppelkopf.outcome import DealFacts, PlayedTrick
+from stich.games.doppelkopf.outcome import DealFacts
 from stich.rl.batched import NotSupportedError, require_numba
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
