@@ -33,6 +33,8 @@ from .helpers import call, create_table, make_settings, new_guest, run_async, ru
 
 ADA = Owner(("session", 1), "1.1.1.1")
 BEA = Owner(("session", 2), "1.1.1.1")
+TEST_ADDRESS = "testclient"
+"""The client address of Starlette's test client."""
 
 
 def seat_bot(client: TestClient, token: str, table_id: str, bot: str, seat: int = 1) -> Any:
@@ -153,18 +155,42 @@ def test_a_table_that_ends_frees_its_count_on_every_worker(redis_url: str, tmp_p
         assert refused.status_code == 429 and refused.json()["field"] == "tables"
 
 
-def test_a_stopped_worker_s_tables_count_again_where_they_are_taken_over(redis_url: str, tmp_path: Path) -> None:
-    settings = two_workers(tmp_path, redis_url, max_search_tables_per_person=1, max_search_tables_per_address=2, lease_seconds=0.5)
+async def _probe(redis_url: str, settings: Settings, owner: Owner) -> bool:
+    """Whether ``owner`` may count one more table with search bots now (the probe's count is taken back at once)."""
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    caps = SharedTableCaps(redis, settings)
+    try:
+        await redis.set(keys.lease("probe"), "probe", px=60_000)
+        await caps.claim("probe", owner, [(SEARCH, "bots")])
+        await caps.release("probe", [(SEARCH, owner)], forget_owners=True)
+        return True
+    except ApiError:
+        return False
+    finally:
+        await redis.delete(keys.lease("probe"))
+        await redis.aclose()
+
+
+def test_a_stopped_worker_s_tables_count_nowhere_until_another_worker_takes_them_over(redis_url: str, tmp_path: Path) -> None:
+    settings = two_workers(tmp_path, redis_url, max_search_tables_per_person=1, max_search_tables_per_address=2)
+    with running(settings) as a:
+        ada, bea = new_guest(a, "Ada"), new_guest(a, "Bea")
+        tables = [create_table(a, token, game="doppelkopf", seat=0)["id"] for token in (ada, bea)]
+        for token, table in zip((ada, bea), tables, strict=True):
+            assert seat_bot(a, token, table, "pimc:level=1").status_code == 200
+        import redis
+
+        counted = redis.Redis.from_url(redis_url, decode_responses=True).smembers(keys.quota(SEARCH, f"address:{TEST_ADDRESS}"))
+        assert counted == set(tables)  # the test client's address
+        assert not run_async(_probe(redis_url, settings, Owner(("session", 999), TEST_ADDRESS)))  # the address has its two
+    # A stopped and gave its leases up; no worker runs the tables: they count nowhere (a probe at their address passes)
+    assert run_async(_probe(redis_url, settings, Owner(("session", 999), TEST_ADDRESS)))
     with running(settings) as b:
-        with running(settings) as a:
-            ada, bea = new_guest(a, "Ada"), new_guest(a, "Bea")
-            tables = [create_table(a, token, game="doppelkopf", seat=0)["id"] for token in (ada, bea)]
-            for token, table in zip((ada, bea), tables, strict=True):
-                assert seat_bot(a, token, table, "pimc:level=1").status_code == 200
-        # A stopped: its leases are given up, so its tables count nowhere until B's sweep takes them over...
         owned = svc(b).tables.owned  # type: ignore[attr-defined]
         wait_for(lambda: all(table in owned for table in tables), timeout=30, what="B taking A's tables over")
-        # ...and then they count again on B against whom they counted on A: the person, and the address (not stored in the database)
+        # B counts them again against whom they counted on A: the person, and the address (which the database does not keep)
         cleo = new_guest(b, "Cleo")
         refused = call(b, "POST", "/api/tables", cleo, json={"game": "doppelkopf", "bots": "pimc:level=1"})
         assert refused.status_code == 429 and refused.json()["field"] == "bots" and "address" in refused.json()["message"]
