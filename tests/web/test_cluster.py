@@ -273,3 +273,48 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
             server.kill()
             server.wait()
         log.close()
+
+
+def test_a_search_table_counts_on_every_worker_and_through_its_owner_s_kill(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_caps_through_a_kill(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _caps_through_a_kill(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    """Shared table caps (stich.web.cluster.shared_caps): one search table per person, on A, refused on B before and after A's kill."""
+    from redis.asyncio import Redis
+
+    changes = {"max_search_tables_per_person": 1, "max_search_tables_per_address": 5}
+    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
+    a.start()
+    b.start()
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+        ada = Player(0)
+        await ada.become_guest(a.base)
+        created = await ada.call(a.base, "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
+        table_id = created.json()["id"]
+        seated = await ada.call(a.base, "POST", f"/api/tables/{table_id}/bots", {"bot": "pimc:level=1", "seats": [1]})
+        assert seated.status_code == 200, seated.text  # seats 2 and 3 stay empty: the table does not start, nothing searches
+
+        async def refused_on_b() -> None:
+            response = await ada.call(b.base, "POST", "/api/tables", {"game": "doppelkopf", "bots": "pimc:level=1"})
+            assert response.status_code == 429 and response.json()["field"] == "bots", response.text
+            assert "one person" in response.json()["message"]
+
+        await refused_on_b()
+        a.kill()
+        deadline = time.monotonic() + 60
+        while (await redis.get(f"stich:lease:{table_id}") or "").split(":")[1:2] != [str(b.process.pid if b.process else None)]:
+            assert time.monotonic() < deadline, "B did not take the killed worker's table over"
+            await asyncio.sleep(0.1)
+        await refused_on_b()  # the table still counts, now that B runs it; nothing counts twice
+        counted = [key for key in await redis.keys("stich:quota:search:*") if table_id in await redis.smembers(key)]
+        assert len(counted) == 2  # Ada's set and her address's, as when A counted it
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()

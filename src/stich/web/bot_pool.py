@@ -30,6 +30,14 @@ seed, so a decision depends only on (spec, seat, seed, observation): the same
 in any worker, after a restart, or on another machine (issue 33's bot service
 can take :class:`BotJob` as its message).
 
+**Several workers** (:mod:`stich.web.cluster`): each server worker has its
+own pool, and the fair share above is per pool.  A table's decisions all go
+to the pool of the worker that runs it, so pools never serve each other's
+tables and a shared account would change no order; a table taken over by
+another worker starts at that pool's least thinking time, as any table that
+starts waiting does.  What bounds one person's load over all pools is the
+table caps, counted across workers (:mod:`stich.web.cluster.shared_caps`).
+
 **Failures.** A worker process that dies (killed, out of memory) breaks the
 pool: the pool is replaced and the decision is asked again (``retries``
 times); a decision that still fails, or a bot that raises, falls back to the

@@ -18,6 +18,10 @@ A *person* is an account, or a guest's session.  A refusal is an
 ``bots`` or ``tables``): 403 for a level, 429 for a count.  The counts are
 taken from the tables this server runs; a table resumed after a restart
 counts against its creator's session (the address is not stored).
+
+These counts are of one process.  With several workers (a Redis,
+:mod:`stich.web.cluster`) the same caps are counted across all workers, in
+Redis (:mod:`stich.web.cluster.shared_caps`), with the same refusals.
 """
 
 from __future__ import annotations
@@ -110,6 +114,13 @@ def check_count(owners: Iterable[Owner | None], owner: Owner, per_person: int, p
         person += same_person
         address += same_address
     if person >= per_person:
-        raise ApiError(429, field, f"you already have {person} unfinished {what}, the most one person may have; finish or leave one first")
+        raise refusal("person", person, field, what)
     if address >= per_address:
-        raise ApiError(429, field, f"your address already has {address} unfinished {what}, the most one address may have")
+        raise refusal("address", address, field, what)
+
+
+def refusal(whose: str, count: int, field: str, what: str) -> ApiError:
+    """The 429 naming ``field`` for ``whose`` (``"person"`` or ``"address"``) having ``count`` unfinished ``what`` already."""
+    if whose == "person":
+        return ApiError(429, field, f"you already have {count} unfinished {what}, the most one person may have; finish or leave one first")
+    return ApiError(429, field, f"your address already has {count} unfinished {what}, the most one address may have")

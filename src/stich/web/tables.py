@@ -739,11 +739,13 @@ class TableRuntime:
                         raise ApiError(422, f"seats.{position}", f"seat {index} is named twice")
                     chosen.append(index)
             if claim:
+                await self.manager.count_search_table(self, owner or Owner.of(identity, None), "bot")
                 self.search_owner = owner or Owner.of(identity, None)
             try:
                 await self._set_seats({index: Seat("bot", bot) for index in chosen})
             except BaseException:
                 if claim:
+                    self.manager.uncount_search_table(self)
                     self.search_owner = None
                 raise
             return chosen
@@ -870,6 +872,7 @@ class TableRuntime:
         assert session is not None
         await asyncio.to_thread(self.db.set_status, self.id, "finished")
         self.status = "finished"
+        self.manager.table_finished(self)
         self._broadcast_table()
         self._broadcast({"type": "table_end", "table": self.id, "totals": list(session.totals), "sheet": session.sheet()})
         if not self.connections:
@@ -1104,6 +1107,20 @@ class TableManager:
         owners = [runtime.search_owner for runtime in self._unfinished(besides)]
         per_person, per_address = settings.max_search_tables_per_person, settings.max_search_tables_per_address
         check_count(owners, owner, per_person, per_address, field, "tables with search bots")
+
+    async def count_search_table(self, runtime: TableRuntime, owner: Owner, field: str) -> None:
+        """Count ``runtime`` as ``owner``'s table with search bots where other workers see it (429 naming ``field`` past the cap).
+
+        One process: nothing to do, :meth:`check_search_tables` counted the
+        process's tables; several workers count in Redis
+        (:mod:`stich.web.cluster.shared_caps`).
+        """
+
+    def uncount_search_table(self, runtime: TableRuntime) -> None:
+        """Take back :meth:`count_search_table` (seating the bot failed); one process: nothing to do."""
+
+    def table_finished(self, runtime: TableRuntime) -> None:
+        """The table ended: it no longer counts against anybody (one process counts only unfinished tables anyway)."""
 
     async def create(
         self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None

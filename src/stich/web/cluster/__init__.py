@@ -19,6 +19,9 @@ one-process :class:`~stich.web.tables.TableManager`:
   only views its own clients may see.
 * **Shared limits** (:mod:`.shared_limits`): the login and message rate
   limits are counted in Redis, so they hold across workers.
+* **Shared table caps** (:mod:`.shared_caps`): the tables and the tables
+  with search bots per person and per address too, so that one person
+  cannot load every worker's bot pool (each worker keeps its own pool).
 
 Without ``redis_url`` nothing here is imported and one process runs every
 table (``make run``).

@@ -52,3 +52,16 @@ def login_address(address: str) -> str:
 def budget(key: str) -> str:
     """Token bucket of a message budget (a client or an address)."""
     return f"{PREFIX}budget:{key}"
+
+
+def quota(kind: str, who: str) -> str:
+    """Set of the unfinished tables counting against one person or address.
+
+    ``kind``: ``tables`` or ``search``; ``who``: ``person:{kind}:{id}`` or ``address:{address}``.
+    """
+    return f"{PREFIX}quota:{kind}:{who}"
+
+
+def quota_owners(table_id: str) -> str:
+    """Hash of whom a table counts against (``tables``: its creator; ``search``: who seated its search bots) (read on takeover)."""
+    return f"{PREFIX}quota:owners:{table_id}"

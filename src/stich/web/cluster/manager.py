@@ -20,6 +20,11 @@
   worker's inbox channel, addressed to the client.
 * REST calls that change another worker's table (join, leave, bots, and a
   table's summary) travel the same stream and wait for the owner's answer.
+* The table caps per person and address (:mod:`stich.web.table_caps`) are
+  counted in Redis for every worker (:mod:`~stich.web.cluster.shared_caps`)
+  instead of in the worker: a table counts while it is unfinished and a
+  worker holds its lease, and a worker that takes a table over counts it
+  again against the owners stored with it.
 * A worker renews its leases and its heartbeat every third of
   ``lease_seconds``.  An owner drops the remote clients of a worker whose
   heartbeat is gone (they count as away, so stand-ins play for them); a
@@ -49,12 +54,13 @@ from stich.web.bot_pool import BotThinker
 from stich.web.cluster import keys
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
+from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.db import Database
 from stich.web.protocol import WHOLE, ApiError, PingMessage, ProtocolError, error_message, parse_client_message
 from stich.web.settings import Settings
-from stich.web.table_caps import Owner, client_address
-from stich.web.tables import Connection, TableManager, TableRuntime
+from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
+from stich.web.tables import Connection, TableManager, TableRuntime, table_bot_spec
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -137,6 +143,8 @@ class ClusterTableManager(TableManager):
         self.worker = worker or new_worker_id()
         self.leases = Leases(redis, self.worker, settings.lease_seconds)
         self.budgets = SharedBudgets(redis, settings)
+        self.caps = SharedTableCaps(redis, settings)
+        """The table caps per person and address, counted across workers (replacing the process's own counts)."""
         self.outbox = Outbox(redis)
         self.owned: dict[str, Owned] = {}
         self.relayed: dict[str, Relayed] = {}
@@ -144,6 +152,8 @@ class ClusterTableManager(TableManager):
         self._claims = asyncio.Lock()
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[None]] = set()
+        """Redis writes nobody waits for (a finished table's counts released), kept until done."""
         self._wake_id = "0-0"
         self._published: dict[str, str] = {}
         """The lobby entry last published per owned table (only a changed one is published again)."""
@@ -213,6 +223,7 @@ class ClusterTableManager(TableManager):
                     await self.leases.release(table_id)
                     return None
                 runtime = await asyncio.to_thread(self.load_table, row)
+                runtime.creator, runtime.search_owner = await self.caps.adopt(table_id, runtime.creator, runtime.search_owner)
             except BaseException:
                 self.tables.pop(table_id, None)
                 with contextlib.suppress(Exception):
@@ -240,13 +251,65 @@ class ClusterTableManager(TableManager):
         """Create the table (:meth:`TableManager.create`) under this worker's lease, taken before the table is stored."""
         if not await self.leases.acquire(row.id):  # pragma: no cover - a fresh random id
             raise ApiError(503, WHOLE, "the new table's id is taken; try again")
+        creator = Owner.of(identity, connection) if identity is not None else None
+        counts: list[tuple[str, str]] = []
         try:
+            if creator is not None:
+                assert identity is not None
+                if bots is not None:  # as in one process: the level (403) first, then the tables with search bots, then the tables
+                    spec = table_bot_spec(bots, "bots")
+                    check_bot_level(self.settings, spec, identity, "bots")
+                    if is_search_bot(spec):
+                        counts.append((SEARCH, "bots"))
+                counts.append((TABLES, "tables"))
+                await self.caps.claim(row.id, creator, counts)  # counted from here on (the lease is held), on every worker
             runtime = await super().create(row, identity, connection, bots)
         except BaseException:
-            await self.leases.release(row.id)
+            stored = self.tables.get(row.id)
+            if creator is not None and stored is None:
+                with contextlib.suppress(Exception):
+                    await self.caps.release(row.id, [(TABLES, creator), (SEARCH, creator)], forget_owners=True)
+            elif stored is not None and stored.search_owner is None:  # stored, but its search bots were not seated
+                with contextlib.suppress(Exception):
+                    await self.caps.release(row.id, [(SEARCH, creator)])
+            if stored is None:
+                await self.leases.release(row.id)
             raise
         await self._own(runtime, "0-0")
         return runtime
+
+    # ----------------------------------------------------------- table caps
+    def check_new_table(self, owner: Owner, field: str = "tables") -> None:
+        """Nothing here: :meth:`create` counts the table in Redis, for every worker (:mod:`~stich.web.cluster.shared_caps`)."""
+
+    def check_search_tables(self, owner: Owner, field: str, besides: TableRuntime | None = None) -> None:
+        """Nothing here: :meth:`count_search_table` counts the table in Redis, for every worker."""
+
+    async def count_search_table(self, runtime: TableRuntime, owner: Owner, field: str) -> None:
+        """Count ``runtime`` as ``owner``'s table with search bots on every worker (429 naming ``field`` past the cap)."""
+        await self.caps.claim(runtime.id, owner, [(SEARCH, field)])
+
+    def uncount_search_table(self, runtime: TableRuntime) -> None:
+        """Seating the search bots failed: the table no longer counts as one with search bots."""
+        self._later(self.caps.release(runtime.id, [(SEARCH, runtime.search_owner)]), f"releasing table {runtime.id}'s search count")
+
+    def table_finished(self, runtime: TableRuntime) -> None:
+        """The table ended: it no longer counts against its creator or its search bots' owner, on any worker."""
+        counts = [(TABLES, runtime.creator), (SEARCH, runtime.search_owner)]
+        self._later(self.caps.release(runtime.id, counts, forget_owners=True), f"releasing table {runtime.id}'s counts")
+
+    def _later(self, work: Awaitable[None], what: str) -> None:
+        """Run ``work`` on the event loop without waiting for it (logged should it fail; the lease's end releases it then)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("worker %s: %s failed", self.worker, what)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def forget(self, runtime: TableRuntime) -> None:
         """A finished table with no clients left: forget it, give its lease up and delete its stream."""
