@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from stich.cards import parse_card
+from stich.cards import Deck, parse_card
 from stich.core.game import Game, Observation, State
 
 WHOLE = "$"
@@ -197,10 +198,24 @@ def _card_regex(faces: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, texts)) + r")(?![A-Za-z0-9_])")
 
 
+_FACE_FINDERS: weakref.WeakKeyDictionary[Deck, tuple[re.Pattern[str], dict[str, str]]] = weakref.WeakKeyDictionary()
+"""Per pack: its faces' regex and each face text's canonical spelling (built once: per call they were most of a spectator view's cost)."""
+
+
+def _face_finder(game: Game) -> tuple[re.Pattern[str], dict[str, str]]:
+    deck = game.deck
+    found = _FACE_FINDERS.get(deck)
+    if found is None:
+        texts = tuple(card.text for card in deck.faces)
+        found = (_card_regex(texts), {text: parse_card(text).text for text in texts})
+        _FACE_FINDERS[deck] = found
+    return found
+
+
 def card_faces_in(game: Game, data: Any) -> set[str]:
     """Every card face of ``game``'s pack named as a word anywhere in the JSON data ``data``."""
-    pattern = _card_regex(tuple(card.text for card in game.deck.faces))
-    return {parse_card(word).text for word in pattern.findall(json.dumps(data))}
+    pattern, canonical = _face_finder(game)
+    return {canonical[word] for word in pattern.findall(json.dumps(data))}
 
 
 def public_faces(state: State) -> set[str]:
@@ -234,16 +249,20 @@ def _same(values: Sequence[Any]) -> bool:
     return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
 
 
-def public_view(state: State) -> dict[str, Any]:
+def public_view(state: State, views: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """What a spectator sees: what every seat knows, and no card of any hand.
 
     Built from the seats' own observations: an event is shown as every seat
     saw it (where they saw it differently, as ``"<verb> ?"``), tricks as they
     lie on the table, and only the public facts on which every observation
     agrees, without any entry naming a card beyond :func:`public_faces`.
+    ``views`` are the seats' ``observation(seat).to_json()`` in seat order
+    when the caller has built them already (:mod:`stich.web.broadcast`); they
+    are only read.
     """
     game = state.game
-    views = [state.observation(seat).to_json() for seat in range(game.num_seats)]
+    if views is None:
+        views = [state.observation(seat).to_json() for seat in range(game.num_seats)]
     first = views[0]
     allowed = public_faces(state)
     events = []
