@@ -380,6 +380,18 @@ class Database:
             db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow(), stand_in=stand_in))
             db.commit()
 
+    def add_actions(self, actions: Sequence[tuple[int, int, int, str, bool]]) -> None:
+        """Store several actions ``(deal_id, position, seat, action, stand_in)`` in one transaction: all of them, or none.
+
+        One commit (one sync to disk) for actions of several tables played at
+        the same moment (:mod:`stich.web.action_log`).
+        """
+        with self._write() as db:
+            now = utcnow()
+            for deal_id, position, seat, action, stand_in in actions:
+                db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=now, stand_in=stand_in))
+            db.commit()
+
     def finish_deal(self, deal_id: int, record: str) -> None:
         """Store the finished deal's record."""
         with self._write() as db:

@@ -52,6 +52,7 @@ from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
+from stich.web.action_log import ActionLog
 from stich.web.auth import Identity, current_identity
 from stich.web.bot_pool import BotJob, BotPool, BotThinker
 from stich.web.broadcast import StateViews, encode, send_per_audience
@@ -790,7 +791,7 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text, stand_in)
+        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in)  # on disk before anybody sees it
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._follow_clock()
@@ -1023,6 +1024,8 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
         """Where the bots think (closed by :meth:`stop`)."""
+        self.actions = ActionLog(db)
+        """Where played actions are stored, committed in groups (:mod:`stich.web.action_log`)."""
         self.sockets = SocketLimits(settings)
         """Open WebSockets and message budgets per client, address and table."""
         self._being_created: list[Owner] = []
