@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from stich.core.registry import game_from_string
 from stich.web.action_log import ActionLog
@@ -90,7 +91,7 @@ def test_a_bad_action_fails_alone_and_the_rest_of_its_group_is_stored(tmp_path: 
 def test_add_actions_stores_all_or_none(tmp_path: Path, size: int) -> None:
     db, deals = _database_with_deals(tmp_path, 1)
     rows = [(deals[0], position, position % 4, "gesund", position == 0) for position in range(size)]
-    with pytest.raises(Exception):  # noqa: B017, PT011 - the database's own integrity error, whatever the driver names it
+    with pytest.raises(IntegrityError):  # the repeated position: the key refuses it, and the whole transaction goes
         db.add_actions([*rows, rows[0]])
     assert _stored(db, deals)[deals[0]] == []
     db.add_actions(rows)
