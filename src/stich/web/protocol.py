@@ -198,24 +198,44 @@ def _card_regex(faces: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, texts)) + r")(?![A-Za-z0-9_])")
 
 
-_FACE_FINDERS: weakref.WeakKeyDictionary[Deck, tuple[re.Pattern[str], dict[str, str]]] = weakref.WeakKeyDictionary()
-"""Per pack: its faces' regex and each face text's canonical spelling (built once: per call they were most of a spectator view's cost)."""
+class _FaceFinder:
+    """A pack's faces as a regex, each face text's canonical spelling, and the faces found in recent texts."""
 
+    MAX_TEXTS = 4096
+    """Texts remembered (event texts recur in every view of a deal); the memory is emptied when full."""
 
-def _face_finder(game: Game) -> tuple[re.Pattern[str], dict[str, str]]:
-    deck = game.deck
-    found = _FACE_FINDERS.get(deck)
-    if found is None:
+    def __init__(self, deck: Deck) -> None:
         texts = tuple(card.text for card in deck.faces)
-        found = (_card_regex(texts), {text: parse_card(text).text for text in texts})
-        _FACE_FINDERS[deck] = found
-    return found
+        self.pattern = _card_regex(texts)
+        self.canonical = {text: parse_card(text).text for text in texts}
+        self.in_text: dict[str, frozenset[str]] = {}
+
+    def find(self, data: Any) -> set[str] | frozenset[str]:
+        """The faces named in ``data`` (as JSON); a string's answer is remembered."""
+        if isinstance(data, str):
+            known = self.in_text.get(data)
+            if known is None:
+                if len(self.in_text) >= self.MAX_TEXTS:
+                    self.in_text.clear()
+                known = self.in_text[data] = frozenset(self._search(data))
+            return known
+        return self._search(data)
+
+    def _search(self, data: Any) -> set[str]:
+        return {self.canonical[word] for word in self.pattern.findall(json.dumps(data))}
 
 
-def card_faces_in(game: Game, data: Any) -> set[str]:
+_FACE_FINDERS: weakref.WeakKeyDictionary[Deck, _FaceFinder] = weakref.WeakKeyDictionary()
+"""Per pack, built once (the face texts were built per call: most of a spectator view's cost)."""
+
+
+def card_faces_in(game: Game, data: Any) -> set[str] | frozenset[str]:
     """Every card face of ``game``'s pack named as a word anywhere in the JSON data ``data``."""
-    pattern, canonical = _face_finder(game)
-    return {canonical[word] for word in pattern.findall(json.dumps(data))}
+    deck = game.deck
+    finder = _FACE_FINDERS.get(deck)
+    if finder is None:
+        finder = _FACE_FINDERS[deck] = _FaceFinder(deck)
+    return finder.find(data)
 
 
 def public_faces(state: State) -> set[str]:
@@ -245,6 +265,8 @@ def _scrub(game: Game, value: Any, allowed: set[str]) -> Any:
 
 
 def _same(values: Sequence[Any]) -> bool:
+    if all(isinstance(value, str) for value in values):  # strings: equal exactly when their JSON is (event texts, the common case)
+        return all(value == values[0] for value in values)
     first = json.dumps(values[0], sort_keys=True)
     return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
 
