@@ -19,7 +19,8 @@ work in worker threads).
 the same run on the same machine: ``--src`` may be given several times and
 the rounds alternate between them (``--rounds``).  ``--profile FILE`` writes
 the event loop thread's cProfile of the last round of each source (the
-database work done in worker threads shows up as their waits only) and prints
+database work done in worker threads is not in it; its clock is the thread's
+CPU time, so other load on the machine does not inflate it) and prints
 its top functions by own time and by cumulative time.
 
     PYTHONPATH=src .venv/bin/python bench/bench_action_cost.py --src /tmp/before/src --src src --rounds 3
@@ -52,13 +53,13 @@ from websockets.asyncio.client import ClientConnection, connect
 COOKIE = "stich_session"
 
 SERVER = """
-import cProfile, json, sys
+import cProfile, json, sys, time
 import uvicorn
 from stich.web.app import create_app
 from stich.web.settings import Settings
 settings, port, profile = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 server = uvicorn.Server(uvicorn.Config(create_app(Settings(**settings)), host="127.0.0.1", port=port, log_level="warning"))
-profiler = cProfile.Profile() if profile else None
+profiler = cProfile.Profile(time.thread_time) if profile else None  # CPU time of the loop's thread: other load does not count
 if profiler is not None:
     profiler.enable()
 try:

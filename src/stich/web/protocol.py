@@ -212,6 +212,8 @@ class _FaceFinder:
 
     def find(self, data: Any) -> set[str] | frozenset[str]:
         """The faces named in ``data`` (as JSON); a string's answer is remembered."""
+        if data is None or isinstance(data, int):  # JSON of a number, true, false or null names no card (faces start with a letter)
+            return frozenset()
         if isinstance(data, str):
             known = self.in_text.get(data)
             if known is None:
@@ -264,8 +266,13 @@ def _scrub(game: Game, value: Any, allowed: set[str]) -> Any:
     return value if card_faces_in(game, value) <= allowed else _DROP
 
 
+_SCALARS = (str, int, bool, type(None))
+"""Types whose values of one type are equal exactly when their JSON is (floats are not: ``nan``)."""
+
+
 def _same(values: Sequence[Any]) -> bool:
-    if all(isinstance(value, str) for value in values):  # strings: equal exactly when their JSON is (event texts, the common case)
+    kind = type(values[0])
+    if kind in _SCALARS and all(type(value) is kind for value in values):  # event texts and most public facts: no JSON needed
         return all(value == values[0] for value in values)
     first = json.dumps(values[0], sort_keys=True)
     return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
