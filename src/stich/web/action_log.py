@@ -58,8 +58,9 @@ class ActionLog:
         """Store one action; returns once it is committed, raises what storing it raised (then nothing of it is stored)."""
         pending = _Pending((deal_id, position, seat, action, stand_in))
         self._waiting.append(pending)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_all(), name="action log")
+        loop = asyncio.get_running_loop()
+        if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:  # none running on this loop
+            self._writer = loop.create_task(self._write_all(), name="action log")
         await pending.done
 
     async def _write_all(self) -> None:
