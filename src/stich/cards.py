@@ -107,6 +107,10 @@ _RANK_GERMAN = {
 MAX_TAROCK = 22
 
 
+_CARD_TEXTS: dict[int, str] = {}
+"""Each face's text notation by ``rank * 8 + suit`` (at most 74 entries): every observation and view names cards by text."""
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
     """A card face: a suit and a rank (a number 1..22 for tarock trumps)."""
@@ -127,10 +131,13 @@ class Card:
 
     @property
     def text(self) -> str:
-        """The card in text notation, e.g. ``H10`` or ``T21``."""
-        if self.suit is Suit.TAROCK:
-            return f"T{self.rank}"
-        return self.suit.letter + _RANK_TOKENS[Rank(self.rank)]
+        """The card in text notation, e.g. ``H10`` or ``T21`` (made once per face, then looked up)."""
+        key = self.rank * 8 + self.suit
+        text = _CARD_TEXTS.get(key)
+        if text is None:
+            text = f"T{self.rank}" if self.suit is Suit.TAROCK else self.suit.letter + _RANK_TOKENS[Rank(self.rank)]
+            _CARD_TEXTS[key] = text
+        return text
 
     def __str__(self) -> str:
         return self.text

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from stich.cards import parse_card
+from stich.cards import Deck, parse_card
 from stich.core.game import Game, Observation, State
 
 WHOLE = "$"
@@ -197,10 +198,46 @@ def _card_regex(faces: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, texts)) + r")(?![A-Za-z0-9_])")
 
 
-def card_faces_in(game: Game, data: Any) -> set[str]:
+class _FaceFinder:
+    """A pack's faces as a regex, each face text's canonical spelling, and the faces found in recent texts."""
+
+    MAX_TEXTS = 4096
+    """Texts remembered (event texts recur in every view of a deal); the memory is emptied when full."""
+
+    def __init__(self, deck: Deck) -> None:
+        texts = tuple(card.text for card in deck.faces)
+        self.pattern = _card_regex(texts)
+        self.canonical = {text: parse_card(text).text for text in texts}
+        self.in_text: dict[str, frozenset[str]] = {}
+
+    def find(self, data: Any) -> set[str] | frozenset[str]:
+        """The faces named in ``data`` (as JSON); a string's answer is remembered."""
+        if data is None or isinstance(data, int):  # JSON of a number, true, false or null names no card (faces start with a letter)
+            return frozenset()
+        if isinstance(data, str):
+            known = self.in_text.get(data)
+            if known is None:
+                if len(self.in_text) >= self.MAX_TEXTS:
+                    self.in_text.clear()
+                known = self.in_text[data] = frozenset(self._search(data))
+            return known
+        return self._search(data)
+
+    def _search(self, data: Any) -> set[str]:
+        return {self.canonical[word] for word in self.pattern.findall(json.dumps(data))}
+
+
+_FACE_FINDERS: weakref.WeakKeyDictionary[Deck, _FaceFinder] = weakref.WeakKeyDictionary()
+"""Per pack, built once (the face texts were built per call: most of a spectator view's cost)."""
+
+
+def card_faces_in(game: Game, data: Any) -> set[str] | frozenset[str]:
     """Every card face of ``game``'s pack named as a word anywhere in the JSON data ``data``."""
-    pattern = _card_regex(tuple(card.text for card in game.deck.faces))
-    return {parse_card(word).text for word in pattern.findall(json.dumps(data))}
+    deck = game.deck
+    finder = _FACE_FINDERS.get(deck)
+    if finder is None:
+        finder = _FACE_FINDERS[deck] = _FaceFinder(deck)
+    return finder.find(data)
 
 
 def public_faces(state: State) -> set[str]:
@@ -229,21 +266,32 @@ def _scrub(game: Game, value: Any, allowed: set[str]) -> Any:
     return value if card_faces_in(game, value) <= allowed else _DROP
 
 
+_SCALARS = (str, int, bool, type(None))
+"""Types whose values of one type are equal exactly when their JSON is (floats are not: ``nan``)."""
+
+
 def _same(values: Sequence[Any]) -> bool:
+    kind = type(values[0])
+    if kind in _SCALARS and all(type(value) is kind for value in values):  # event texts and most public facts: no JSON needed
+        return all(value == values[0] for value in values)
     first = json.dumps(values[0], sort_keys=True)
     return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
 
 
-def public_view(state: State) -> dict[str, Any]:
+def public_view(state: State, views: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """What a spectator sees: what every seat knows, and no card of any hand.
 
     Built from the seats' own observations: an event is shown as every seat
     saw it (where they saw it differently, as ``"<verb> ?"``), tricks as they
     lie on the table, and only the public facts on which every observation
     agrees, without any entry naming a card beyond :func:`public_faces`.
+    ``views`` are the seats' ``observation(seat).to_json()`` in seat order
+    when the caller has built them already (:mod:`stich.web.broadcast`); they
+    are only read.
     """
     game = state.game
-    views = [state.observation(seat).to_json() for seat in range(game.num_seats)]
+    if views is None:
+        views = [state.observation(seat).to_json() for seat in range(game.num_seats)]
     first = views[0]
     allowed = public_faces(state)
     events = []

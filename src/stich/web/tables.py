@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -49,12 +48,14 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
 from stich.core.errors import NotationError, OptionError, StichError
-from stich.core.game import Game, State
+from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
+from stich.web.action_log import ActionLog
 from stich.web.auth import Identity, current_identity
 from stich.web.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.broadcast import StateViews, encode, send_per_audience
 from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, SeatRow, TableRow
@@ -72,7 +73,6 @@ from stich.web.protocol import (
     error_message,
     hand_groups,
     parse_client_message,
-    public_view,
 )
 from stich.web.ready_wait import ReadyWait, wait_limit
 from stich.web.services import services
@@ -212,7 +212,8 @@ class Connection:
         self.address = address
         """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(settings.send_queue_size)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue_size)
+        """Encoded messages (:func:`stich.web.broadcast.encode`) waiting for the writer, then ``None`` to stop it."""
         self.closed = False
         self.kicked = False
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
@@ -221,10 +222,15 @@ class Connection:
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (dropped once the connection is closed)."""
+        if not self.closed:
+            self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an already encoded message (one text shared by a whole audience: :mod:`stich.web.broadcast`)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(dict(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("client queue overflowed; disconnecting it")
             self.closed = True
@@ -240,10 +246,10 @@ class Connection:
         """Write queued messages until the ``None`` sentinel."""
         try:
             while True:
-                message = await self.queue.get()
-                if message is None:
+                text = await self.queue.get()
+                if text is None:
                     return
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+                await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError) as exc:
             log.info("a client went away while being written to: %r", exc)
             self.closed = True
@@ -424,12 +430,18 @@ class TableRuntime:
             "stand_in_seats": sorted(self.deal.stand_in_seats),
         }
 
-    def _state_message(self, seat: int | None) -> dict[str, Any] | None:
+    def _state_message(self, seat: int | None, views: StateViews | None = None, now: float | None = None) -> dict[str, Any] | None:
+        """The ``state`` message for ``seat`` (``None``: a spectator), its view taken from ``views`` of this moment if given."""
         state, deal = self.state, self.deal
         if state is None or deal is None:
             return None
-        observation = state.observation(seat) if seat is not None else None
-        view = observation.to_json() if observation is not None else public_view(state)
+        if views is None or views.state is not state:
+            views = StateViews(state)
+        observation: Observation | None = None
+        if seat is not None:
+            observation, view = views.seat(seat)
+        else:
+            view = views.public()
         events = view["events"]
         message = {
             "type": "state",
@@ -441,24 +453,24 @@ class TableRuntime:
             "view": view,
             "last": events[-1] if events else None,
             "commitment": deal.fair.digest,
-            "clock": self.clock.to_json(time.monotonic()),
+            "clock": self.clock.to_json(time.monotonic() if now is None else now),
         }
         if observation is not None:  # a spectator has no hand, so no groups either
             message["hand_groups"] = hand_groups(self.game, observation)
         return message
 
     def _broadcast(self, message: Mapping[str, Any]) -> None:
+        """Send every client the same message, encoded once."""
+        text = encode(message)
         for conn in list(self.connections):
-            conn.send(message)
+            conn.send_text(text)
 
     def _broadcast_state(self) -> None:
-        views: dict[int | None, dict[str, Any] | None] = {}
-        for conn in list(self.connections):
-            if conn.seat not in views:
-                views[conn.seat] = self._state_message(conn.seat)
-            message = views[conn.seat]
-            if message is not None:
-                conn.send(message)
+        """Send every client its ``state``: each view built once, each audience's message encoded once (:mod:`stich.web.broadcast`)."""
+        if self.state is None:
+            return
+        views, now = StateViews(self.state), time.monotonic()
+        send_per_audience(list(self.connections), lambda seat: self._state_message(seat, views, now))
 
     def _send_snapshot(self, conn: Connection) -> None:
         """Everything a client needs after connecting or asking for ``sync``."""
@@ -785,7 +797,7 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await asyncio.to_thread(self.db.add_action, deal.id, len(state.history), seat, text, stand_in)
+        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in)  # on disk before anybody sees it
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._follow_clock()
@@ -1022,6 +1034,8 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
         """Where the bots think (closed by :meth:`stop`)."""
+        self.actions = ActionLog(db)
+        """Where played actions are stored, committed in groups (:mod:`stich.web.action_log`)."""
         self.sockets = SocketLimits(settings)
         """Open WebSockets and message budgets per client, address and table."""
         self._being_created: list[Owner] = []

@@ -15,6 +15,9 @@ from stich.games.doppelkopf.contracts import CONTRACTS, DECK_40, DECK_48, EYES, 
 from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
 from stich.games.doppelkopf.state import DoppelkopfState
 
+_FACE_INDEX = {card: index for index, card in enumerate(FACES)}
+"""Each face's index in :data:`FACES` (a dict lookup: ``FACES.index`` compared dataclasses one by one, per card per view)."""
+
 
 class Doppelkopf(Game):
     """Doppelkopf after the DDV tournament rules, with the common house rules as options."""
@@ -101,7 +104,7 @@ class Doppelkopf(Game):
                 top = (face("D9") if self.options.nines else face("DK"), face("DA"))
         order = card_order(contract, self.options.dullen, top)
         indexed = sorted(
-            ((FACES.index(c), c) for c in cards), key=lambda fc: (order.eff[fc[0]] != TRUMP, order.eff[fc[0]], -order.strength[fc[0]])
+            ((_FACE_INDEX[c], c) for c in cards), key=lambda fc: (order.eff[fc[0]] != TRUMP, order.eff[fc[0]], -order.strength[fc[0]])
         )
         trumps = [c for f, c in indexed if order.eff[f] == TRUMP]
         plain = [c for f, c in indexed if order.eff[f] != TRUMP]
