@@ -141,7 +141,8 @@ def test_search_tables_opened_on_two_workers_share_one_cap(redis_url: str, tmp_p
 
 
 def test_a_table_that_ends_frees_its_count_on_every_worker(redis_url: str, tmp_path: Path) -> None:
-    settings = two_workers(tmp_path, redis_url, max_tables_per_person=2, bot_delay_seconds=0.02)
+    # bots 0.15 s apart: the quick deal lasts at least 7 s, so it cannot end before the refusal below is asked for
+    settings = two_workers(tmp_path, redis_url, max_tables_per_person=2, bot_delay_seconds=0.15)
     with running(settings) as a, running(settings) as b:
         ada = new_guest(a, "Ada")
         create_table(b, ada, game="doppelkopf", seat=0)

@@ -553,6 +553,8 @@ class ClusterTableManager(TableManager):
                         continue
                     if "close" in body:
                         relayed.send_away(int(body["close"]))
+                    elif "t" in body:
+                        relayed.conn.send_text(body["t"])
                     else:
                         relayed.conn.send(body["m"])
         finally:

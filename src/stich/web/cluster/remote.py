@@ -39,8 +39,8 @@ class Outbox:
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._pending: list[tuple[str, Mapping[str, Any] | None, int | None, list[str]]] = []
-        """In order: (worker, message or ``None`` for a close, close code, addressees)."""
+        self._pending: list[tuple[str, Mapping[str, Any] | str | None, int | None, list[str]]] = []
+        """In order: (worker, message (or its encoded text) or ``None`` for a close, close code, addressees)."""
         self._merge: dict[tuple[str, int], int] = {}
         """(worker, id of a pending message) -> its place in ``_pending``."""
         self._last: dict[str, int] = {}
@@ -61,8 +61,8 @@ class Outbox:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, timeout=5)
 
-    def send(self, worker: str, client: str, message: Mapping[str, Any]) -> None:
-        """Queue ``message`` for ``client`` on ``worker`` (published once this step of the event loop is over)."""
+    def send(self, worker: str, client: str, message: Mapping[str, Any] | str) -> None:
+        """Queue ``message`` (or its encoded text) for ``client`` on ``worker`` (published once this step of the event loop is over)."""
         place = self._merge.get((worker, id(message)))
         if place is not None and self._pending[place][1] is message and self._last.get(client, -1) < place:
             self._pending[place][3].append(client)
@@ -93,6 +93,8 @@ class Outbox:
             body: dict[str, Any] = {"to": clients}
             if message is None:
                 body["close"] = code
+            elif isinstance(message, str):
+                body["t"] = message  # already encoded once for its whole audience (stich.web.broadcast)
             else:
                 body["m"] = message
             batch.append((keys.inbox(worker), json.dumps(body, separators=(",", ":"), ensure_ascii=False)))
@@ -131,6 +133,11 @@ class RemoteConnection(Connection):
         """Publish ``message`` to the client's worker (dropped once the client is gone)."""
         if not self.closed:
             self.outbox.send(self.worker, self.client, message)
+
+    def send_text(self, text: str) -> None:
+        """Publish an already encoded message (a whole audience's one text, :mod:`stich.web.broadcast`) to the client's worker."""
+        if not self.closed:
+            self.outbox.send(self.worker, self.client, text)
 
     @property
     def kicked(self) -> bool:
