@@ -519,8 +519,15 @@ class ClusterTableManager(TableManager):
             return None
         token = secrets.token_hex(12)
         await self._command(table_id, {"op": "call", "method": method, "identity": _identity_json(identity), "args": args, "reply": token})
-        found = await self.redis.blpop([keys.reply(token)], timeout=CALL_TIMEOUT)
+        from redis.exceptions import TimeoutError as RedisTimeout
+
+        try:
+            found = await self.redis.blpop([keys.reply(token)], timeout=CALL_TIMEOUT)
+        except RedisTimeout:  # the client's read deadline passed just before the server's empty answer
+            found = None
         if found is None:
+            if await self.leases.owner(table_id) in (None, self.worker):
+                return None  # the owner let the table go meanwhile (it ended, or moved here): it is answered here
             raise ApiError(503, "table", "the table's server did not answer in time; try again", {"Retry-After": "2"})
         answer = json.loads(found[1])
         if "error" in answer:
