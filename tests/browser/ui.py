@@ -268,6 +268,8 @@ def act(player: Player, shot: Snapshot) -> bool:
     else:
         target = page.locator(f'{tid("actions")} {tid("action")}[data-action="{text}"]').first
     confirm = page.locator(tid("confirm-action"))
+    legal_copies = f'{tid("hand")} {tid("card")}[data-card="{text}"][data-legal="true"]'
+    copies_before = page.locator(legal_copies).count() if kind == "card" else 0  # Doppelkopf has two of each card
     try:
         target.click(timeout=2_000 if kind == "card" else 8_000)  # a loaded machine may take seconds for a button
     except PlaywrightError:
@@ -277,8 +279,7 @@ def act(player: Player, shot: Snapshot) -> bool:
             confirm.click()
             player.moves.append((kind, text))
             return _answered(player, shot)
-        still_legal = page.locator(f'{tid("hand")} {tid("card")}[data-card="{text}"][data-legal="true"]').count()
-        if not still_legal:  # the click landed late: the move is on its way and the hand waits for the answer
+        if page.locator(legal_copies).count() < copies_before:  # the click landed late: the move is on its way (a twin may stay)
             player.moves.append((kind, text))
             return _answered(player, shot)
         # A fanned hand may cover a card's centre with the next card, and a hovered card lifts while the pointer
