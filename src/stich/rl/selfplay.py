@@ -366,6 +366,7 @@ def generate(job: Job, deals: range, runner: Runner, policy: MLPPolicy | None = 
     size = max(1, -(-len(deals) // (runner.workers * per_worker)))
     chunks = [Chunk(job, start, min(start + size, deals.stop)) for start in range(deals.start, deals.stop, size)]
     results: list[list[Episode]] = [[] for _ in chunks]
-    for index, episodes in runner.map(play_chunk, chunks, runner.workers, policy):
+    shared = () if policy is None else (policy,)
+    for index, episodes in runner.map(play_chunk, chunks, runner.workers, *shared):
         results[index] = episodes
     return [episode for chunk in results for episode in chunk]
