@@ -9,6 +9,11 @@ every deal is seeded from the match seed and its index alone, so the match
 is the same, byte for byte, as with ``--workers`` (the run's seconds and
 decision times aside).
 
+:meth:`RayRunner.map` is the same for any module-level function and items,
+with inputs shared by every task of a call put into the object store once:
+the learner's self-play (:mod:`stich.rl.selfplay`, ``train_policy --ray``)
+runs on it, the policy's weights shared per policy-gradient step.
+
 The chunks travel as pickles that name stich's own classes and functions,
 so every node needs the same stich version installed (and the files of any
 ``--register``-ed bot at the same path).  Ray is an optional dependency

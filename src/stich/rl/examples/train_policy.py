@@ -5,6 +5,10 @@ Run (the defaults took 14 minutes on the team's shared, loaded 2-core machine; d
     python -m stich.rl.examples.train_policy --env stich/tapp_tarock-standard-v1 --out tapp.npz
     stich arena tapp_tarock --bots policy:file=tapp.npz,random,heuristic --deals 200 --seed 1 --workers 1
 
+The deals can be played in local processes (``--workers 4``) or on a Ray
+cluster (``--ray HEAD:6379``; ``--ray`` alone starts a local instance), with
+the same ``tapp.npz`` as a result.
+
 Everything goes through the PettingZoo AEC env (:mod:`stich.rl.pettingzoo_env`)
 and a numpy MLP (:mod:`stich.rl.policy`); no deep-learning framework is needed.
 
