@@ -12,17 +12,21 @@ nothing) on one machine:
   deals with the policy (default size 256,128) sent each call, as the
   policy-gradient phase asks for them.
 
-Every runner's episodes are compared with the first one's, byte for byte
-(``identical`` in the output).  ``--ray`` without an address starts a local
+The runners take turns in ``--rounds`` rounds (the load of a shared
+machine drifts; each runner sees the same drift) and the medians are
+reported.  Every runner's episodes are compared with the first one's, byte
+for byte (``identical`` in the output).  ``--ray`` without an address starts a local
 Ray instance with ``--workers`` CPUs; its start is timed apart::
 
-    PYTHONPATH=src python bench/bench_selfplay.py --deals 200 --workers 2 --ray --json selfplay.json
+    PYTHONPATH=src python bench/bench_selfplay.py --deals 100 --rounds 3 --workers 2 --ray --json selfplay.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import sys
 import time
 from typing import Any
@@ -69,22 +73,18 @@ def measure(runner: Runner, env_id: str, deals: int, batch: int, policy: MLPPoli
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--env", default="stich/tapp_tarock-standard-v1")
-    parser.add_argument("--deals", type=int, default=200, help="deals of each kind per runner")
+    parser.add_argument("--deals", type=int, default=100, help="deals of each kind per runner and round")
     parser.add_argument("--batch", type=int, default=20, help="policy-gradient deals per call (train_policy's --batch-deals)")
     parser.add_argument("--workers", type=int, default=2, help="local processes of the --workers row (and the local Ray instance's CPUs)")
     parser.add_argument("--ray", metavar="ADDRESS", nargs="?", const="", help="also a Ray row: at ADDRESS, or on a new local instance")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, the runners taking turns in each (the median is reported)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
 
     e = env(args.env)
     policy = MLPPolicy.create(e.table.game, e.table.encoding.size, (256, 128), seed=0)
-    rows: dict[str, dict[str, Any]] = {}
-    played: dict[str, list[Any]] = {}
-    with InProcess() as one:
-        rows["one process"], played["one process"] = measure(one, args.env, args.deals, args.batch, policy)
-    with LocalProcesses(args.workers) as pool:
-        label = f"--workers {args.workers}"
-        rows[label], played[label] = measure(pool, args.env, args.deals, args.batch, policy)
+    runners: dict[str, Runner] = {"one process": InProcess(), f"--workers {args.workers}": LocalProcesses(args.workers)}
+    ray_start_s = None
     if args.ray is not None:
         import ray
 
@@ -93,22 +93,35 @@ def main() -> int:
         began = time.perf_counter()
         if not args.ray:  # a local instance with the same CPUs as the pool, for a like-for-like row
             ray.init(address="local", num_cpus=args.workers, include_dashboard=False)
-        with RayRunner(args.ray or None) as runner:
-            start_s = time.perf_counter() - began
-            label = "--ray" + (f" {args.ray}" if args.ray else f" (local, {runner.workers} CPUs)")
-            rows[label], played[label] = measure(runner, args.env, args.deals, args.batch, policy)
-            rows[label]["ray_start_s"] = round(start_s, 1)
-        ray.shutdown()
+        runner = RayRunner(args.ray or None)
+        ray_start_s = round(time.perf_counter() - began, 1)
+        runners["--ray" + (f" {args.ray}" if args.ray else f" (local, {runner.workers} CPUs)")] = runner
+    info = machine_info(("stich", "numpy", "ray"), deals=args.deals, batch=args.batch, rounds=args.rounds, env=args.env)
+    # Rounds in which the runners take turns: a shared machine's load drifts, and each runner sees the same drift.
+    rounds: dict[str, list[dict[str, Any]]] = {label: [] for label in runners}
+    played: dict[str, list[Any]] = {}
+    try:
+        for _ in range(args.rounds):
+            for label, runner in runners.items():
+                row, played[label] = measure(runner, args.env, args.deals, args.batch, policy)
+                rounds[label].append(row)
+    finally:
+        for runner in runners.values():
+            runner.close()
     first = next(iter(played.values()))
-    for label, row in rows.items():
-        row["identical"] = played[label] == first
-    info = machine_info(("stich", "numpy", "ray"), deals=args.deals, batch=args.batch, env=args.env)
+    rows: dict[str, dict[str, Any]] = {}
+    for label, done in rounds.items():
+        rows[label] = {key: statistics.median(row[key] for row in done) for key in done[0]}
+        rows[label]["identical"] = played[label] == first
+    if ray_start_s is not None:
+        rows[list(rows)[-1]]["ray_start_s"] = ray_start_s
+    info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     for label, row in rows.items():
         print(f"{label:>28}: {json.dumps(row)}")
     print(json.dumps(info))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump({"machine": info, "rows": rows}, out, indent=2)
+            json.dump({"machine": info, "rows": rows, "rounds": rounds}, out, indent=2)
     return 0 if all(row["identical"] for row in rows.values()) else 1
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "InProcess",
     "LearnerPlay",
     "LocalProcesses",
+    "Recorder",
     "Runner",
     "SelfPlayError",
     "TeacherPlay",
@@ -111,8 +112,8 @@ class Episode:
     """What the opponents' bot scored in the learner's seat on the same deal (duplicate baseline; 0 without it)."""
 
 
-class _Recorder:
-    """Decisions as they are taken; their arrays at the end (empty arrays of the right width when there were none)."""
+class Recorder:
+    """One deal's decisions as they are taken; at the end its :class:`Episode` (arrays of the right width even when there were none)."""
 
     def __init__(self, e: StichAECEnv) -> None:
         self.size, self.actions = e.table.encoding.size, len(e.table.game.actions)
@@ -135,9 +136,9 @@ class _Recorder:
 
 def play_learner_deal(
     e: StichAECEnv, policy: MLPPolicy, learner: int, opponents: list[Bot], rng: np.random.Generator
-) -> tuple[_Recorder, float]:
+) -> tuple[Recorder, float]:
     """The deal just dealt in ``e``: the policy (sampling with ``rng``) in seat ``learner``, bots elsewhere; its decisions and reward."""
-    mine, reward = _Recorder(e), 0.0
+    mine, reward = Recorder(e), 0.0
     for agent in e.agent_iter():
         observation, last_reward, termination, truncation, _info = e.last()
         seat = seat_of(agent)
@@ -156,7 +157,7 @@ def play_learner_deal(
     return mine, reward
 
 
-def play_bots_deal(e: StichAECEnv, bots: list[Bot], record: _Recorder | None = None) -> list[float]:
+def play_bots_deal(e: StichAECEnv, bots: list[Bot], record: Recorder | None = None) -> list[float]:
     """The deal just dealt in ``e`` played out by ``bots``; every seat's reward (each decision added to ``record``)."""
     rewards = [0.0] * e.table.seats
     for agent in e.agent_iter():
@@ -194,7 +195,7 @@ class TeacherPlay:
         for deal in deals:
             seed = deal_seed(self.seed, deal)
             e.reset(seed=seed)
-            record = _Recorder(e)
+            record = Recorder(e)
             play_bots_deal(e, bots_for(e, self.teacher, seed), record)
             out.append(record.episode(deal))
         return out

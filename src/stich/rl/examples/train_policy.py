@@ -188,7 +188,10 @@ def reinforce(
 
 # ---------------------------------------------------------------- the script
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog="docs/research.md ('A first learner') has the figures and how to run the deals on a Ray cluster.",
+    )
     parser.add_argument("--env", default="stich/tapp_tarock-standard-v1", help="environment id or canonical game string")
     parser.add_argument("--out", required=True, help="where to save the policy (.npz); play it as policy:file=OUT")
     parser.add_argument("--imitation-deals", type=int, default=2000, help="deals of heuristic play to imitate")
