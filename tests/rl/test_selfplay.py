@@ -55,6 +55,8 @@ def test_each_deal_depends_on_the_seed_and_its_index_alone() -> None:
         # Deals 2..4 alone, and cut into other chunks, are the same deals played the same way.
         assert _as_bytes(generate(job, range(2, 5), runner, policy)) == _as_bytes(whole[2:5])
         assert _as_bytes(generate(job, range(6), runner, policy, per_worker=6)) == _as_bytes(whole)
+    with pytest.raises(OptionError, match="deals must be consecutive"):
+        generate(TeacherPlay(ENV, seed=4), range(0, 6, 2), runner)
     other = generate(LearnerPlay(ENV, seed=5), range(3), runner, policy)
     assert _as_bytes(other) != _as_bytes(generate(LearnerPlay(ENV, seed=4), range(3), runner, policy))
 

@@ -52,8 +52,10 @@ from stich.rl.pettingzoo_env import StichAECEnv, env
 from stich.rl.policy import Floats, MLPPolicy
 
 __all__ = [
+    "Chunk",
     "Episode",
     "InProcess",
+    "Job",
     "LearnerPlay",
     "LocalProcesses",
     "Recorder",
@@ -362,6 +364,8 @@ def generate(job: Job, deals: range, runner: Runner, policy: MLPPolicy | None = 
     change any episode.  ``policy`` is shared once per call (see the module
     docstring).
     """
+    if deals.step != 1:
+        raise OptionError(f"deals must be consecutive (a range with step 1), not {deals}")
     if not deals:
         return []
     size = max(1, -(-len(deals) // (runner.workers * per_worker)))
