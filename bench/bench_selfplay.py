@@ -108,6 +108,8 @@ def main() -> int:
     finally:
         for runner in runners.values():
             runner.close()
+        if args.ray == "":
+            ray.shutdown()  # the instance this script started (a RayRunner leaves a connection it did not make open)
     first = next(iter(played.values()))
     rows: dict[str, dict[str, Any]] = {}
     for label, done in rounds.items():
