@@ -1,7 +1,8 @@
 """``stich arena --ray [ADDRESS]``: the deals played on a Ray cluster give the same match as ``--workers``.
 
 The cluster is a local Ray instance that the test starts (two CPUs, no
-dashboard); skipped where Ray is not installed (``pip install 'stich[ray]'``).
+dashboard: the ``ray_address`` fixture of tests/conftest.py); skipped where
+Ray is not installed (``pip install 'stich[ray]'``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +28,6 @@ MATCH = ("droggn", "--players", "4", "--bots", "heuristic,random", "--deals", "4
 SAME_BYTES = ("deals.csv", "records.jsonl")
 RUN_ONLY = ("command", "out", "seconds")
 """What results.json says about the run rather than the match: the command, the folder, wall-clock times (and decision times)."""
-
-
-@pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
-    """A local Ray instance with two CPUs for this module's tests; its address (``HOST:PORT``)."""
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'stich[ray]')")
-    ray.init(num_cpus=2, include_dashboard=False)
-    try:
-        yield str(ray.get_runtime_context().gcs_address)
-    finally:
-        ray.shutdown()
 
 
 def _results(folder: Path) -> dict[str, Any]:

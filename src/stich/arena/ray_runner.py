@@ -9,6 +9,11 @@ every deal is seeded from the match seed and its index alone, so the match
 is the same, byte for byte, as with ``--workers`` (the run's seconds and
 decision times aside).
 
+:meth:`RayRunner.map` is the same for any module-level function and items,
+with inputs shared by every task of a call put into the object store once:
+the learner's self-play (:mod:`stich.rl.selfplay`, ``train_policy --ray``)
+runs on it, the policy's weights shared per policy-gradient step.
+
 The chunks travel as pickles that name stich's own classes and functions,
 so every node needs the same stich version installed (and the files of any
 ``--register``-ed bot at the same path).  Ray is an optional dependency
@@ -19,14 +24,16 @@ is made.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from stich.arena.duplicate import ArenaError, _Chunk, _ChunkResult, _play_chunk
 from stich.core.errors import OptionError, StichError
 
 __all__ = ["RayRunner"]
+
+R = TypeVar("R")
 
 LOCAL = "local"
 """The address that makes :func:`ray.init` start a new Ray instance on this machine (``--ray`` without an address)."""
@@ -61,7 +68,8 @@ class RayRunner:
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = f"--ray {address}" if address else "--ray"
                 raise OptionError(f"{where}: cannot connect to a Ray cluster: {exc}") from None
-        self._task = self._ray.remote(_play_chunk)
+        self._tasks: dict[Callable[..., Any], Any] = {}
+        """The Ray remote function of each function run so far (made once: Ray exports it to the cluster on first use)."""
 
     @property
     def workers(self) -> int:
@@ -87,26 +95,44 @@ class RayRunner:
         retried the task first).  On any error or Ctrl-C the tasks still
         queued or running are cancelled.
         """
+        for _index, result in self.map(_play_chunk, chunks, workers):
+            yield result
+
+    def map(self, function: Callable[..., R], items: Sequence[Any], workers: int, *shared: Any) -> Iterator[tuple[int, R]]:
+        """``function(item, *shared)`` for every item as a Ray task, at most ``2 * workers`` at a time; ``(index, result)`` as each ends.
+
+        The general form of a call, for other work than a match's deals (the
+        learner's self-play, :mod:`stich.rl.selfplay`): each of ``shared``
+        (a policy's weights, say) goes into the object store once per call
+        (``ray.put``) and every task reads it from there instead of getting a
+        copy of its own.  ``function`` must be importable on every node (a
+        module-level function of stich).  Errors as for a match's chunks.
+        """
         ray = self._ray
-        queue = list(reversed(chunks))
-        pending: list[Any] = []
+        task = self._tasks.get(function)
+        if task is None:
+            task = self._tasks[function] = ray.remote(function)
+        refs = [ray.put(value) for value in shared]
+        queue = list(reversed(list(enumerate(items))))
+        pending: dict[Any, int] = {}
         try:
             while queue or pending:
                 while queue and len(pending) < 2 * workers:
-                    pending.append(self._task.remote(queue.pop()))
-                done, pending = ray.wait(pending, num_returns=1)
+                    index, item = queue.pop()
+                    pending[task.remote(item, *refs)] = index
+                done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
-                    yield self._result(ref)
+                    yield pending.pop(ref), self._result(ref)
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
 
-    def _result(self, ref: Any) -> _ChunkResult:
+    def _result(self, ref: Any) -> Any:
         """A finished task's result; its error as the arena's own (without Ray's wrapping)."""
         exceptions = self._ray.exceptions
         try:
-            result: _ChunkResult = self._ray.get(ref)
+            result = self._ray.get(ref)
         except exceptions.RayTaskError as exc:
             cause = exc.cause
             if isinstance(cause, StichError):

@@ -5,6 +5,10 @@ Run (the defaults took 14 minutes on the team's shared, loaded 2-core machine; d
     python -m stich.rl.examples.train_policy --env stich/tapp_tarock-standard-v1 --out tapp.npz
     stich arena tapp_tarock --bots policy:file=tapp.npz,random,heuristic --deals 200 --seed 1 --workers 1
 
+The deals can be played in local processes (``--workers 4``) or on a Ray
+cluster (``--ray HEAD:6379``; ``--ray`` alone starts a local instance), with
+the same ``tapp.npz`` as a result.
+
 Everything goes through the PettingZoo AEC env (:mod:`stich.rl.pettingzoo_env`)
 and a numpy MLP (:mod:`stich.rl.policy`); no deep-learning framework is needed.
 
@@ -22,70 +26,89 @@ and a numpy MLP (:mod:`stich.rl.policy`); no deep-learning framework is needed.
 The teacher bots read ``env.table.current().observation(seat)``: the same
 seat's observation a bot gets in the arena, so the heuristic sees no more than
 the learner.
+
+The deals of both phases are played by :mod:`stich.rl.selfplay`, in this
+process, in ``--workers N`` local processes, or as Ray tasks on a cluster
+(``--ray [ADDRESS]``; docs/research.md says how to set one up).  Every deal is
+seeded from ``--seed`` and its index alone, so the decisions, the episodes and
+the saved ``.npz`` are the same byte for byte whichever way they were played;
+the gradient steps always run here, in the driver, and each policy-gradient
+step sends the current weights to the tasks once.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from stich.bots.base import Bot
-from stich.bots.spec import build_bot, parse_bot_spec
-from stich.rl.pettingzoo_env import StichAECEnv, env
+from stich.core.errors import OptionError, StichError
+from stich.rl.pettingzoo_env import env
 from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
+from stich.rl.selfplay import (
+    Episode,
+    InProcess,
+    LearnerPlay,
+    Runner,
+    TeacherPlay,
+    bots_for,
+    generate,
+    make_runner,
+    play_bots_deal,
+    play_learner_deal,
+    seat_of,
+)
+
+__all__ = [
+    "Samples",
+    "bots_for",
+    "collect_teacher_decisions",
+    "cross_entropy_step",
+    "env",
+    "imitate",
+    "main",
+    "play_bots_deal",
+    "play_learner_deal",
+    "reinforce",
+    "seat_of",
+]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Samples:
-    """Decisions: observation tensors, legal masks and the action taken."""
+    """Decisions: observation tensors, legal masks and the action taken (one row each)."""
 
-    x: list[Floats] = field(default_factory=list)
-    mask: list[npt.NDArray[np.int8]] = field(default_factory=list)
-    action: list[int] = field(default_factory=list)
+    x: Floats
+    mask: npt.NDArray[np.int8]
+    action: npt.NDArray[np.int64]
 
-    def add(self, observation: dict[str, npt.NDArray[np.generic]], action: int) -> None:
-        self.x.append(observation["observation"].astype(np.float32))
-        self.mask.append(observation["action_mask"].astype(np.int8))
-        self.action.append(action)
+    @classmethod
+    def of(cls, episodes: Sequence[Episode]) -> Samples:
+        """The decisions of ``episodes``, in their order."""
+        return cls(
+            np.concatenate([e.x for e in episodes]),
+            np.concatenate([e.mask for e in episodes]),
+            np.concatenate([e.action for e in episodes]),
+        )
 
     def arrays(self) -> tuple[Floats, npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        return np.stack(self.x), np.stack(self.mask), np.asarray(self.action, dtype=np.int64)
-
-
-def seat_of(agent: str) -> int:
-    return int(agent.rsplit("_", 1)[1])
-
-
-def bots_for(e: StichAECEnv, spec: str, seed: int) -> list[Bot]:
-    """One bot of ``spec`` per seat for the deal just dealt (bots may keep a deal's memory, so new ones per deal)."""
-    bot_spec = parse_bot_spec(spec)
-    return [build_bot(bot_spec, e.table.game, s, seed * 31 + s) for s in range(e.table.seats)]
+        return self.x, self.mask, self.action
 
 
 # ---------------------------------------------------------------- phase 1: imitation
-def collect_teacher_decisions(env_id: str, deals: int, seed: int, teacher: str = "heuristic") -> Samples:
-    """Play ``deals`` deals with ``teacher`` in every seat; every decision as (tensor, mask, teacher's action)."""
-    e, samples = env(env_id), Samples()
-    e.reset(seed=seed)
-    for deal in range(deals):
-        if deal:
-            e.reset()
-        bots = bots_for(e, teacher, seed + deal)
-        for agent in e.agent_iter():
-            observation, _reward, termination, truncation, _info = e.last()
-            if termination or truncation:
-                e.step(None)
-                continue
-            seat = seat_of(agent)
-            action = bots[seat].choose(e.table.current().observation(seat)).code
-            samples.add(observation, action)
-            e.step(action)
-    return samples
+def collect_teacher_decisions(env_id: str, deals: int, seed: int, teacher: str = "heuristic", runner: Runner | None = None) -> Samples:
+    """Play ``deals`` deals with ``teacher`` in every seat; every decision as (tensor, mask, teacher's action).
+
+    The deals are played on ``runner`` (default: this process), deal ``i``
+    seeded from ``seed`` and ``i`` (:func:`stich.rl.selfplay.deal_seed`).
+    """
+    episodes = generate(TeacherPlay(env_id, seed, teacher), range(deals), runner or InProcess())
+    return Samples.of(episodes)
 
 
 def cross_entropy_step(policy: MLPPolicy, opt: Adam, x: Floats, mask: npt.NDArray[np.int8], action: npt.NDArray[np.int64]) -> float:
@@ -114,45 +137,16 @@ def imitate(policy: MLPPolicy, samples: Samples, epochs: int, batch: int, lr: fl
 
 
 # ---------------------------------------------------------------- phase 2: policy gradient
-def play_learner_deal(
-    e: StichAECEnv, policy: MLPPolicy, learner: int, opponents: list[Bot], rng: np.random.Generator
-) -> tuple[Samples, float]:
-    """One deal with the policy (sampling) in seat ``learner``, bots elsewhere; its decisions and its reward."""
-    mine, reward = Samples(), 0.0
-    for agent in e.agent_iter():
-        observation, last_reward, termination, truncation, _info = e.last()
-        seat = seat_of(agent)
-        if termination or truncation:
-            if seat == learner:
-                reward = float(last_reward)
-            e.step(None)
-            continue
-        if seat == learner:
-            probs = policy.probabilities(observation["observation"][None, :].astype(np.float32), observation["action_mask"][None, :])[0]
-            action = int(rng.choice(len(probs), p=probs / probs.sum()))
-            mine.add(observation, action)
-        else:
-            action = opponents[seat].choose(e.table.current().observation(seat)).code
-        e.step(action)
-    return mine, reward
-
-
-def play_bots_deal(e: StichAECEnv, bots: list[Bot]) -> list[float]:
-    """The deal just dealt in ``e`` played out by ``bots``; every seat's reward."""
-    rewards = [0.0] * e.table.seats
-    for agent in e.agent_iter():
-        _observation, reward, termination, truncation, _info = e.last()
-        seat = seat_of(agent)
-        if termination or truncation:
-            rewards[seat] = float(reward)
-            e.step(None)
-            continue
-        e.step(bots[seat].choose(e.table.current().observation(seat)).code)
-    return rewards
-
-
 def reinforce(
-    policy: MLPPolicy, env_id: str, deals: int, batch: int, lr: float, seed: int, opponents: str = "heuristic", log: bool = True
+    policy: MLPPolicy,
+    env_id: str,
+    deals: int,
+    batch: int,
+    lr: float,
+    seed: int,
+    opponents: str = "heuristic",
+    log: bool = True,
+    runner: Runner | None = None,
 ) -> list[float]:
     """REINFORCE against ``opponents``; the mean gain over the duplicate baseline of each batch of deals.
 
@@ -160,29 +154,25 @@ def reinforce(
     again on a twin table with the opponents' bot in the learner's seat, and
     the advantage is the learner's score minus that bot's.  The cards' luck,
     which dominates a single deal's score, cancels; what is left is what the
-    policy's own choices changed.
+    policy's own choices changed.  Each batch's deals are played on
+    ``runner`` (default this process) with the current policy; the step is
+    taken here, on the episodes in deal order.
     """
-    e, twin = env(env_id), env(env_id)
-    opt, rng = Adam(policy.parameters(), lr=lr), np.random.default_rng(seed)
+    job, run = LearnerPlay(env_id, seed, opponents), runner or InProcess()
+    opt = Adam(policy.parameters(), lr=lr)
     spread, history = 1.0, []
     for start in range(0, deals, batch):
         xs, masks, actions, advantages, gains = [], [], [], [], []
-        for deal in range(start, min(deals, start + batch)):
-            deal_seed = seed * 1_000_003 + deal
-            e.reset(seed=deal_seed)
-            twin.reset(seed=deal_seed)
-            learner = deal % e.table.seats
-            mine, reward = play_learner_deal(e, policy, learner, bots_for(e, opponents, deal_seed), rng)
-            gain = reward - play_bots_deal(twin, bots_for(twin, opponents, deal_seed))[learner]
+        for episode in generate(job, range(start, min(deals, start + batch)), run, policy):
+            gain = episode.reward - episode.baseline
             gains.append(gain)
-            spread += 0.02 * (abs(reward) - spread)  # the game's scale of scores, to keep the step size game-independent
-            if not mine.action:
+            spread += 0.02 * (abs(episode.reward) - spread)  # the game's scale of scores, to keep the step size game-independent
+            if not len(episode.action):
                 continue  # a seat that sits out this deal: nothing to learn
-            x, mask, action = mine.arrays()
-            xs.append(x)
-            masks.append(mask)
-            actions.append(action)
-            advantages.append(np.full(len(action), gain / max(spread, 1e-3), dtype=np.float32))
+            xs.append(episode.x)
+            masks.append(episode.mask)
+            actions.append(episode.action)
+            advantages.append(np.full(len(episode.action), gain / max(spread, 1e-3), dtype=np.float32))
         if xs:
             x, mask, action, adv = np.concatenate(xs), np.concatenate(masks), np.concatenate(actions), np.concatenate(advantages)
             logits, inputs = policy.forward(x)
@@ -198,7 +188,10 @@ def reinforce(
 
 # ---------------------------------------------------------------- the script
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog="docs/research.md ('A first learner') has the figures and how to run the deals on a Ray cluster.",
+    )
     parser.add_argument("--env", default="stich/tapp_tarock-standard-v1", help="environment id or canonical game string")
     parser.add_argument("--out", required=True, help="where to save the policy (.npz); play it as policy:file=OUT")
     parser.add_argument("--imitation-deals", type=int, default=2000, help="deals of heuristic play to imitate")
@@ -210,9 +203,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pg-lr", type=float, default=1e-4, help="Adam learning rate of the policy gradient")
     parser.add_argument("--init", metavar="PATH", help="start from this saved policy instead of a fresh network (e.g. --imitation-deals 0)")
     parser.add_argument("--save-imitation", metavar="PATH", help="also save the policy after the imitation phase (to compare)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run: every deal is seeded from it and its index")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        metavar="N",
+        type=_positive("--workers"),
+        default=1,
+        help="play the deals (imitation data and policy-gradient episodes) in N local processes (default 1: in this process); "
+        "the saved policy is the same byte for byte",
+    )
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        help="play the deals as Ray tasks (pip install 'stich[rl,ray]' on every node): on the cluster at ADDRESS (e.g. HEAD:6379), "
+        "or without one on a new local Ray instance; the saved policy is the same byte for byte as with --workers",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     args = parser.parse_args(argv)
+    try:
+        return _train(args)
+    except OptionError as exc:
+        parser.error(str(exc))
+    except StichError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _positive(option: str) -> Callable[[str], int]:
+    """An argparse type: an integer of at least 1, else an error naming ``option``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number, not {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{option} must be at least 1, not {value}")
+        return value
+
+    return parse
+
+
+def _train(args: argparse.Namespace) -> int:
+    """The run ``main`` parsed: both phases on the chosen runner, then the policy saved."""
     log = not args.quiet
 
     e = env(args.env)
@@ -224,20 +260,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         policy = MLPPolicy.create(e.table.game, e.table.encoding.size, hidden, seed=args.seed)
     began = time.perf_counter()
-    if log:
-        print(f"{args.env}: tensor {e.table.encoding.size}, {len(e.table.game.actions)} actions, hidden {hidden}")
-    if args.imitation_deals > 0:
-        samples = collect_teacher_decisions(args.env, args.imitation_deals, args.seed)
+    with make_runner(args.workers, args.ray) as runner:
         if log:
-            took = time.perf_counter() - began
-            print(f"imitation: {len(samples.action)} heuristic decisions from {args.imitation_deals} deals ({took:.0f} s)")
-        imitate(policy, samples, args.epochs, batch=256, lr=args.lr, seed=args.seed, log=log)
-        if args.save_imitation:
-            policy.save(args.save_imitation)
-    if args.pg_deals > 0:
-        if log:
-            print(f"policy gradient: {args.pg_deals} deals against heuristic bots ({time.perf_counter() - began:.0f} s)")
-        reinforce(policy, args.env, args.pg_deals, args.batch_deals, args.pg_lr, args.seed + 1, log=log)
+            where = "in this process" if args.ray is None and args.workers == 1 else f"on {runner.workers} workers"
+            where += "" if args.ray is None else " of Ray"
+            print(f"{args.env}: tensor {e.table.encoding.size}, {len(e.table.game.actions)} actions, hidden {hidden}; deals played {where}")
+        if args.imitation_deals > 0:
+            samples = collect_teacher_decisions(args.env, args.imitation_deals, args.seed, runner=runner)
+            if log:
+                took = time.perf_counter() - began
+                print(f"imitation: {len(samples.action)} heuristic decisions from {args.imitation_deals} deals ({took:.0f} s)")
+            imitate(policy, samples, args.epochs, batch=256, lr=args.lr, seed=args.seed, log=log)
+            if args.save_imitation:
+                policy.save(args.save_imitation)
+        if args.pg_deals > 0:
+            if log:
+                print(f"policy gradient: {args.pg_deals} deals against heuristic bots ({time.perf_counter() - began:.0f} s)")
+            reinforce(policy, args.env, args.pg_deals, args.batch_deals, args.pg_lr, args.seed + 1, log=log, runner=runner)
     path = policy.save(args.out)
     if log:
         print(f"saved {path} after {time.perf_counter() - began:.0f} s; play it: policy:file={path}")
