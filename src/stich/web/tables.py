@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Iterable, Mapping
@@ -77,6 +78,7 @@ from stich.web.protocol import (
 from stich.web.ready_wait import ReadyWait, wait_limit
 from stich.web.services import services
 from stich.web.session_kinds import forced_seat, session_rules
+from stich.web.session_watch import SessionWatch
 from stich.web.settings import Settings
 from stich.web.socket_limits import SocketLimits
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
@@ -206,9 +208,21 @@ class Connection:
     never holds up the table; a client whose queue overflows is disconnected.
     """
 
-    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings, address: str = "unknown") -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        identity: Identity | None,
+        settings: Settings,
+        address: str = "unknown",
+        sessions: SessionWatch | None = None,
+        session_checked_at: float = -math.inf,
+    ) -> None:
         self.websocket = websocket
         self.identity = identity
+        self.sessions = sessions
+        """Recent session changes (:mod:`stich.web.session_watch`); ``None``: ask the database on every check."""
+        self.session_checked_at = session_checked_at
+        """When (monotonic) the database last confirmed the socket's session; taken *before* that lookup began."""
         self.address = address
         """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
@@ -255,9 +269,23 @@ class Connection:
             self.closed = True
 
     async def session_holds(self) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for."""
+        """Whether the cookie the socket was opened with still names the session it was opened for.
+
+        The database is asked only when :attr:`sessions` cannot vouch for the
+        last answer (a change of this session recorded since, or the answer
+        is older than ``session_recheck_seconds``): asking on every message
+        was about a third of an action's CPU.
+        """
+        if self.identity is None:
+            return False
+        now = time.monotonic()
+        if self.sessions is not None and self.sessions.holds(self.identity.session_id, self.session_checked_at, now):
+            return True
         current = await current_identity(self.websocket)
-        return current is not None and self.identity is not None and current.session_id == self.identity.session_id
+        if current is None or current.session_id != self.identity.session_id:
+            return False
+        self.session_checked_at = now
+        return True
 
     def finish(self) -> None:
         """Stop the writer after what is queued."""
@@ -1038,6 +1066,8 @@ class TableManager:
         """Where played actions are stored, committed in groups (:mod:`stich.web.action_log`)."""
         self.sockets = SocketLimits(settings)
         """Open WebSockets and message budgets per client, address and table."""
+        self.sessions = SessionWatch(settings.session_recheck_seconds)
+        """Login sessions changed lately, so that sockets need not ask the database on every message (:meth:`session_changed`)."""
         self._being_created: list[Owner] = []
         """Creators of tables being stored right now (they count towards the caps already)."""
 
@@ -1095,6 +1125,10 @@ class TableManager:
             for conn in list(runtime.connections):
                 conn.finish()
         await self.bots.close()
+
+    async def session_changed(self, session_id: int) -> None:
+        """A session ended or got a new token (the database has it already): its sockets ask the database again at their next message."""
+        self.sessions.changed(session_id)
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""
@@ -1220,6 +1254,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not _same_origin(websocket, svc.settings.allowed_origins):
         await websocket.close(code=1008)
         return
+    checked_at = time.monotonic()  # before the lookup: a session change recorded during it makes the socket ask again
     identity = await current_identity(websocket)
     runtime = svc.tables.get(table_id) or await svc.tables.claim(table_id)
     if runtime is None and await svc.tables.relay(websocket, identity, table_id):
@@ -1241,7 +1276,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
         return
-    conn = Connection(websocket, identity, svc.settings, address)
+    conn = Connection(websocket, identity, svc.settings, address, svc.tables.sessions, checked_at)
     writer = asyncio.create_task(conn.writer())
     try:
         await runtime.attach(conn)

@@ -542,17 +542,29 @@ class ClusterTableManager(TableManager):
             return False
         return isinstance(conn, RemoteConnection) or await self.budgets.allow(conn.identity, conn.address)
 
+    async def session_changed(self, session_id: int) -> None:
+        """Record the change here and tell every other worker (their sockets of the session ask the database again)."""
+        await super().session_changed(session_id)
+        try:
+            await self.redis.publish(keys.SESSIONS, str(session_id))
+        except Exception:  # Redis away: the others notice within session_recheck_seconds
+            log.warning("worker %s: could not tell the other workers that session %d changed", self.worker, session_id, exc_info=True)
+
     async def _listen(self) -> None:
         """Deliver what owners publish on this worker's inbox to the addressed local sockets."""
         pubsub: PubSub = self.redis.pubsub()
         try:
-            await pubsub.subscribe(keys.inbox(self.worker))
+            await pubsub.subscribe(keys.inbox(self.worker), keys.SESSIONS)
+            self.sessions.everything_changed()  # what was published while not subscribed is lost
             self._subscribed.set()
             while True:
                 item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if item is None or item.get("type") != "message":
                     continue
                 data = item["data"]
+                if item.get("channel") == keys.SESSIONS:
+                    self.sessions.changed(int(data))
+                    continue
                 body = json.loads(data)
                 for client in body.get("to", ()):
                     relayed = self.relayed.get(client)
@@ -588,7 +600,7 @@ class ClusterTableManager(TableManager):
             if not isinstance(ticket, str):
                 self.sockets.close(ticket)
             return True
-        conn = Connection(websocket, identity, self.settings, address)
+        conn = Connection(websocket, identity, self.settings, address, self.sessions)  # its first message asks the database
         client = secrets.token_hex(8)
         writer = asyncio.create_task(conn.writer())
         self.relayed[client] = Relayed(conn, table_id, owner, writer)
