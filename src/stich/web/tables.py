@@ -39,7 +39,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -68,6 +68,7 @@ from stich.web.protocol import (
     ActionMessage,
     ApiError,
     ChatMessage,
+    ClientMessage,
     ContinueMessage,
     PingMessage,
     ProtocolError,
@@ -293,6 +294,40 @@ class Connection:
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
+
+
+async def screen_message(
+    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int
+) -> ClientMessage | None:
+    """The checks every client message passes first, wherever its table runs; the message if it goes on, else ``None``.
+
+    In order: it spends one of the client's and the address's message budget
+    (``allow``; past it the client is disconnected), it must parse
+    (:func:`~stich.web.protocol.parse_client_message`; else an error naming the
+    field), a ping is answered here, and a player's socket must still hold the
+    session it was opened with (else 4401).  ``None`` means it was answered
+    here or the socket is kicked (:attr:`Connection.kicked`).  The owner of a
+    table (:meth:`TableRuntime.handle`) and a worker relaying a socket to the
+    owner (:mod:`stich.web.cluster.manager`) both screen with this.
+    """
+    if not await allow(conn):
+        conn.send(error_message(WHOLE, "too many messages; slow down"))
+        conn.kicked = True
+        return None
+    try:
+        message = parse_client_message(raw, max_bytes)
+    except ProtocolError as exc:
+        conn.send(error_message(exc.field, exc.message))
+        return None
+    if isinstance(message, PingMessage):
+        conn.send({"type": "pong", "id": message.id})
+        return None
+    if conn.identity is not None and not await conn.session_holds():
+        conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+        conn.close_code = 4401
+        conn.kicked = True
+        return None
+    return message
 
 
 def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Session:
@@ -604,22 +639,8 @@ class TableRuntime:
         player's ``sync`` and ``action`` first check that the session the
         socket was opened with still holds (after a logout it does not).
         """
-        if not await self.manager.allow_message(conn):
-            conn.send(error_message(WHOLE, "too many messages; slow down"))
-            conn.kicked = True
-            return
-        try:
-            message = parse_client_message(raw, self.settings.max_message_bytes)
-        except ProtocolError as exc:
-            conn.send(error_message(exc.field, exc.message))
-            return
-        if isinstance(message, PingMessage):
-            conn.send({"type": "pong", "id": message.id})
-            return
-        if conn.identity is not None and not await self._session_holds(conn):
-            conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
-            conn.close_code = 4401
-            conn.kicked = True
+        message = await screen_message(conn, raw, self.manager.allow_message, self.settings.max_message_bytes)
+        if message is None:
             return
         if isinstance(message, ChatMessage):
             self.chat.post(conn, message, self.connections)
@@ -696,10 +717,6 @@ class TableRuntime:
             if self.seats[seat].kind == "human":
                 moment = (deal.id, len(state.history), seat)
         self.clock.follow(moment, time.monotonic())
-
-    async def _session_holds(self, conn: Connection) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for (:meth:`Connection.session_holds`)."""
-        return await conn.session_holds()
 
     def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
         """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""

@@ -57,10 +57,10 @@ from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.db import Database
-from stich.web.protocol import WHOLE, ApiError, PingMessage, ProtocolError, error_message, parse_client_message
+from stich.web.protocol import WHOLE, ApiError, error_message
 from stich.web.settings import Settings
 from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
-from stich.web.tables import Connection, TableManager, TableRuntime, table_bot_spec
+from stich.web.tables import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -632,23 +632,8 @@ class ClusterTableManager(TableManager):
                 if message["type"] == "websocket.disconnect" or conn.kicked:
                     break
                 raw = message.get("text") if message.get("text") is not None else message.get("bytes")
-                if not self.sockets.allow_message(conn.identity, conn.address) or not await self.budgets.allow(conn.identity, conn.address):
-                    conn.send(error_message(WHOLE, "too many messages; slow down"))
-                    conn.kicked = True
-                    break
-                try:
-                    parsed = parse_client_message(raw, self.settings.max_message_bytes)
-                except ProtocolError as exc:
-                    conn.send(error_message(exc.field, exc.message))
-                    continue
-                if isinstance(parsed, PingMessage):
-                    conn.send({"type": "pong", "id": parsed.id})
-                    continue
-                if conn.identity is not None and not await conn.session_holds():
-                    conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
-                    conn.close_code = 4401
-                    conn.kicked = True
-                    break
+                if await screen_message(conn, raw, self.allow_message, self.settings.max_message_bytes) is None:
+                    continue  # answered here, or kicked (the loop ends)
                 text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
                 await self._command(table_id, {"op": "message", "conn": client, "text": text})
 
