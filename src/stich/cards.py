@@ -19,7 +19,7 @@ Text notation (used by tests, logs, records and the web API):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 
@@ -107,37 +107,30 @@ _RANK_GERMAN = {
 MAX_TAROCK = 22
 
 
-_CARD_TEXTS: dict[int, str] = {}
-"""Each face's text notation by ``rank * 8 + suit`` (at most 74 entries): every observation and view names cards by text."""
-
-
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
     """A card face: a suit and a rank (a number 1..22 for tarock trumps)."""
 
     suit: Suit
     rank: int
+    text: str = field(init=False, compare=False, repr=False)
+    """The card in text notation, e.g. ``H10`` or ``T21``: made once when the card is, since every observation, view and
+    record names cards by text (it was a property looked up per call, the largest single cost of a server's broadcast)."""
 
     def __post_init__(self) -> None:
         if self.suit is Suit.TAROCK:
             if not 1 <= self.rank <= MAX_TAROCK:
                 raise NotationError(f"tarock number must be 1..{MAX_TAROCK}, got {self.rank}")
+            text = f"T{self.rank}"
         elif self.rank not in _RANK_TOKENS:
             raise NotationError(f"no rank {self.rank} in a plain suit")
+        else:
+            text = self.suit.letter + _RANK_TOKENS[Rank(self.rank)]
+        object.__setattr__(self, "text", text)
 
     def __hash__(self) -> int:
         # Cheaper than the generated tuple hash; cards key many lookup tables.
         return self.rank * 8 + self.suit
-
-    @property
-    def text(self) -> str:
-        """The card in text notation, e.g. ``H10`` or ``T21`` (made once per face, then looked up)."""
-        key = self.rank * 8 + self.suit
-        text = _CARD_TEXTS.get(key)
-        if text is None:
-            text = f"T{self.rank}" if self.suit is Suit.TAROCK else self.suit.letter + _RANK_TOKENS[Rank(self.rank)]
-            _CARD_TEXTS[key] = text
-        return text
 
     def __str__(self) -> str:
         return self.text

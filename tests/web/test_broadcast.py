@@ -155,3 +155,30 @@ def test_the_spectator_view_is_what_the_reference_makes_at_every_step(game_name:
             if state.is_terminal():
                 break
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_encoding_falls_back_to_the_standard_encoder_where_orjson_refuses() -> None:
+    message = {"type": "x", "by_seat": {1: "a"}, "big": 2**70, "nested": [{"ä": None, "t": (1, 2)}], "f": 0.1}
+    assert encode(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)  # int keys, an int past 64 bits
+    plain = {"type": "state", "view": {"events": [[0, "play H10"]], "public": {"multiplier": 2, "x": 1.5, "ok": True}}, "n": None}
+    assert encode(plain) == json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("game_name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_hand_groups_read_only_the_public_facts_their_game_names(game_name: str) -> None:
+    """The server sorts a hand again only when the hand or a ``hand_group_facts`` entry changed (TableRuntime._hand_groups)."""
+    game = game_from_string(game_name)
+    facts = game.hand_group_facts
+    contracts: set[Any] = set()
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            for seat in range(game.num_seats):
+                observation = state.observation(seat)
+                only = {key: observation.public[key] for key in facts if key in observation.public}
+                assert game.hand_groups(observation.hand, observation.public) == game.hand_groups(observation.hand, only)
+                contracts.add(observation.public.get("contract"))
+            state.apply(rng.choice(state.legal_actions()))
+    if game_name == "doppelkopf":  # solos reorder the trumps: the facts were exercised, not only the normal game
+        assert len(contracts - {None, "normal"}) >= 3

@@ -61,9 +61,10 @@ def test_a_reload_does_not_flash_not_connected_but_staying_away_does(db_url: str
 def test_a_finished_table_shows_nobody_as_not_connected(db_url: str) -> None:
     with running(make_settings(db_url, presence_grace_seconds=0, grace_seconds=0)) as client:
         table_id, ada, _ben = _two_people(client)
-        assert call(client, "POST", f"/api/tables/{table_id}/bots", ada, json={"bot": "random"}).status_code == 200
         with connect(client, table_id, ada) as ws:  # Ben never comes: a stand-in plays for him
             reader = Reader(ws)
+            reader.until(lambda m: m["type"] == "table")  # Ada is there before the table starts (else stand-ins could finish it first)
+            assert call(client, "POST", f"/api/tables/{table_id}/bots", ada, json={"bot": "random"}).status_code == 200
             play_as_seat(reader, until=("table_end",))
             tables = [m for m in reader.seen if m["type"] == "table"]
             assert any(_seat(m, 1)["away"] for m in tables if m["status"] == "playing")

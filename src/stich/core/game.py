@@ -258,6 +258,9 @@ class Game(ABC):
     """Whether the game is played with a German-suited pack (display only)."""
     card_points_name: ClassVar[str] = "points"
     """What players call card points (Doppelkopf: eyes), for display."""
+    hand_group_facts: ClassVar[tuple[str, ...]] = ()
+    """The keys of an observation's ``public`` that :meth:`hand_groups` reads (the web server sorts a hand again only when
+    the hand or one of these changed); a game whose order depends on public facts names them here."""
 
     def __init__(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.preset, self.options = self.option_table.build(preset, options)

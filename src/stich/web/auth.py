@@ -187,6 +187,7 @@ async def _rotate(request: Request, response: Response, svc: Services, identity:
         display_name=name,
         expires_at=utcnow() + lifetime,
     )
+    await svc.tables.session_changed(identity.session_id)
     set_session_cookie(request, response, token, int(lifetime.total_seconds()))
     return Identity(identity.session_id, user_id, name)
 
@@ -217,7 +218,9 @@ async def player(request: Request, response: Response) -> AsyncIterator[Identity
         yield identity
     except ApiError:
         if known is None:
-            await asyncio.to_thread(services(request).db.delete_session, identity.session_id)
+            svc = services(request)
+            await asyncio.to_thread(svc.db.delete_session, identity.session_id)
+            await svc.tables.session_changed(identity.session_id)
         raise
 
 
@@ -331,6 +334,7 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
             display_name=identity.name,
             expires_at=utcnow(),
         )
+        await svc.tables.session_changed(identity.session_id)
     response.delete_cookie(COOKIE_NAME, path="/")
     return {"ok": True}
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, or_, select, text, update
+from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, insert, or_, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -402,10 +402,13 @@ class Database:
         One commit (one sync to disk) for actions of several tables played at
         the same moment (:mod:`stich.web.action_log`).
         """
-        with self._write() as db:
-            now = utcnow()
-            for deal_id, position, seat, action, stand_in in actions:
-                db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=now, stand_in=stand_in))
+        now = utcnow()
+        rows = [
+            {"deal_id": deal_id, "position": position, "seat": seat, "action": action, "created_at": now, "stand_in": stand_in}
+            for deal_id, position, seat, action, stand_in in actions
+        ]
+        with self._write() as db:  # a bulk insert: the unit of work per ORM object cost more than the commit
+            db.execute(insert(DealAction), rows)
             db.commit()
 
     def finish_deal(self, deal_id: int, record: str) -> None:

@@ -112,6 +112,8 @@ class Settings:
     """Redis of a server with several workers (``redis://host:6379/0``); empty: one process, nothing shared (:mod:`stich.web.cluster`)."""
     lease_seconds: float = 5.0
     """With Redis: how long a worker's lease on a table lasts unless renewed (every third of it); a dead worker's tables move after it."""
+    session_recheck_seconds: float = 60.0
+    """How long a table socket trusts its last database check of its session, no change of it heard of (:mod:`stich.web.session_watch`)."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""
@@ -141,6 +143,8 @@ class Settings:
             raise ValueError("min_limit_seconds must be at least 1")
         if self.lease_seconds < 0.3:
             raise ValueError("lease_seconds must be at least 0.3")
+        if self.session_recheck_seconds <= 0:
+            raise ValueError("session_recheck_seconds must be positive")
         counts = {
             name: getattr(self, name)
             for name in (

@@ -36,9 +36,10 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -47,6 +48,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
+from stich.cards import Card
 from stich.core.errors import NotationError, OptionError, StichError
 from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
@@ -66,6 +68,7 @@ from stich.web.protocol import (
     ActionMessage,
     ApiError,
     ChatMessage,
+    ClientMessage,
     ContinueMessage,
     PingMessage,
     ProtocolError,
@@ -77,6 +80,7 @@ from stich.web.protocol import (
 from stich.web.ready_wait import ReadyWait, wait_limit
 from stich.web.services import services
 from stich.web.session_kinds import forced_seat, session_rules
+from stich.web.session_watch import SessionWatch
 from stich.web.settings import Settings
 from stich.web.socket_limits import SocketLimits
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
@@ -206,9 +210,21 @@ class Connection:
     never holds up the table; a client whose queue overflows is disconnected.
     """
 
-    def __init__(self, websocket: WebSocket, identity: Identity | None, settings: Settings, address: str = "unknown") -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        identity: Identity | None,
+        settings: Settings,
+        address: str = "unknown",
+        sessions: SessionWatch | None = None,
+        session_checked_at: float = -math.inf,
+    ) -> None:
         self.websocket = websocket
         self.identity = identity
+        self.sessions = sessions
+        """Recent session changes (:mod:`stich.web.session_watch`); ``None``: ask the database on every check."""
+        self.session_checked_at = session_checked_at
+        """When (monotonic) the database last confirmed the socket's session; taken *before* that lookup began."""
         self.address = address
         """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
@@ -255,15 +271,63 @@ class Connection:
             self.closed = True
 
     async def session_holds(self) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for."""
+        """Whether the cookie the socket was opened with still names the session it was opened for.
+
+        The database is asked only when :attr:`sessions` cannot vouch for the
+        last answer (a change of this session recorded since, or the answer
+        is older than ``session_recheck_seconds``): asking on every message
+        was about a third of an action's CPU.
+        """
+        if self.identity is None:
+            return False
+        now = time.monotonic()
+        if self.sessions is not None and self.sessions.holds(self.identity.session_id, self.session_checked_at, now):
+            return True
         current = await current_identity(self.websocket)
-        return current is not None and self.identity is not None and current.session_id == self.identity.session_id
+        if current is None or current.session_id != self.identity.session_id:
+            return False
+        self.session_checked_at = now
+        return True
 
     def finish(self) -> None:
         """Stop the writer after what is queued."""
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
+
+
+async def screen_message(
+    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int
+) -> ClientMessage | None:
+    """The checks every client message passes first, wherever its table runs; the message if it goes on, else ``None``.
+
+    In order: it spends one of the client's and the address's message budget
+    (``allow``; past it the client is disconnected), it must parse
+    (:func:`~stich.web.protocol.parse_client_message`; else an error naming the
+    field), a ping is answered here, and a player's socket must still hold the
+    session it was opened with (else 4401).  ``None`` means it was answered
+    here or the socket is kicked (:attr:`Connection.kicked`).  The owner of a
+    table (:meth:`TableRuntime.handle`) and a worker relaying a socket to the
+    owner (:mod:`stich.web.cluster.manager`) both screen with this.
+    """
+    if not await allow(conn):
+        conn.send(error_message(WHOLE, "too many messages; slow down"))
+        conn.kicked = True
+        return None
+    try:
+        message = parse_client_message(raw, max_bytes)
+    except ProtocolError as exc:
+        conn.send(error_message(exc.field, exc.message))
+        return None
+    if isinstance(message, PingMessage):
+        conn.send({"type": "pong", "id": message.id})
+        return None
+    if conn.identity is not None and not await conn.session_holds():
+        conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+        conn.close_code = 4401
+        conn.kicked = True
+        return None
+    return message
 
 
 def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Session:
@@ -323,6 +387,8 @@ class TableRuntime:
         """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
         self._presence_timer: asyncio.TimerHandle | None = None
         self.chat = TableChat(self.settings)
+        self._groups: dict[int, tuple[tuple[Card, ...], list[Any], list[list[str]]]] = {}
+        """Per seat: the hand and the public facts its ``hand_groups`` were last sorted for, and those groups (:meth:`_hand_groups`)."""
         """The table's chat: players' and spectators' channels and their latest messages (memory only)."""
 
     # ------------------------------------------------------------- queries
@@ -456,8 +522,23 @@ class TableRuntime:
             "clock": self.clock.to_json(time.monotonic() if now is None else now),
         }
         if observation is not None:  # a spectator has no hand, so no groups either
-            message["hand_groups"] = hand_groups(self.game, observation)
+            message["hand_groups"] = self._hand_groups(observation)
         return message
+
+    def _hand_groups(self, observation: Observation) -> list[list[str]]:
+        """The seat's ``hand_groups``, sorted again only when its hand or the public facts changed (most actions change neither).
+
+        The groups depend on nothing else (the game's ``hand_group_facts`` name the public facts they read); sorting
+        every seat's hand for every action was about a tenth of a broadcast's cost.
+        """
+        seat, hand = observation.seat, observation.hand
+        facts = [observation.public.get(key) for key in self.game.hand_group_facts]
+        kept = self._groups.get(seat)
+        if kept is not None and kept[0] == hand and kept[1] == facts:
+            return kept[2]
+        groups = hand_groups(self.game, observation)
+        self._groups[seat] = (hand, facts, groups)
+        return groups
 
     def _broadcast(self, message: Mapping[str, Any]) -> None:
         """Send every client the same message, encoded once."""
@@ -558,22 +639,8 @@ class TableRuntime:
         player's ``sync`` and ``action`` first check that the session the
         socket was opened with still holds (after a logout it does not).
         """
-        if not await self.manager.allow_message(conn):
-            conn.send(error_message(WHOLE, "too many messages; slow down"))
-            conn.kicked = True
-            return
-        try:
-            message = parse_client_message(raw, self.settings.max_message_bytes)
-        except ProtocolError as exc:
-            conn.send(error_message(exc.field, exc.message))
-            return
-        if isinstance(message, PingMessage):
-            conn.send({"type": "pong", "id": message.id})
-            return
-        if conn.identity is not None and not await self._session_holds(conn):
-            conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
-            conn.close_code = 4401
-            conn.kicked = True
+        message = await screen_message(conn, raw, self.manager.allow_message, self.settings.max_message_bytes)
+        if message is None:
             return
         if isinstance(message, ChatMessage):
             self.chat.post(conn, message, self.connections)
@@ -650,10 +717,6 @@ class TableRuntime:
             if self.seats[seat].kind == "human":
                 moment = (deal.id, len(state.history), seat)
         self.clock.follow(moment, time.monotonic())
-
-    async def _session_holds(self, conn: Connection) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for (:meth:`Connection.session_holds`)."""
-        return await conn.session_holds()
 
     def _check_action(self, conn: Connection, message: ActionMessage) -> tuple[int, int]:
         """The seat and action code of a client's action, or :class:`ProtocolError` saying why not."""
@@ -1038,6 +1101,8 @@ class TableManager:
         """Where played actions are stored, committed in groups (:mod:`stich.web.action_log`)."""
         self.sockets = SocketLimits(settings)
         """Open WebSockets and message budgets per client, address and table."""
+        self.sessions = SessionWatch(settings.session_recheck_seconds)
+        """Login sessions changed lately, so that sockets need not ask the database on every message (:meth:`session_changed`)."""
         self._being_created: list[Owner] = []
         """Creators of tables being stored right now (they count towards the caps already)."""
 
@@ -1095,6 +1160,10 @@ class TableManager:
             for conn in list(runtime.connections):
                 conn.finish()
         await self.bots.close()
+
+    async def session_changed(self, session_id: int) -> None:
+        """A session ended or got a new token (the database has it already): its sockets ask the database again at their next message."""
+        self.sessions.changed(session_id)
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""
@@ -1220,6 +1289,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not _same_origin(websocket, svc.settings.allowed_origins):
         await websocket.close(code=1008)
         return
+    checked_at = time.monotonic()  # before the lookup: a session change recorded during it makes the socket ask again
     identity = await current_identity(websocket)
     runtime = svc.tables.get(table_id) or await svc.tables.claim(table_id)
     if runtime is None and await svc.tables.relay(websocket, identity, table_id):
@@ -1241,7 +1311,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
         return
-    conn = Connection(websocket, identity, svc.settings, address)
+    conn = Connection(websocket, identity, svc.settings, address, svc.tables.sessions, checked_at)
     writer = asyncio.create_task(conn.writer())
     try:
         await runtime.attach(conn)

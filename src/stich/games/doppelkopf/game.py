@@ -27,6 +27,7 @@ class Doppelkopf(Game):
     rules_version: ClassVar[int] = 1
     option_table: ClassVar[OptionTable] = OPTION_TABLE
     card_points_name: ClassVar[str] = "eyes"
+    hand_group_facts: ClassVar[tuple[str, ...]] = ("contract", "schweine_cards", "schweine", "superschweine")
     options: DoppelkopfOptions
 
     @property

@@ -35,6 +35,9 @@ def reply(token: str) -> str:
     return f"{PREFIX}reply:{token}"
 
 
+SESSIONS = f"{PREFIX}sessions"
+"""Pub/sub channel of session ids that ended or got a new token on some worker (every worker's sockets then ask the database again)."""
+
 LOBBY = f"{PREFIX}lobby"
 """Hash of table id -> the owner's summary of it, so that every worker's lobby lists every table."""
 

@@ -57,10 +57,10 @@ from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.db import Database
-from stich.web.protocol import WHOLE, ApiError, PingMessage, ProtocolError, error_message, parse_client_message
+from stich.web.protocol import WHOLE, ApiError, error_message
 from stich.web.settings import Settings
 from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
-from stich.web.tables import Connection, TableManager, TableRuntime, table_bot_spec
+from stich.web.tables import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -542,17 +542,29 @@ class ClusterTableManager(TableManager):
             return False
         return isinstance(conn, RemoteConnection) or await self.budgets.allow(conn.identity, conn.address)
 
+    async def session_changed(self, session_id: int) -> None:
+        """Record the change here and tell every other worker (their sockets of the session ask the database again)."""
+        await super().session_changed(session_id)
+        try:
+            await self.redis.publish(keys.SESSIONS, str(session_id))
+        except Exception:  # Redis away: the others notice within session_recheck_seconds
+            log.warning("worker %s: could not tell the other workers that session %d changed", self.worker, session_id, exc_info=True)
+
     async def _listen(self) -> None:
         """Deliver what owners publish on this worker's inbox to the addressed local sockets."""
         pubsub: PubSub = self.redis.pubsub()
         try:
-            await pubsub.subscribe(keys.inbox(self.worker))
+            await pubsub.subscribe(keys.inbox(self.worker), keys.SESSIONS)
+            self.sessions.everything_changed()  # what was published while not subscribed is lost
             self._subscribed.set()
             while True:
                 item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if item is None or item.get("type") != "message":
                     continue
                 data = item["data"]
+                if item.get("channel") == keys.SESSIONS:
+                    self.sessions.changed(int(data))
+                    continue
                 body = json.loads(data)
                 for client in body.get("to", ()):
                     relayed = self.relayed.get(client)
@@ -588,7 +600,7 @@ class ClusterTableManager(TableManager):
             if not isinstance(ticket, str):
                 self.sockets.close(ticket)
             return True
-        conn = Connection(websocket, identity, self.settings, address)
+        conn = Connection(websocket, identity, self.settings, address, self.sessions)  # its first message asks the database
         client = secrets.token_hex(8)
         writer = asyncio.create_task(conn.writer())
         self.relayed[client] = Relayed(conn, table_id, owner, writer)
@@ -620,23 +632,8 @@ class ClusterTableManager(TableManager):
                 if message["type"] == "websocket.disconnect" or conn.kicked:
                     break
                 raw = message.get("text") if message.get("text") is not None else message.get("bytes")
-                if not self.sockets.allow_message(conn.identity, conn.address) or not await self.budgets.allow(conn.identity, conn.address):
-                    conn.send(error_message(WHOLE, "too many messages; slow down"))
-                    conn.kicked = True
-                    break
-                try:
-                    parsed = parse_client_message(raw, self.settings.max_message_bytes)
-                except ProtocolError as exc:
-                    conn.send(error_message(exc.field, exc.message))
-                    continue
-                if isinstance(parsed, PingMessage):
-                    conn.send({"type": "pong", "id": parsed.id})
-                    continue
-                if conn.identity is not None and not await conn.session_holds():
-                    conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
-                    conn.close_code = 4401
-                    conn.kicked = True
-                    break
+                if await screen_message(conn, raw, self.allow_message, self.settings.max_message_bytes) is None:
+                    continue  # answered here, or kicked (the loop ends)
                 text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
                 await self._command(table_id, {"op": "message", "conn": client, "text": text})
 

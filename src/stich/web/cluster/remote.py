@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from stich.web.auth import Identity
+from stich.web.broadcast import encode
 from stich.web.cluster import keys
 from stich.web.settings import Settings
 from stich.web.tables import Connection
@@ -97,7 +97,7 @@ class Outbox:
                 body["t"] = message  # already encoded once for its whole audience (stich.web.broadcast)
             else:
                 body["m"] = message
-            batch.append((keys.inbox(worker), json.dumps(body, separators=(",", ":"), ensure_ascii=False)))
+            batch.append((keys.inbox(worker), encode(body)))
         self._pending = []
         self._merge.clear()
         self._last.clear()
