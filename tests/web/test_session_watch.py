@@ -5,12 +5,11 @@ A socket keeps the database's last answer about its session
 (logout, a new token from registering or logging in) or
 ``session_recheck_seconds`` pass.  Checked here: the rules of the watch
 itself; that playing a deal asks the database for the session only once (at
-connect); that a session turned into an account (a new token) stops the
-old socket at its next message, as a logout does
-(``test_socket_limits.py``); and that a change the watch never heard of
+connect), and that a change the watch never heard of
 (the row changed behind the server's back) is noticed after the recheck
-time.  The several-worker case (a logout on one worker, the socket on
-another) is in ``test_cluster_sessions.py``.
+time.  A logout and a new token stopping the old socket at once are in
+``test_socket_limits.py``; the several-worker case (a logout on one worker,
+the socket on another) in ``test_cluster_sessions.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from stich.web.auth import hash_token
 from stich.web.models import utcnow
 from stich.web.session_watch import SessionWatch
 
-from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc
+from .helpers import Reader, connect, create_table, make_settings, new_guest, play_as_seat, running, svc
 
 
 def test_a_check_holds_until_its_session_changes_or_it_is_too_old() -> None:
@@ -86,24 +85,6 @@ def test_playing_a_deal_asks_the_database_for_the_session_once(db_url: str) -> N
         mine = [m for m in reader.seen if m["type"] == "state" and m["view"]["to_move"] == 0 and m["view"]["legal_actions"]]
         assert len(mine) >= 12  # at least a card per trick was this socket's own action
         assert len(calls) == 1  # the lookup when the socket opened, none per message
-
-
-def test_a_socket_stops_acting_once_its_guest_session_became_an_account(db_url: str) -> None:
-    with running(make_settings(db_url)) as client:
-        token = new_guest(client, "Ada")
-        table = create_table(client, token, game="doppelkopf", seat=0, bots="random")
-        with connect(client, table["id"], token) as ws:
-            reader = Reader(ws)
-            mine = reader.until(lambda m: m["type"] == "state" and bool(m["view"]["legal_actions"]))
-            registered = call(client, "POST", "/api/auth/register", token, json={"name": "Ada", "password": "a-long-password"})
-            assert registered.status_code == 201, registered.text  # same session, new token: the socket's cookie is the old one
-            reader.send({"type": "action", "action": mine["view"]["legal_actions"][0], "step": mine["step"], "deal": mine["deal"]})
-            error = reader.until(lambda m: m["type"] == "error")
-            assert error["field"] == "session"
-            with pytest.raises(ConnectionError, match="4401"):
-                reader.until(lambda m: False)
-        actions = svc(client).db.deals_of(table["id"], with_actions=True)[0].actions
-        assert len(actions) == mine["step"]  # nothing was played for the old socket
 
 
 def test_a_change_the_server_never_heard_of_is_noticed_after_the_recheck_time(db_url: str) -> None:

@@ -157,14 +157,24 @@ def test_a_players_connects_and_closes_are_coalesced(db_url: str) -> None:
                 assert last["seats"][1]["connected"] is True
 
 
-def test_a_socket_opened_before_logout_stops_acting_for_its_seat(db_url: str) -> None:
+ENDINGS = {
+    "logout": ("/api/auth/logout", None, 200),
+    "register": ("/api/auth/register", {"name": "Ada", "password": "a-long-password"}, 201),  # same session, new token
+}
+"""Ways a socket's session stops holding: ended, or given a new token (the socket keeps the old cookie)."""
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_a_socket_opened_before_logout_stops_acting_for_its_seat(db_url: str, ending: str) -> None:
     with running(make_settings(db_url)) as client:
         token = new_guest(client, "Ada")
         table = create_table(client, token, game="doppelkopf", seat=0, bots="random")
         with connect(client, table["id"], token) as ws:
             reader = welcome(ws)
             mine = reader.until(lambda m: m["type"] == "state" and bool(m["view"]["legal_actions"]))
-            assert call(client, "POST", "/api/auth/logout", token).status_code == 200
+            path, body, status = ENDINGS[ending]
+            response = call(client, "POST", path, token, json=body) if body is not None else call(client, "POST", path, token)
+            assert response.status_code == status, response.text
             reader.send({"type": "action", "action": mine["view"]["legal_actions"][0], "step": mine["step"], "deal": mine["deal"]})
             error = reader.until(lambda m: m["type"] == "error")
             assert error["field"] == "session"
