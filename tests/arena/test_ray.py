@@ -8,15 +8,14 @@ Ray is not installed (``pip install 'stich[ray]'``).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 from typing import Any
 
 import pytest
 
-import stich
 from stich.arena import duplicate
 from stich.arena.duplicate import ArenaError, run_duplicate
 from stich.bots import registry
@@ -84,7 +83,11 @@ def _assert_a_failing_bot_is_the_arena_error_naming_deal_and_seat(tmp_path: Path
 
 
 def test_ray_plays_the_same_match_as_two_workers_and_passes_a_bot_failure_on(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ray_address: str
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ray_address: str,
+    run_python: Callable[..., CompletedProcess[str]],
 ) -> None:
     status, _, err = run_cli(capsys, "arena", *MATCH, "--workers", "2", "--out", str(tmp_path / "workers"))
     assert status == 0, err
@@ -98,17 +101,8 @@ def test_ray_plays_the_same_match_as_two_workers_and_passes_a_bot_failure_on(
     _assert_same_match(tmp_path / "workers", tmp_path / "ray")
 
     # --ray ADDRESS from another process: a driver that connects to the running instance, as on a real cluster.
-    source = str(Path(stich.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     argv = ["arena", *MATCH, "--ray", ray_address, "--out", str(tmp_path / "address"), "--json"]
-    done = subprocess.run(
-        [sys.executable, "-c", "import sys; from stich.cli.main import main; sys.exit(main(sys.argv[1:]))", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_python("-c", "import sys; from stich.cli.main import main; sys.exit(main(sys.argv[1:]))", *argv)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["command"].endswith(f"--ray {ray_address} --out {tmp_path / 'address'}")
     _assert_same_match(tmp_path / "workers", tmp_path / "address")

@@ -9,16 +9,15 @@ and a 16-unit network.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 from typing import Any
 
 import numpy as np
 import pytest
 
-import stich
 from stich.core.errors import OptionError
 from stich.rl.examples import train_policy
 from stich.rl.pettingzoo_env import env
@@ -85,7 +84,7 @@ def _train(out: Path, *where: str) -> bytes:
 
 
 def test_one_process_two_workers_and_ray_give_the_same_episodes_and_the_same_policy_file(
-    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, run_python: Callable[..., CompletedProcess[str]]
 ) -> None:
     policy = _policy()
     teacher, learner = (_as_bytes(episodes) for episodes in _both_jobs(InProcess(), policy))
@@ -108,16 +107,7 @@ def test_one_process_two_workers_and_ray_give_the_same_episodes_and_the_same_pol
     monkeypatch.undo()
 
     # --ray ADDRESS from another process: a driver that joins the running instance, as on a real cluster.
-    source = str(Path(stich.__file__).resolve().parents[1])
-    environ = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run(
-        [sys.executable, "-m", "stich.rl.examples.train_policy", *TRAIN, "--out", str(tmp_path / "address.npz"), "--ray", address],
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_python("-m", "stich.rl.examples.train_policy", *TRAIN, "--out", str(tmp_path / "address.npz"), "--ray", address)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "address.npz").read_bytes() == one
 
