@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from bench_common import machine_info, no_gc
+from bench_common import aec_deals, machine_info, no_gc, spiel_deals
+from bench_common import spiel_observation as observation_offered
 
 from stich.core.registry import make_game
 from stich.rl.pettingzoo_env import env as aec_env
@@ -65,58 +65,19 @@ def engine_run(name: str, deals: int, observe: bool) -> int:
 
 
 def aec_run(name: str, deals: int) -> int:
-    env = aec_env(name)
-    steps = 0
-    for seed in range(deals):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, _truncated, _info = env.last()
-            if terminated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-    return steps
+    return aec_deals(aec_env(name), deals)
 
 
 def spiel_run(name: str, deals: int) -> int:
     import pyspiel
 
-    game = pyspiel.load_game(name)
-    observe = _spiel_observer(game)
-    steps = 0
-    for seed in range(deals):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            observe(state, state.current_player())
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    return steps
-
-
-def _spiel_observer(game: Any) -> Callable[[Any, int], object]:
-    """What the game offers, best first: observation tensor, information-state tensor, information-state string."""
-    kind = game.get_type()
-    if kind.provides_observation_tensor:
-        return lambda state, player: state.observation_tensor(player)
-    if kind.provides_information_state_tensor:
-        return lambda state, player: state.information_state_tensor(player)
-    return lambda state, player: state.information_state_string(player)
+    return spiel_deals(pyspiel.load_game(name), deals)
 
 
 def spiel_observation(name: str) -> str:
     import pyspiel
 
-    kind = pyspiel.load_game(name).get_type()
-    if kind.provides_observation_tensor:
-        return "observation_tensor"
-    return "information_state_tensor" if kind.provides_information_state_tensor else "information_state_string"
+    return observation_offered(pyspiel.load_game(name))
 
 
 def main(argv: list[str] | None = None) -> int:
