@@ -71,6 +71,10 @@ def test_ulti_cards_and_a_kept_back_gstiess_as_in_the_engine() -> None:
     assert finished == 150
     assert (batch._state[:, K.ULTI] != 0).sum() >= 10
     assert (batch._state[:, K.KEPT] >= 0).sum() >= 5
+    # every trick's winner in the kernel's log is the engine's, the last trick with the kept-back Gstieß included
+    for b in range(150):
+        winners = [winner for *_trick, winner in batch._deals[b].tricks]  # type: ignore[union-attr]
+        assert batch._state[b, K.LOG : K.LOG + 2 * len(winners) : 2].tolist() == winners, b
 
 
 def test_illegal_card_raises_and_changes_nothing() -> None:
