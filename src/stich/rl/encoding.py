@@ -57,13 +57,17 @@ class _Scan:
     again at every step.
     """
 
-    __slots__ = ("counts", "played", "plays", "seen")
+    __slots__ = ("counts", "played", "plays", "points_from", "seen", "trick_points")
 
     def __init__(self) -> None:
         self.plays: list[tuple[int, str]] = []
         self.played: list[int] = []
         self.seen: set[int] = set()
         self.counts: dict[int, float] = {}
+        self.trick_points: list[int] = []
+        """Card points of the finished tricks counted so far, in order (a finished trick never changes)."""
+        self.points_from = 0
+        """Index in ``plays`` of the first card after those tricks."""
 
 
 class Encoding:
@@ -90,6 +94,7 @@ class Encoding:
             start += s.size
         self.size = start
         self.infos = tuple(infos)
+        self._writers = tuple((s.write, info.start) for info, s in zip(infos, self._slices, strict=True))
 
     # ------------------------------------------------------------ layout
     def _shared_slices(self) -> list[Slice]:
@@ -134,17 +139,19 @@ class Encoding:
         card_points = self._card_points()
 
         def points_won(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-            plays = scan(obs).plays
-            first = 0
-            for t in obs.tricks:
+            seen = scan(obs)
+            counted = seen.trick_points
+            for k, t in enumerate(obs.tricks):
                 if t.winner is None:
                     break
-                size = len(t.cards)
-                if card_points is not None:
-                    points = sum(card_points[text] for _, text in plays[first : first + size])
-                else:
-                    points = self.game.trick_points(t.cards) or 0
-                first += size
+                if k == len(counted):
+                    first, size = seen.points_from, len(t.cards)
+                    if card_points is not None:
+                        counted.append(sum(card_points[text] for _, text in seen.plays[first : first + size]))
+                    else:
+                        counted.append(self.game.trick_points(t.cards) or 0)
+                    seen.points_from = first + size
+                points = counted[k]
                 if points:
                     i = base + (t.winner - obs.seat) % n
                     values[i] = values.get(i, 0.0) + points / points_scale
@@ -246,11 +253,11 @@ class Encoding:
         out = np.zeros(self.size, dtype=np.float32)
         ones: Ones = []
         values: Values = {}
-        for info, s in zip(self.infos, self._slices, strict=True):
-            s.write(obs, info.start, ones, values)
-        out[ones] = 1.0
-        if values:
-            out[list(values)] = list(values.values())
+        for write, start in self._writers:
+            write(obs, start, ones, values)
+        out[np.array(ones, dtype=np.intp)] = 1.0  # an index array: numpy reads a plain list of ints much more slowly
+        for position, value in values.items():
+            out[position] = value
         return out
 
     def mask(self, obs: Observation) -> npt.NDArray[np.int8]:

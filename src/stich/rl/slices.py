@@ -75,7 +75,10 @@ class Layout:
     text_index: Mapping[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
+        # Keyed by the deck's own face objects where the game has them: hands hold those, and a dict finds a key
+        # that *is* the card looked up without calling Card.__eq__ (an equal card parsed elsewhere still matches).
+        faces = {face: face for face in self.game.deck.faces}
+        object.__setattr__(self, "card_index", {faces.get(c, c): i for i, c in enumerate(self.cards)})
         object.__setattr__(self, "text_index", {c.text: i for i, c in enumerate(self.cards)})
 
     def relative(self, obs: Observation, seat: int) -> int:
