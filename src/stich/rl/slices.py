@@ -53,7 +53,7 @@ def getter(path: Path) -> Callable[[Observation], Any]:
     def read(obs: Observation) -> Any:
         value: Any = obs.public if public else obs.private
         for key in keys:
-            if not isinstance(value, Mapping) or key not in value:
+            if not (type(value) is dict or isinstance(value, Mapping)) or key not in value:  # a dict skips the slower ABC check
                 return None
             value = value[key]
         return value
@@ -200,7 +200,13 @@ def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
 
 def _by_relative_seat(value: Any, me: int, n: int) -> Iterator[tuple[int, Any]]:
     """``(relative seat, item)`` of a ``{"seat": item}`` mapping or a list indexed by seat (``None`` = nothing)."""
-    items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+    kind = type(value)  # the usual dict, list and None first: isinstance(value, Mapping) is an ABC check, slow for a list
+    if kind is dict:
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif kind is list or kind is tuple or value is None or not isinstance(value, Mapping):
+        items = enumerate(value or ())
+    else:
+        items = value.items()
     for key, item in items:
         yield (int(key) - me) % n, item
 
