@@ -19,14 +19,27 @@ With ``--spiel`` it also times OpenSpiel's Python API on ``tarok(players=4)``,
 not counted::
 
     python bench/bench_rl.py --deals 200 --spiel --json rl.json
+
+With ``--src DIR`` (repeatable) it compares checkouts instead: each of
+``--rounds`` rounds runs the script once per ``src`` folder (``PYTHONPATH=DIR``,
+a child process each, one after the other), and the table gives per game and
+folder the median and the best ``aec`` figure over the rounds and the median
+cost against the engine of the same child::
+
+    git worktree add --detach /tmp/rl-before HEAD~1
+    python bench/bench_rl.py --src /tmp/rl-before/src --src src --rounds 7 --deals 60
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -80,12 +93,41 @@ def spiel_observation(name: str) -> str:
     return observation_offered(pyspiel.load_game(name))
 
 
+def compare(sources: list[str], rounds: int, deals: int, json_path: str | None) -> None:
+    """The ``--src`` mode: this script per source folder and round, alternately, in child processes; the AEC rows side by side."""
+    runs: dict[str, list[dict[str, Any]]] = {src: [] for src in sources}
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in range(rounds):
+            for index, src in enumerate(sources):
+                out = os.path.join(tmp, f"{number}-{index}.json")
+                command = [sys.executable, __file__, "--deals", str(deals), "--json", out]
+                subprocess.run(command, env={**os.environ, "PYTHONPATH": os.path.abspath(src)}, check=True, capture_output=True)
+                with open(out, encoding="utf-8") as fh:
+                    runs[src].append(json.load(fh)["rows"])
+    table: dict[str, Any] = {}
+    print(f"{'game':<14}{'src':<40}{'aec/s median':>14}{'aec/s best':>12}{'aec cost':>10}   ({rounds} rounds, {deals} deals)")
+    for name in GAMES:
+        for src in sources:
+            aec = [row[name]["aec"]["steps_per_s"] for row in runs[src]]
+            cost = statistics.median(row[name]["aec_cost_x"] for row in runs[src])
+            table.setdefault(name, {})[src] = {"aec_median": statistics.median(aec), "aec_best": max(aec), "aec_cost_x_median": cost}
+            print(f"{name:<14}{src:<40}{statistics.median(aec):>14,.0f}{max(aec):>12,}{cost:>9.1f}x")
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump({"machine": machine_info(command=" ".join(sys.argv)), "compare": table, "runs": runs}, fh, indent=2)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--deals", type=int, default=100, help="deals per game and way (default 100)")
     parser.add_argument("--spiel", action="store_true", help="also time OpenSpiel's tarok(players=4), skat and hearts")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--src", action="append", help="compare this checkout's src folder (repeatable; see above)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the --src comparison (default 5)")
     args = parser.parse_args(argv)
+    if args.src:
+        compare(args.src, args.rounds, args.deals, args.json)
+        return 0
     rows: dict[str, Any] = {}
     print(f"{'game':<14}{'engine/s':>12}{'engine+obs/s':>14}{'aec/s':>10}{'aec cost':>10}")
     for name in GAMES:
