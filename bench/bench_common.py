@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import platform
+import random
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -17,6 +18,8 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 
 def git_revision() -> str:
@@ -113,3 +116,54 @@ def spiel_position(game: Any, rng: Any) -> Any:
                 return state
             state.apply_action(rng.choice(legal))
             plies += 1
+
+
+def spiel_observation(game: Any) -> str:
+    """The observation a ``pyspiel`` game offers, best first: its observation tensor, information-state tensor or string."""
+    kind = game.get_type()
+    if kind.provides_observation_tensor:
+        return "observation_tensor"
+    return "information_state_tensor" if kind.provides_information_state_tensor else "information_state_string"
+
+
+def spiel_deals(game: Any, deals: int) -> int:
+    """Play ``deals`` deals of a ``pyspiel`` game (seeds 0..deals-1) with random legal actions; the player actions taken.
+
+    At every player action the state's :func:`spiel_observation` of the player to act is built (what a learner
+    reads), then ``legal_actions()`` and a random one of them; chance outcomes are sampled by their probabilities
+    and not counted.  The OpenSpiel rows of ``bench_rl.py``, ``bench_batched.py`` and ``bench_frameworks.py``.
+    """
+    observe = spiel_observation(game)
+    steps = 0
+    for seed in range(deals):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            getattr(state, observe)(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
+def aec_deals(env: Any, deals: int) -> int:
+    """Play ``deals`` deals (seeds 0..deals-1) on a PettingZoo AEC ``env`` with random legal actions; the actions taken.
+
+    Per action ``env.last()`` (the acting agent's observation and mask) and ``env.step``, the action drawn from the
+    mask; the finished agents' ``step(None)`` calls at the end are not counted.
+    """
+    steps = 0
+    for seed in range(deals):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, _truncated, _info = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps

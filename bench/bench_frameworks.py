@@ -33,7 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from bench_common import machine_info, no_gc
+from bench_common import aec_deals, machine_info, no_gc, spiel_deals
+from bench_common import spiel_observation as observation_offered
 
 from stich.rl.pettingzoo_env import env as aec_env
 
@@ -62,18 +63,7 @@ def timed(run: Callable[[int], int], deals: int, min_cpu: float = 1.0) -> dict[s
 
 def stich_aec(name: str) -> Callable[[int], int]:
     def run(deals: int) -> int:
-        env, steps = aec_env(name), 0
-        for seed in range(deals):
-            env.reset(seed=seed)
-            rng = random.Random(seed)
-            for _agent in env.agent_iter():
-                obs, _reward, terminated, _truncated, _info = env.last()
-                if terminated:
-                    env.step(None)
-                    continue
-                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-                steps += 1
-        return steps
+        return aec_deals(aec_env(name), deals)
 
     return run
 
@@ -105,36 +95,9 @@ def spiel(name: str) -> Callable[[int], int]:
     import stich.rl.openspiel_game  # noqa: F401  (registers stich_<game>)
 
     game = pyspiel.load_game(name)
-    kind = game.get_type()
-    if kind.provides_observation_tensor:
-
-        def observe(state: Any, player: int) -> object:
-            return state.observation_tensor(player)
-
-    elif kind.provides_information_state_tensor:
-
-        def observe(state: Any, player: int) -> object:
-            return state.information_state_tensor(player)
-
-    else:
-
-        def observe(state: Any, player: int) -> object:
-            return state.information_state_string(player)
 
     def run(deals: int) -> int:
-        steps = 0
-        for seed in range(deals):
-            rng = random.Random(seed)
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, probs)[0])
-                    continue
-                observe(state, state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                steps += 1
-        return steps
+        return spiel_deals(game, deals)
 
     return run
 
@@ -142,10 +105,7 @@ def spiel(name: str) -> Callable[[int], int]:
 def spiel_observation(name: str) -> str:
     import pyspiel
 
-    kind = pyspiel.load_game(name).get_type()
-    if kind.provides_observation_tensor:
-        return "observation_tensor"
-    return "information_state_tensor" if kind.provides_information_state_tensor else "information_state_string"
+    return observation_offered(pyspiel.load_game(name))
 
 
 def rlcard_env(name: str) -> Callable[[int], int]:

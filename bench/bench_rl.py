@@ -19,20 +19,33 @@ With ``--spiel`` it also times OpenSpiel's Python API on ``tarok(players=4)``,
 not counted::
 
     python bench/bench_rl.py --deals 200 --spiel --json rl.json
+
+With ``--src DIR`` (repeatable) it compares checkouts instead: each of
+``--rounds`` rounds runs the script once per ``src`` folder (``PYTHONPATH=DIR``,
+a child process each, one after the other), and the table gives per game and
+folder the median and the best ``aec`` figure over the rounds and the median
+cost against the engine of the same child::
+
+    git worktree add --detach /tmp/rl-before HEAD~1
+    python bench/bench_rl.py --src /tmp/rl-before/src --src src --rounds 7 --deals 60
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from bench_common import machine_info, no_gc
+from bench_common import aec_deals, machine_info, no_gc, spiel_deals
+from bench_common import spiel_observation as observation_offered
 
 from stich.core.registry import make_game
 from stich.rl.pettingzoo_env import env as aec_env
@@ -65,58 +78,43 @@ def engine_run(name: str, deals: int, observe: bool) -> int:
 
 
 def aec_run(name: str, deals: int) -> int:
-    env = aec_env(name)
-    steps = 0
-    for seed in range(deals):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, _truncated, _info = env.last()
-            if terminated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-    return steps
+    return aec_deals(aec_env(name), deals)
 
 
 def spiel_run(name: str, deals: int) -> int:
     import pyspiel
 
-    game = pyspiel.load_game(name)
-    observe = _spiel_observer(game)
-    steps = 0
-    for seed in range(deals):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            observe(state, state.current_player())
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    return steps
-
-
-def _spiel_observer(game: Any) -> Callable[[Any, int], object]:
-    """What the game offers, best first: observation tensor, information-state tensor, information-state string."""
-    kind = game.get_type()
-    if kind.provides_observation_tensor:
-        return lambda state, player: state.observation_tensor(player)
-    if kind.provides_information_state_tensor:
-        return lambda state, player: state.information_state_tensor(player)
-    return lambda state, player: state.information_state_string(player)
+    return spiel_deals(pyspiel.load_game(name), deals)
 
 
 def spiel_observation(name: str) -> str:
     import pyspiel
 
-    kind = pyspiel.load_game(name).get_type()
-    if kind.provides_observation_tensor:
-        return "observation_tensor"
-    return "information_state_tensor" if kind.provides_information_state_tensor else "information_state_string"
+    return observation_offered(pyspiel.load_game(name))
+
+
+def compare(sources: list[str], rounds: int, deals: int, json_path: str | None) -> None:
+    """The ``--src`` mode: this script per source folder and round, alternately, in child processes; the AEC rows side by side."""
+    runs: dict[str, list[dict[str, Any]]] = {src: [] for src in sources}
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in range(rounds):
+            for index, src in enumerate(sources):
+                out = os.path.join(tmp, f"{number}-{index}.json")
+                command = [sys.executable, __file__, "--deals", str(deals), "--json", out]
+                subprocess.run(command, env={**os.environ, "PYTHONPATH": os.path.abspath(src)}, check=True, capture_output=True)
+                with open(out, encoding="utf-8") as fh:
+                    runs[src].append(json.load(fh)["rows"])
+    table: dict[str, Any] = {}
+    print(f"{'game':<14}{'src':<40}{'aec/s median':>14}{'aec/s best':>12}{'aec cost':>10}   ({rounds} rounds, {deals} deals)")
+    for name in GAMES:
+        for src in sources:
+            aec = [row[name]["aec"]["steps_per_s"] for row in runs[src]]
+            cost = statistics.median(row[name]["aec_cost_x"] for row in runs[src])
+            table.setdefault(name, {})[src] = {"aec_median": statistics.median(aec), "aec_best": max(aec), "aec_cost_x_median": cost}
+            print(f"{name:<14}{src:<40}{statistics.median(aec):>14,.0f}{max(aec):>12,}{cost:>9.1f}x")
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump({"machine": machine_info(command=" ".join(sys.argv)), "compare": table, "runs": runs}, fh, indent=2)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="deals per game and way (default 100)")
     parser.add_argument("--spiel", action="store_true", help="also time OpenSpiel's tarok(players=4), skat and hearts")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--src", action="append", help="compare this checkout's src folder (repeatable; see above)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the --src comparison (default 5)")
     args = parser.parse_args(argv)
+    if args.src:
+        compare(args.src, args.rounds, args.deals, args.json)
+        return 0
     rows: dict[str, Any] = {}
     print(f"{'game':<14}{'engine/s':>12}{'engine+obs/s':>14}{'aec/s':>10}{'aec cost':>10}")
     for name in GAMES:

@@ -21,6 +21,8 @@ from stich.rl.table import Table, TableConfig
 
 batched = pytest.importorskip("stich.rl.batched.doppelkopf")
 
+from .batched_compare import compare_step_for_step  # noqa: E402
+
 DEALS = 200
 
 
@@ -47,34 +49,13 @@ def _play_both(deals: int, seed: int, every_seat: int, reward_scale: float = 1.0
         table.deal(seed + i)
     rngs = [random.Random(seed * 7 + i) for i in range(deals)]
     kinds: dict[str, int] = {}
-    while True:
-        seats = [batch.observe(np.full(deals, s)) for s in range(4)]
-        for i, table in enumerate(tables):
-            assert batch.terminated[i] == table.finished(), i
-            assert batch.current_player[i] == table.to_move(), i
-            for s in range(4 if i < every_seat else 0):
-                np.testing.assert_array_equal(seats[s][i], table.observe(s)["observation"], err_msg=f"deal {i} seat {s}")
-            if table.finished():
-                np.testing.assert_array_equal(batch.observation[i], table.observe(0)["observation"])
-                continue
-            reference = table.observe(table.to_move())
-            np.testing.assert_array_equal(batch.observation[i], reference["observation"], err_msg=f"deal {i}")
-            np.testing.assert_array_equal(batch.legal_action_mask[i], reference["action_mask"], err_msg=f"deal {i}")
-        if batch.terminated.all():
-            return kinds
-        actions = np.zeros(deals, dtype=np.int64)
-        was_over = batch.terminated.copy()
-        for i, table in enumerate(tables):
-            if not table.finished():
-                actions[i] = _choose(rngs[i], np.flatnonzero(batch.legal_action_mask[i]).tolist())
-                table.act(int(actions[i]))
-        batch.step(actions)
-        for i, table in enumerate(tables):
-            expected = table.rewards() if table.finished() and not was_over[i] else [0.0] * 4
-            np.testing.assert_array_equal(batch.rewards[i], np.asarray(expected, dtype=np.float32), err_msg=f"deal {i}")
-            if table.finished() and not was_over[i]:
-                kind = table.current().kind
-                kinds[kind] = kinds.get(kind, 0) + 1
+
+    def on_end(i: int) -> None:
+        kind = tables[i].current().kind
+        kinds[kind] = kinds.get(kind, 0) + 1
+
+    compare_step_for_step(batch, tables, rngs, every_seat, choose=_choose, on_end=on_end, finished_seat=0)
+    return kinds
 
 
 def test_batched_deals_equal_the_reference_step_for_step() -> None:

@@ -28,6 +28,8 @@ from stich.games.droggn import actions as A  # noqa: E402
 from stich.games.droggn.pack import GSTIESS, PAGAT, mask_of  # noqa: E402
 from stich.rl.batched.tarock import DroggnBatch  # noqa: E402
 
+from .batched_compare import EngineReference, compare_step_for_step  # noqa: E402
+
 DEALS = 200
 
 
@@ -46,53 +48,34 @@ class Seen:
     """Deals whose laid-out Gstieß won the last trick."""
 
 
-def _compare(batch: tarock.TarockBatch, references: list[State], rngs: list[random.Random], every_seat: int) -> Seen:
-    """Step ``batch`` and ``references`` with the same random legal cards; fail on the first difference."""
-    encoding = Encoding(batch.game)
+def _compare(batch: tarock.TarockBatch, states: list[State], rngs: list[random.Random], every_seat: int) -> Seen:
+    """Step ``batch`` and ``states`` with the same random legal cards; fail on the first difference; count the special cases."""
     seen = Seen()
-    n = batch.num_envs
-    while True:
-        seats = [batch.observe(np.full(n, s)) for s in range(batch.num_players)] if every_seat else []
-        for i, state in enumerate(references):
-            assert batch.terminated[i] == state.is_terminal(), i
-            for s in range(batch.num_players if i < every_seat else 0):
-                np.testing.assert_array_equal(seats[s][i], encoding.tensor(state.observation(s)), err_msg=f"deal {i} seat {s}")
-            if state.is_terminal():
-                assert batch.current_player[i] == -1
-                continue
-            seat = state.current_player()
-            assert batch.current_player[i] == seat, i
-            obs = state.observation(seat)
-            np.testing.assert_array_equal(batch.observation[i], encoding.tensor(obs), err_msg=f"deal {i}")
-            np.testing.assert_array_equal(batch.legal_action_mask[i], encoding.mask(obs), err_msg=f"deal {i}")
-            laid = state.laid_out  # type: ignore[attr-defined]
-            hand = state.hands[seat]  # type: ignore[attr-defined]
-            if laid >= 0 and state.laid_out_by == seat and hand >> laid & 1 and not batch.legal_action_mask[i, A.PLAY + laid]:  # type: ignore[attr-defined]
-                seen.bound[laid].add(i)
-            if laid != GSTIESS and hand >> GSTIESS & 1 and hand.bit_count() == 2 and batch.game.options.gstiess_last_trick_illegal:  # type: ignore[attr-defined]
-                assert batch.legal_action_mask[i].sum() == 1
-                seen.gstiess_forced.add(i)
-        if batch.terminated.all():
-            return seen
-        actions = np.zeros(n, dtype=np.int64)
-        for i, state in enumerate(references):
-            if not state.is_terminal():
-                actions[i] = rngs[i].choice(np.flatnonzero(batch.legal_action_mask[i]).tolist())
-                state.apply(int(actions[i]))
-        was_over = batch.terminated.copy()
-        batch.step(actions)
-        for i, state in enumerate(references):
-            ended = state.is_terminal() and not was_over[i]
-            expected = np.asarray(state.result().scores if ended else [0] * batch.num_players, dtype=np.float32)
-            np.testing.assert_array_equal(batch.rewards[i], expected, err_msg=f"deal {i}")
-            if ended:
-                seen.finished += 1
-                if state.stopped:  # type: ignore[attr-defined]
-                    seen.stopped.add(i)
-                seats_, cards, winner = state.tricks[-1]  # type: ignore[attr-defined]
-                if state.laid_out == GSTIESS and len(state.tricks) == state.n_tricks and GSTIESS in cards:  # type: ignore[attr-defined]
-                    assert winner == seats_[cards.index(GSTIESS)]
-                    seen.laid_out_gstiess_last.add(i)
+    encoding = Encoding(batch.game)
+
+    def on_turn(i: int) -> None:
+        state = states[i]
+        seat = state.current_player()
+        laid = state.laid_out  # type: ignore[attr-defined]
+        hand = state.hands[seat]  # type: ignore[attr-defined]
+        if laid >= 0 and state.laid_out_by == seat and hand >> laid & 1 and not batch.legal_action_mask[i, A.PLAY + laid]:  # type: ignore[attr-defined]
+            seen.bound[laid].add(i)
+        if laid != GSTIESS and hand >> GSTIESS & 1 and hand.bit_count() == 2 and batch.game.options.gstiess_last_trick_illegal:  # type: ignore[attr-defined]
+            assert batch.legal_action_mask[i].sum() == 1
+            seen.gstiess_forced.add(i)
+
+    def on_end(i: int) -> None:
+        state = states[i]
+        if state.stopped:  # type: ignore[attr-defined]
+            seen.stopped.add(i)
+        seats_, cards, winner = state.tricks[-1]  # type: ignore[attr-defined]
+        if state.laid_out == GSTIESS and len(state.tricks) == state.n_tricks and GSTIESS in cards:  # type: ignore[attr-defined]
+            assert winner == seats_[cards.index(GSTIESS)]
+            seen.laid_out_gstiess_last.add(i)
+
+    references = [EngineReference(state, encoding) for state in states]
+    seen.finished = compare_step_for_step(batch, references, rngs, every_seat, on_turn=on_turn, on_end=on_end)
+    return seen
 
 
 def _play_deals(env_id: str, deals: int, seed: int, every_seat: int, bidding: str = "random") -> Seen:

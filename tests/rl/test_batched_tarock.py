@@ -18,11 +18,12 @@ import numpy as np
 import pytest
 
 from stich.core.errors import IllegalActionError
-from stich.core.game import State
 from stich.rl.encoding import Encoding
 
 tarock = pytest.importorskip("stich.rl.batched.tarock")
 from stich.rl.batched import NotSupportedError  # noqa: E402
+
+from .batched_compare import EngineReference, compare_step_for_step  # noqa: E402
 
 DEALS = 200
 
@@ -35,37 +36,9 @@ def _play_both(env_id: str, deals: int, seed: int, every_seat: int) -> tuple[int
     batch = tarock.TarockBatch(deals, env_id, dealer="random")
     batch.reset(seed=seed)
     encoding = Encoding(batch.game)
-    references: list[State] = [batch.handed_over(i) for i in range(deals)]
+    references = [EngineReference(batch.handed_over(i), encoding) for i in range(deals)]
     rngs = [random.Random(seed + i) for i in range(deals)]
-    finished = 0
-    while True:
-        seats = [batch.observe(np.full(deals, s)) for s in range(batch.num_players)] if every_seat else []
-        for i, state in enumerate(references):
-            assert batch.terminated[i] == state.is_terminal(), i
-            for s in range(batch.num_players if i < every_seat else 0):
-                np.testing.assert_array_equal(seats[s][i], encoding.tensor(state.observation(s)), err_msg=f"deal {i} seat {s}")
-            if state.is_terminal():
-                assert batch.current_player[i] == -1
-                continue
-            seat = state.current_player()
-            assert batch.current_player[i] == seat, i
-            obs = state.observation(seat)
-            np.testing.assert_array_equal(batch.observation[i], encoding.tensor(obs), err_msg=f"deal {i}")
-            np.testing.assert_array_equal(batch.legal_action_mask[i], encoding.mask(obs), err_msg=f"deal {i}")
-        if batch.terminated.all():
-            return finished, batch
-        actions = np.zeros(deals, dtype=np.int64)
-        for i, state in enumerate(references):
-            if not state.is_terminal():
-                actions[i] = rngs[i].choice(np.flatnonzero(batch.legal_action_mask[i]).tolist())
-                state.apply(int(actions[i]))
-        was_over = batch.terminated.copy()
-        batch.step(actions)
-        for i, state in enumerate(references):
-            ended = state.is_terminal() and not was_over[i]
-            expected = np.asarray(state.result().scores if ended else [0] * batch.num_players, dtype=np.float32)
-            np.testing.assert_array_equal(batch.rewards[i], expected, err_msg=f"deal {i}")
-            finished += ended
+    return compare_step_for_step(batch, references, rngs, every_seat), batch
 
 
 @pytest.mark.parametrize(
@@ -98,6 +71,10 @@ def test_ulti_cards_and_a_kept_back_gstiess_as_in_the_engine() -> None:
     assert finished == 150
     assert (batch._state[:, K.ULTI] != 0).sum() >= 10
     assert (batch._state[:, K.KEPT] >= 0).sum() >= 5
+    # every trick's winner in the kernel's log is the engine's, the last trick with the kept-back Gstieß included
+    for b in range(150):
+        winners = [winner for *_trick, winner in batch._deals[b].tricks]  # type: ignore[union-attr]
+        assert batch._state[b, K.LOG : K.LOG + 2 * len(winners) : 2].tolist() == winners, b
 
 
 def test_illegal_card_raises_and_changes_nothing() -> None:

@@ -57,13 +57,22 @@ class _Scan:
     again at every step.
     """
 
-    __slots__ = ("counts", "played", "plays", "seen")
+    __slots__ = ("counts", "played", "plays", "points", "points_from", "points_of", "seen", "won", "won_of")
 
     def __init__(self) -> None:
         self.plays: list[tuple[int, str]] = []
         self.played: list[int] = []
         self.seen: set[int] = set()
         self.counts: dict[int, float] = {}
+        # The finished tricks never change once the events go on, so their sums are kept and only new ones added
+        # (in trick order, as a fresh count adds them: the same floats).
+        self.won: dict[int, float] = {}
+        """``tricks_won`` entries (relative seat -> value) of the first ``won_of`` finished tricks."""
+        self.won_of = 0
+        self.points: dict[int, float] = {}
+        """``points_won`` entries of the first ``points_of`` finished tricks, whose cards end at ``plays[points_from]``."""
+        self.points_of = 0
+        self.points_from = 0
 
 
 class Encoding:
@@ -90,6 +99,7 @@ class Encoding:
             start += s.size
         self.size = start
         self.infos = tuple(infos)
+        self._writers = tuple((s.write, info.start) for info, s in zip(infos, self._slices, strict=True))
 
     # ------------------------------------------------------------ layout
     def _shared_slices(self) -> list[Slice]:
@@ -126,28 +136,34 @@ class Encoding:
                 ones.append(base + (obs.tricks[-1].leader - obs.seat) % n)
 
         def tricks_won(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-            for t in obs.tricks:
-                if t.winner is not None:
-                    i = base + (t.winner - obs.seat) % n
-                    values[i] = values.get(i, 0.0) + 1.0 / hand_scale
+            seen, tricks = scan(obs), obs.tricks
+            won = seen.won
+            while seen.won_of < len(tricks) and (winner := tricks[seen.won_of].winner) is not None:
+                rel = (winner - obs.seat) % n
+                won[rel] = won.get(rel, 0.0) + 1.0 / hand_scale
+                seen.won_of += 1
+            for rel, value in won.items():
+                values[base + rel] = value
 
         card_points = self._card_points()
 
         def points_won(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-            plays = scan(obs).plays
-            first = 0
-            for t in obs.tricks:
-                if t.winner is None:
-                    break
-                size = len(t.cards)
+            seen, tricks = scan(obs), obs.tricks
+            won = seen.points
+            while seen.points_of < len(tricks) and (winner := tricks[seen.points_of].winner) is not None:
+                t = tricks[seen.points_of]
+                first, size = seen.points_from, len(t.cards)
                 if card_points is not None:
-                    points = sum(card_points[text] for _, text in plays[first : first + size])
+                    points = sum(card_points[text] for _, text in seen.plays[first : first + size])
                 else:
                     points = self.game.trick_points(t.cards) or 0
-                first += size
                 if points:
-                    i = base + (t.winner - obs.seat) % n
-                    values[i] = values.get(i, 0.0) + points / points_scale
+                    rel = (winner - obs.seat) % n
+                    won[rel] = won.get(rel, 0.0) + points / points_scale
+                seen.points_from = first + size
+                seen.points_of += 1
+            for rel, value in won.items():
+                values[base + rel] = value
 
         def actions(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             for position, count in scan(obs).counts.items():
@@ -246,11 +262,11 @@ class Encoding:
         out = np.zeros(self.size, dtype=np.float32)
         ones: Ones = []
         values: Values = {}
-        for info, s in zip(self.infos, self._slices, strict=True):
-            s.write(obs, info.start, ones, values)
-        out[ones] = 1.0
-        if values:
-            out[list(values)] = list(values.values())
+        for write, start in self._writers:
+            write(obs, start, ones, values)
+        out[np.array(ones, dtype=np.intp)] = 1.0  # an index array: numpy reads a plain list of ints much more slowly
+        for position, value in values.items():
+            out[position] = value
         return out
 
     def mask(self, obs: Observation) -> npt.NDArray[np.int8]:

@@ -53,7 +53,7 @@ def getter(path: Path) -> Callable[[Observation], Any]:
     def read(obs: Observation) -> Any:
         value: Any = obs.public if public else obs.private
         for key in keys:
-            if not isinstance(value, Mapping) or key not in value:
+            if not (type(value) is dict or isinstance(value, Mapping)) or key not in value:  # a dict skips the slower ABC check
                 return None
             value = value[key]
         return value
@@ -75,7 +75,10 @@ class Layout:
     text_index: Mapping[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
+        # Keyed by the deck's own face objects where the game has them: hands hold those, and a dict finds a key
+        # that *is* the card looked up without calling Card.__eq__ (an equal card parsed elsewhere still matches).
+        faces = {face: face for face in self.game.deck.faces}
+        object.__setattr__(self, "card_index", {faces.get(c, c): i for i, c in enumerate(self.cards)})
         object.__setattr__(self, "text_index", {c.text: i for i, c in enumerate(self.cards)})
 
     def relative(self, obs: Observation, seat: int) -> int:
@@ -197,7 +200,13 @@ def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
 
 def _by_relative_seat(value: Any, me: int, n: int) -> Iterator[tuple[int, Any]]:
     """``(relative seat, item)`` of a ``{"seat": item}`` mapping or a list indexed by seat (``None`` = nothing)."""
-    items = value.items() if isinstance(value, Mapping) else enumerate(value or ())
+    kind = type(value)  # the usual dict, list and None first: isinstance(value, Mapping) is an ABC check, slow for a list
+    if kind is dict:
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif kind is list or kind is tuple or value is None or not isinstance(value, Mapping):
+        items = enumerate(value or ())
+    else:
+        items = value.items()
     for key, item in items:
         yield (int(key) - me) % n, item
 

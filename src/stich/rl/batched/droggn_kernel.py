@@ -31,13 +31,11 @@ from typing import Any
 import numpy as np
 
 from stich.kernels.core import jit
+from stich.rl.batched.trick_common import EXCUSE, NO_SUIT, TRUMP, begin_tensor, best_position, first_illegal, led_suit, mark_trick
 
 MAX_SEATS = 4
 N_FACES = 78
 TRICK_SIZE = 3
-TRUMP = 4
-EXCUSE = 5
-NO_SUIT = -1
 PAGAT = 0
 GSTIESS = 21
 
@@ -96,20 +94,10 @@ PILE_SCALE = 54.0
 
 
 @jit
-def led_suit(S: Any, b: int, eff: Any) -> int:
-    """The suit the current trick asks for: that of its first card that is not the Gstieß."""
-    for i in range(S[b, TN]):
-        e = eff[S[b, TRICK + i]]
-        if e != EXCUSE:
-            return int(e)
-    return NO_SUIT
-
-
-@jit
 def legal(S: Any, H: Any, b: int, eff: Any, out: Any) -> None:
     """``out[card]`` := 1 for each card the seat to move may play [§6.1, §6.2, §5.1, §5.2, §6.3]."""
     seat = S[b, TO_MOVE]
-    led = led_suit(S, b, eff)
+    led = led_suit(S[b, TRICK : TRICK + TRICK_SIZE], S[b, TN], eff, -1)
     want = NO_SUIT
     if led != NO_SUIT:
         follow = False
@@ -145,20 +133,11 @@ def winner_position(S: Any, b: int, eff: Any, strength: Any) -> int:
 
     The laid-out Gstieß wins the last trick [§5.2]; otherwise the Gstieß wins nothing.
     """
-    last = S[b, NT] == S[b, N_TRICKS] - 1
-    led = led_suit(S, b, eff)
-    best = 0
-    best_key = -2
-    for i in range(TRICK_SIZE):
-        c = S[b, TRICK + i]
-        if c == GSTIESS and last and S[b, LAID] == GSTIESS:
-            return i
-        e = eff[c]
-        key = 1000 + strength[c] if e == TRUMP else (strength[c] if e == led else -1)
-        if key > best_key:
-            best = i
-            best_key = key
-    return best
+    if S[b, NT] == S[b, N_TRICKS] - 1 and S[b, LAID] == GSTIESS:
+        for i in range(TRICK_SIZE):
+            if S[b, TRICK + i] == GSTIESS:
+                return i
+    return best_position(S[b, TRICK : TRICK + TRICK_SIZE], TRICK_SIZE, eff, strength, -1)
 
 
 @jit
@@ -209,11 +188,7 @@ def encode(
     S: Any, H: Any, P: Any, b: int, seat: int, base: Any, off: Any, flag: Any, n_seats: int, n_cards: int, hand_scale: float, out: Any
 ) -> None:
     """``out`` := ``base`` (the seat's tensor at the hand-over) with the slices card play changes written anew."""
-    out[:] = base
-    for d in range(len(DYNAMIC)):
-        for i in range(off[d, 0], off[d, 1]):
-            out[i] = 0.0
-    out[off[D_TO_MOVE, 0] + (S[b, TO_MOVE] - seat) % n_seats] = 1.0
+    begin_tensor(out, base, off, off[D_TO_MOVE, 0] + (S[b, TO_MOVE] - seat) % n_seats)
     for c in range(N_FACES):
         if H[b, seat, c]:
             out[off[D_HAND, 0] + flag[c]] = 1.0
@@ -235,12 +210,7 @@ def encode(
     out[off[D_DEF_PILE, 0]] = S[b, DEF_PILE] / PILE_SCALE
     if S[b, G_TO] >= 0:
         out[off[D_G_TO, 0] + S[b, G_TO]] = 1.0
-    n = S[b, TN]
-    for i in range(n):
-        q = S[b, TRICK_SEATS + i]
-        out[off[D_TRICK, 0] + ((q - seat) % n_seats) * n_cards + flag[S[b, TRICK + i]]] = 1.0
-    if n:
-        out[off[D_LEADER, 0] + (S[b, LEADER] - seat) % n_seats] = 1.0
+    mark_trick(out, off[D_TRICK, 0], off[D_LEADER, 0], seat, n_seats, n_cards, flag, S, b, TRICK, S[b, TN], TRICK_SEATS, TRICK_SIZE, 0)
 
 
 @jit
@@ -299,11 +269,9 @@ def step(
 
     Every action is checked first; on an illegal one nothing changes and its deal's index is returned (else -1).
     """
-    for b in range(S.shape[0]):
-        if live[b]:
-            a = actions[b]
-            if a < 0 or a >= len(code_card) or code_card[a] < 0 or mask[b, a] == 0:
-                return b
+    illegal = first_illegal(actions, live, code_card, mask)
+    if illegal >= 0:
+        return illegal
     for b in range(S.shape[0]):
         ended[b] = False
         if not live[b]:

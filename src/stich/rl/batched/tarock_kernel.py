@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from stich.kernels.core import jit
-from stich.kernels.tarock_core import C_EFF, EXCUSE, NO_KEY, NO_SUIT, card_key, legal_cards, popcount64
+from stich.kernels.tarock_core import C_EFF, C_STR, EXCUSE, NO_KEY, NO_SUIT, card_key, legal_cards, popcount64
+from stich.rl.batched.trick_common import begin_tensor, best_position, first_illegal, mark_trick
 
 MAX_SEATS = 8
 MAX_TRICKS = 27
@@ -162,20 +163,7 @@ def kept_back_winner(S: Any, b: int, ctx: Any, m: int) -> int:
             skip = i
     if skip < 0:
         return int(S[b, BEST_POS])
-    led = NO_SUIT
-    for i in range(m):
-        e = ctx[C_EFF + S[b, TRICK + i]]
-        if i != skip and led == NO_SUIT and e != EXCUSE:
-            led = e
-    best = 0
-    best_key = NO_KEY
-    for i in range(m):
-        if i != skip:
-            key = card_key(ctx, S[b, TRICK + i], led)
-            if key > best_key:
-                best = i
-                best_key = key
-    return best
+    return best_position(S[b, TRICK : TRICK + m], m, ctx[C_EFF : C_EFF + MAX_CARDS], ctx[C_STR : C_STR + MAX_CARDS], skip)
 
 
 @jit
@@ -232,11 +220,7 @@ def encode(
     S: Any, b: int, seat: int, base: Any, off: Any, flag: Any, n_seats: int, n_cards: int, hand_scale: float, points_scale: float, out: Any
 ) -> None:
     """``out`` := ``base`` (the seat's tensor at the hand-over) with the slices card play changes written anew."""
-    out[:] = base
-    for d in range(len(DYNAMIC)):
-        for i in range(off[d, 0], off[d, 1]):
-            out[i] = 0.0
-    out[off[D_TO_MOVE, 0] + (S[b, TO_MOVE] - seat) % n_seats] = 1.0
+    begin_tensor(out, base, off, off[D_TO_MOVE, 0] + (S[b, TO_MOVE] - seat) % n_seats)
     k = S[b, KSEAT + seat]
     if k >= 0:
         hand = S[b, HANDS + k]
@@ -273,13 +257,7 @@ def encode(
             out[off[D_PUBLIC_TRICKS, 0] + rel] = won / 16.0
     if S[b, KEPT] == seat and off[D_KEPT, 1] > off[D_KEPT, 0]:
         out[off[D_KEPT, 0]] = 1.0
-    n = S[b, TN]
-    m = S[b, M]
-    for i in range(n):
-        q = S[b, SEATS + (S[b, LEADER] + i) % m]
-        out[off[D_TRICK, 0] + ((q - seat) % n_seats) * n_cards + flag[S[b, TRICK + i]]] = 1.0
-    if n:
-        out[off[D_LEADER, 0] + (S[b, SEATS + S[b, LEADER]] - seat) % n_seats] = 1.0
+    mark_trick(out, off[D_TRICK, 0], off[D_LEADER, 0], seat, n_seats, n_cards, flag, S, b, TRICK, S[b, TN], SEATS, S[b, M], S[b, LEADER])
 
 
 @jit
@@ -308,11 +286,9 @@ def step(
 
     Every action is checked first; on an illegal one nothing changes and its deal's index is returned (else -1).
     """
-    for b in range(S.shape[0]):
-        if live[b]:
-            a = actions[b]
-            if a < 0 or a >= len(code_card) or code_card[a] < 0 or mask[b, a] == 0:
-                return b
+    illegal = first_illegal(actions, live, code_card, mask)
+    if illegal >= 0:
+        return illegal
     for b in range(S.shape[0]):
         ended[b] = False
         if not live[b]:
