@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -128,19 +129,22 @@ def test_table_settings_survive_a_reload_and_change_the_hand(
 
 
 # ------------------------------------------- auto-play, then history and stats
-def _play_the_deal(page: Page, screenshot: Screenshot, pause_ms: int = 0) -> int:
+def _play_the_deal(page: Page, *, pause_ms: int = 0, enough: Callable[[Page], bool] | None = None) -> int:
     """Play one Doppelkopf deal through the page: healthy, first legal card, never an announcement.
 
     Auto-play is off at first; the first time a single card is the only legal move, the test waits and checks that
     nothing is played, then turns auto-play on in the popover and waits for the card to be played by itself.
     Returns how many cards were played by themselves.  ``pause_ms``: a wait before each card the test plays
-    (a card played at once collects the last trick before it reaches its winner).
+    (a card played at once collects the last trick before it reaches its winner).  ``enough``: a check of the
+    page that ends the play before the deal's end once it holds.
     """
     turned_on = False
     auto = 0
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
         if page.locator(tid("evaluation")).is_visible():
+            return auto
+        if enough is not None and enough(page):
             return auto
         if page.locator(f'{tid("turn")}[data-mine="true"]').count() == 0:
             page.wait_for_timeout(40)
@@ -187,7 +191,7 @@ def test_auto_play_then_history_and_statistics_of_the_deal(
 ) -> None:
     page = person(make_context, lang, viewport, "Autorin")
     _table_with_bots(page)
-    auto = _play_the_deal(page, screenshot)
+    auto = _play_the_deal(page)
     assert auto >= 1  # the last trick's card at least
     deals = page.request.get("/api/me/deals").json()["deals"]
     assert len(deals) == 1
@@ -350,13 +354,24 @@ def _bot_gaps(changes: list[dict[str, Any]]) -> list[float]:
     return gaps
 
 
-def test_a_trick_goes_to_its_winner(make_context: ContextFactory, screenshot: Screenshot) -> None:
+def _tricks_cleared(changes: list[dict[str, Any]]) -> int:
+    """How often the cards in the middle went away (a completed trick, held for a moment, left for the next one)."""
+    return sum(1 for before, after in itertools.pairwise(changes) if len(after["cards"]) < len(before["cards"]))
+
+
+def _pace_seen(page: Page) -> bool:
+    """Whether the page has shown two tricks cleared from the middle and five gaps between bots' cards."""
+    changes: list[dict[str, Any]] = page.evaluate("window.__trick")
+    return _tricks_cleared(changes) >= 2 and len(_bot_gaps(changes)) >= 5
+
+
+def test_a_trick_goes_to_its_winner(make_context: ContextFactory) -> None:
     context = make_context(viewport=LAPTOP, locale=LOCALES["de"])
     context.add_init_script(WATCH_TRICK)
     page = context.new_page()
     enter_as_guest(page, "Stichfrau")
     _table_with_bots(page)
-    _play_the_deal(page, screenshot, pause_ms=1400)
+    _play_the_deal(page, pause_ms=1400)
     sweeps: list[dict[str, Any]] = page.evaluate("window.__sweeps")
     assert len(sweeps) >= 6, sweeps  # most of the 12 tricks (a trick the page redraws during the slide counts once)
     assert all(sweep["to"] == sweep["winner"] for sweep in sweeps), sweeps
@@ -372,9 +387,13 @@ def test_reduced_motion_keeps_the_trick_still_and_slow_bots_are_paced(make_conte
     page.locator(tid("setting-bot-speed")).select_option("slow")
     _close_settings(page)
     _table_with_bots(page)
-    _play_the_deal(page, lambda *args, **kwargs: None)  # type: ignore[arg-type]
+    # A few tricks show the pace (at 1.1 s a card, the whole deal took a minute): at least two tricks held and
+    # cleared without a slide, and five gaps between bots' cards, some of them in a trick after a held one.
+    _play_the_deal(page, enough=_pace_seen)
     assert page.evaluate("window.__sweeps") == []  # the system asks for no motion
-    gaps = _bot_gaps(page.evaluate("window.__trick"))
+    changes = page.evaluate("window.__trick")
+    assert _tricks_cleared(changes) >= 2, changes
+    gaps = _bot_gaps(changes)
     assert len(gaps) >= 5, gaps
     # 1.1 s between two bots' cards (the server sends them 0.05 s apart), also after a trick was held in the middle
     assert min(gaps) >= 1000, gaps
