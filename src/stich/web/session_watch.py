@@ -1,4 +1,4 @@
-"""Which login sessions changed lately, so that a socket's session check needs the database only now and then.
+"""Which login sessions changed lately, so that a socket's session check needs the database only now and then (decision 0039).
 
 Every message a player sends over a table's socket is first checked against
 the session the socket was opened with: after a logout, or a login that gave
