@@ -387,9 +387,9 @@ class TableRuntime:
         """The ``table`` message last sent to every client (a presence change that changes nothing sends none)."""
         self._presence_timer: asyncio.TimerHandle | None = None
         self.chat = TableChat(self.settings)
+        """The table's chat: players' and spectators' channels and their latest messages (memory only)."""
         self._groups: dict[int, tuple[tuple[Card, ...], list[Any], list[list[str]]]] = {}
         """Per seat: the hand and the public facts its ``hand_groups`` were last sorted for, and those groups (:meth:`_hand_groups`)."""
-        """The table's chat: players' and spectators' channels and their latest messages (memory only)."""
 
     # ------------------------------------------------------------- queries
     def seat_of(self, identity: Identity | None) -> int | None:
