@@ -3,6 +3,7 @@
 Usage::
 
     python bench/bench_doppelkopf.py [--seconds S] [--repeats R] [--json]
+    python bench/bench_doppelkopf.py --ab OLD/src --ab src [--rounds N] [--ab-instructions N] [--json]
 
 Everything runs in this one process, one measurement after the other:
 
@@ -20,6 +21,18 @@ Everything runs in this one process, one measurement after the other:
    ``hearts``, plus the same micro-benchmarks on Tarok play positions;
 4. the ratios stich deals/s ÷ OpenSpiel games/s.
 
+With ``--ab`` (given two or more times) the script instead compares source
+trees (for example a ``git worktree`` of an older commit and this checkout):
+each round runs every tree once, each in its own subprocess with
+``PYTHONPATH`` set to that tree, in alternating order (A B, then B A, ...),
+and each run counts random deals per second of process CPU time (not wall
+time, so other load on a shared machine counts less), the best of a few
+passes per preset.  The report gives each tree's median, the ratio of
+medians against the first tree, the median of the per-round ratios and the
+load average around every run.  ``--ab-instructions N`` also counts each
+tree's instructions per deal over N deals with valgrind's callgrind: slow,
+but deterministic, so the load of a shared machine does not move it.
+
 These are measurements, not tests: nothing here fails when a target is
 missed; the output says whether each target is met.  See bench/README.md.
 """
@@ -31,6 +44,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -450,6 +464,175 @@ def bench_openspiel(seconds: float, repeats: int, positions: int, micro_repeats:
     return {"throughput": runs, "micro": micro}
 
 
+# ---------------------------------------------------------------- A/B of source trees
+
+AB_CHILD = """
+import gc, json, random, sys, time
+from stich.core.registry import make_game
+presets, deals, passes, seed = json.loads(sys.argv[1])
+out = {}
+for preset in presets:
+    game = make_game("doppelkopf", preset)
+    def run(count):
+        rng = random.Random(seed)
+        for i in range(count):
+            state = game.new_state(seed=i, dealer=i % game.num_seats)
+            while not state.is_terminal():
+                state.apply(rng.choice(state.legal_codes()))
+            state.result()
+    run(min(deals, 100))  # warm-up: imports, caches
+    rates, walls = [], []
+    for _ in range(passes):
+        gc.collect()
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        run(deals)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        rates.append(deals / cpu)
+        walls.append(cpu / wall)
+    out[preset] = {"rates": rates, "cpu_share": walls}
+print(json.dumps(out))
+"""
+"""One A/B run in a fresh interpreter: random deals per CPU second of each preset, ``passes`` passes of ``deals`` deals.
+
+It uses only ``make_game``, ``new_state``, ``legal_codes``, ``apply``, ``is_terminal`` and
+``result``, so it runs on old trees as well.
+"""
+
+
+def _loadavg() -> float | None:
+    """The one-minute load average, if the platform has one."""
+    with suppress(OSError, AttributeError):
+        return round(os.getloadavg()[0], 2)
+    return None
+
+
+def ab_run(src: Path, presets: list[str], deals: int, passes: int) -> dict[str, Any]:
+    """One run of ``AB_CHILD`` with ``src`` first on the path; best deals per CPU second per preset, load before/after."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    load_before = _loadavg()
+    done = subprocess.run(
+        [sys.executable, "-c", AB_CHILD, json.dumps([presets, deals, passes, SEED])],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the A/B run of {src} failed:\n{done.stderr}")
+    figures = json.loads(done.stdout)
+    return {
+        "load": [load_before, _loadavg()],
+        "best": {p: max(f["rates"]) for p, f in figures.items()},
+        "cpu_share": {p: min(f["cpu_share"]) for p, f in figures.items()},
+        "rates": {p: f["rates"] for p, f in figures.items()},
+    }
+
+
+def _callgrind_instructions(src: Path, preset: str, deals: int) -> int:
+    """Instructions ``AB_CHILD`` executes for ``preset`` with ``deals`` deals in one pass, counted by valgrind's callgrind."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", AB_CHILD]
+    done = subprocess.run([*command, json.dumps([[preset], deals, 1, SEED])], env=env, capture_output=True, text=True, check=False)
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1].strip())
+    raise SystemExit(f"callgrind gave no count for {src} ({preset}):\n{done.stderr[-2000:]}")
+
+
+def ab_instructions(src: Path, presets: list[str], deals: int) -> dict[str, float]:
+    """Instructions per deal of each preset: the count with ``100 + deals`` deals less the count with 100, over ``deals``.
+
+    Both runs import the same modules and replay the same first 100 deals (the warm-up and the
+    short pass), so the difference is the work of deals 100 .. 99 + ``deals`` alone.  The count is
+    deterministic: other load on the machine does not change it (cache misses do not show in it).
+    """
+    out = {}
+    for preset in presets:
+        short = _callgrind_instructions(src, preset, 100)
+        long = _callgrind_instructions(src, preset, 100 + deals)
+        out[preset] = (long - short) / deals
+    return out
+
+
+def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Alternate the source trees of ``--ab`` over ``--rounds`` rounds (A B, B A, A B, ...)."""
+    srcs = [Path(s).resolve() for s in args.ab]
+    presets = [p for p in args.ab_presets.split(",") if p]
+    info = machine_info(ab_sources=[str(s) for s in srcs])
+    runs: dict[str, list[dict[str, Any]]] = {str(s): [] for s in srcs}
+    for r in range(args.rounds):
+        order = srcs if r % 2 == 0 else srcs[::-1]
+        for src in order:
+            progress(f"round {r + 1}/{args.rounds}: {src}")
+            runs[str(src)].append(ab_run(src, presets, args.ab_deals, args.ab_passes))
+    instructions: dict[str, dict[str, float]] = {}
+    if args.ab_instructions:
+        for src in srcs:
+            progress(f"instructions per deal (callgrind): {src}")
+            instructions[str(src)] = ab_instructions(src, presets, args.ab_instructions)
+    with suppress(OSError):
+        info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    base = str(srcs[0])
+    summary: dict[str, Any] = {}
+    for src, rs in runs.items():
+        per = {}
+        for preset in presets:
+            mine = [x["best"][preset] for x in rs]
+            theirs = [x["best"][preset] for x in runs[base]]
+            per[preset] = {
+                "per_round": [round(v) for v in mine],
+                "median": round(statistics.median(mine)),
+                "ratio_of_medians": statistics.median(mine) / statistics.median(theirs),
+                "median_round_ratio": statistics.median(m / t for m, t in zip(mine, theirs, strict=True)),
+                "min_cpu_share": round(min(x["cpu_share"][preset] for x in rs), 3),
+            }
+        if instructions:
+            for preset in presets:
+                per[preset]["instructions_per_deal"] = round(instructions[src][preset])
+                per[preset]["instructions_ratio"] = instructions[src][preset] / instructions[base][preset]
+        summary[src] = {"presets": per, "load": [x["load"] for x in rs]}
+    return {
+        "machine": info,
+        "settings": {
+            "rounds": args.rounds,
+            "deals_per_pass": args.ab_deals,
+            "passes": args.ab_passes,
+            "presets": presets,
+            "instructions_deals": args.ab_instructions,
+            "seed": SEED,
+        },
+        "ab": summary,
+    }
+
+
+def render_ab(report: dict[str, Any]) -> str:
+    """A readable table of an A/B report."""
+    m, s = report["machine"], report["settings"]
+    lines = [
+        "stich Doppelkopf A/B: random deals per CPU second (best pass of each run), trees alternated per round",
+        f"  date      {m['date']}",
+        f"  machine   {m['nproc']} usable cores ({m['cpu_count']} total), {m['cpu_model']}",
+        f"  python    {m['python_impl']} {m['python']} on {m['platform']}",
+        f"  load avg  start {m['loadavg_at_start']}  end {m.get('loadavg_at_end')}",
+        f"  command   {m['command']}",
+        f"  settings  {s['rounds']} rounds, {s['passes']} passes of {s['deals_per_pass']} deals per run",
+        "",
+    ]
+    for src, data in report["ab"].items():
+        lines.append(f"  {src}")
+        loads = " ".join(f"{a}/{b}" for a, b in data["load"])
+        lines.append(f"    load before/after each run: {loads}")
+        for preset, f in data["presets"].items():
+            rounds = " / ".join(f"{v:,}" for v in f["per_round"])
+            lines.append(
+                f"    {preset:<16} {rounds}  median {f['median']:,}  ratio of medians {f['ratio_of_medians']:.3f}"
+                f"  median round ratio {f['median_round_ratio']:.3f}  min CPU share {f['min_cpu_share']}"
+            )
+            if "instructions_per_deal" in f:
+                lines.append(f"    {'':<16} instructions per deal {f['instructions_per_deal']:,}  ratio {f['instructions_ratio']:.3f}")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -593,6 +776,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--micro-repeats", type=int, default=7, help="batches per micro-benchmark; the median is reported (default 7)")
     parser.add_argument("--min-time", type=float, default=0.05, help="minimum seconds per micro-benchmark batch (default 0.05)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ab = parser.add_argument_group("A/B of source trees (instead of the figures above)")
+    ab.add_argument("--ab", action="append", metavar="SRC", help="a source tree to compare (its src/ folder); give it two or more times")
+    ab.add_argument("--rounds", type=int, default=6, help="rounds, each running every tree once, order alternating (default 6)")
+    ab.add_argument("--ab-deals", type=int, default=1500, help="deals per pass (default 1500)")
+    ab.add_argument("--ab-passes", type=int, default=3, help="passes per run and preset; the best counts (default 3)")
+    ab.add_argument(
+        "--ab-instructions",
+        type=int,
+        default=0,
+        metavar="DEALS",
+        help="also count instructions per deal over DEALS deals with valgrind's callgrind (deterministic; 0 = off, the default)",
+    )
+    ab.add_argument(
+        "--ab-presets", default="ddv,ddv_no_nines,house_classic", help="comma-separated presets (default ddv,ddv_no_nines,house_classic)"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.micro_repeats < 1:
         parser.error("--seconds, --repeats, --positions and --micro-repeats must be positive")
@@ -600,6 +798,12 @@ def main(argv: list[str] | None = None) -> int:
     def progress(msg: str) -> None:
         print(f"... {msg}", file=sys.stderr, flush=True)
 
+    if args.ab:
+        if len(args.ab) < 2 or args.rounds < 1 or args.ab_deals < 1 or args.ab_passes < 1 or args.ab_instructions < 0:
+            parser.error("--ab: two or more trees; --rounds, --ab-deals, --ab-passes positive; --ab-instructions not negative")
+        ab_report = run_ab(args, progress)
+        print(json.dumps(to_json(ab_report), indent=2, ensure_ascii=False) if args.json else render_ab(ab_report))
+        return 0
     report = run(args, progress)
     if args.json:
         print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
