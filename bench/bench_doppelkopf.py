@@ -23,15 +23,17 @@ Everything runs in this one process, one measurement after the other:
 
 With ``--ab`` (given two or more times) the script instead compares source
 trees (for example a ``git worktree`` of an older commit and this checkout):
-each round runs every tree once, each in its own subprocess with
-``PYTHONPATH`` set to that tree, in alternating order (A B, then B A, ...),
-and each run counts random deals per second of process CPU time (not wall
-time, so other load on a shared machine counts less), the best of a few
-passes per preset.  The report gives each tree's median, the ratio of
-medians against the first tree, the median of the per-round ratios and the
-load average around every run.  ``--ab-instructions N`` also counts each
-tree's instructions per deal over N deals with valgrind's callgrind: slow,
-but deterministic, so the load of a shared machine does not move it.
+one worker process per tree, with ``PYTHONPATH`` set to that tree, plays the
+same seeded random deals (``--ab-deals`` per sample) again and again; each
+round asks every tree for one sample per preset, in alternating order (A B C,
+then C B A, ...), and a sample counts deals per second of process CPU time
+(not wall time, so other load on a shared machine counts less).  The report
+gives each tree's best and median sample and the ratios against the first
+tree (best ÷ best, median ÷ median, and the median of the ratios within a
+round, whose samples ran next to each other), the CPU share the samples got
+and the load average over the rounds.  ``--ab-instructions N`` also counts
+each tree's instructions per deal over N deals with valgrind's callgrind:
+slow, but deterministic, so the load of a shared machine does not move it.
 
 These are measurements, not tests: nothing here fails when a target is
 missed; the output says whether each target is met.  See bench/README.md.
@@ -469,70 +471,67 @@ def bench_openspiel(seconds: float, repeats: int, positions: int, micro_repeats:
 AB_CHILD = """
 import gc, json, random, sys, time
 from stich.core.registry import make_game
-presets, deals, passes, seed = json.loads(sys.argv[1])
-out = {}
-for preset in presets:
-    game = make_game("doppelkopf", preset)
-    def run(count):
-        rng = random.Random(seed)
-        for i in range(count):
-            state = game.new_state(seed=i, dealer=i % game.num_seats)
-            while not state.is_terminal():
-                state.apply(rng.choice(state.legal_codes()))
-            state.result()
-    run(min(deals, 100))  # warm-up: imports, caches
-    rates, walls = [], []
-    for _ in range(passes):
-        gc.collect()
-        cpu0, wall0 = time.process_time(), time.perf_counter()
-        run(deals)
-        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-        rates.append(deals / cpu)
-        walls.append(cpu / wall)
-    out[preset] = {"rates": rates, "cpu_share": walls}
-print(json.dumps(out))
+games = {}
+for line in sys.stdin:
+    preset, deals, seed = json.loads(line)
+    game = games.get(preset) or games.setdefault(preset, make_game("doppelkopf", preset))
+    gc.collect()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    rng = random.Random(seed)
+    for i in range(deals):
+        state = game.new_state(seed=i, dealer=i % game.num_seats)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_codes()))
+        state.result()
+    print(json.dumps([time.process_time() - cpu0, time.perf_counter() - wall0]), flush=True)
 """
-"""One A/B run in a fresh interpreter: random deals per CPU second of each preset, ``passes`` passes of ``deals`` deals.
+"""The worker of one source tree: for each request line ``[preset, deals, seed]`` it plays deals 0 .. deals - 1 at
+random and answers ``[CPU seconds, wall seconds]``.
 
 It uses only ``make_game``, ``new_state``, ``legal_codes``, ``apply``, ``is_terminal`` and
 ``result``, so it runs on old trees as well.
 """
 
 
-def _loadavg() -> float | None:
-    """The one-minute load average, if the platform has one."""
+def _loadavg() -> float:
+    """The one-minute load average (0 where the platform has none)."""
     with suppress(OSError, AttributeError):
         return round(os.getloadavg()[0], 2)
-    return None
+    return 0.0
 
 
-def ab_run(src: Path, presets: list[str], deals: int, passes: int) -> dict[str, Any]:
-    """One run of ``AB_CHILD`` with ``src`` first on the path; best deals per CPU second per preset, load before/after."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    load_before = _loadavg()
-    done = subprocess.run(
-        [sys.executable, "-c", AB_CHILD, json.dumps([presets, deals, passes, SEED])],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"the A/B run of {src} failed:\n{done.stderr}")
-    figures = json.loads(done.stdout)
-    return {
-        "load": [load_before, _loadavg()],
-        "best": {p: max(f["rates"]) for p, f in figures.items()},
-        "cpu_share": {p: min(f["cpu_share"]) for p, f in figures.items()},
-        "rates": {p: f["rates"] for p, f in figures.items()},
-    }
+class AbWorker:
+    """A running :data:`AB_CHILD` with ``src`` first on its path."""
+
+    def __init__(self, src: Path) -> None:
+        self.src = src
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        self.process = subprocess.Popen([sys.executable, "-c", AB_CHILD], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, preset: str, deals: int) -> tuple[float, float]:
+        """CPU and wall seconds of ``deals`` random deals of ``preset``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps([preset, deals, SEED]) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"the A/B worker of {self.src} stopped (exit status {self.process.wait()})")
+        cpu, wall = json.loads(answer)
+        return float(cpu), float(wall)
+
+    def close(self) -> None:
+        """End the worker."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
 
 
 def _callgrind_instructions(src: Path, preset: str, deals: int) -> int:
-    """Instructions ``AB_CHILD`` executes for ``preset`` with ``deals`` deals in one pass, counted by valgrind's callgrind."""
+    """Instructions :data:`AB_CHILD` executes for a warm-up of 100 deals of ``preset`` and then ``deals`` deals (callgrind)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
+    requests = "".join(json.dumps([preset, n, SEED]) + "\n" for n in (100, deals))
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", AB_CHILD]
-    done = subprocess.run([*command, json.dumps([[preset], deals, 1, SEED])], env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, input=requests, env=env, capture_output=True, text=True, check=False)
     for line in done.stderr.splitlines():
         if "Collected :" in line:
             return int(line.rsplit(":", 1)[1].strip())
@@ -543,7 +542,7 @@ def ab_instructions(src: Path, presets: list[str], deals: int) -> dict[str, floa
     """Instructions per deal of each preset: the count with ``100 + deals`` deals less the count with 100, over ``deals``.
 
     Both runs import the same modules and replay the same first 100 deals (the warm-up and the
-    short pass), so the difference is the work of deals 100 .. 99 + ``deals`` alone.  The count is
+    short run), so the difference is the work of deals 100 .. 99 + ``deals`` alone.  The count is
     deterministic: other load on the machine does not change it (cache misses do not show in it).
     """
     out = {}
@@ -555,16 +554,35 @@ def ab_instructions(src: Path, presets: list[str], deals: int) -> dict[str, floa
 
 
 def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
-    """Alternate the source trees of ``--ab`` over ``--rounds`` rounds (A B, B A, A B, ...)."""
+    """Alternate the source trees of ``--ab``: each round runs every tree once per preset, order A B C, then C B A, ...
+
+    One worker process per tree stays up for the whole run, so a sample is only the deals; the
+    samples are short, and neighbours in time (one round) see about the same load.
+    """
     srcs = [Path(s).resolve() for s in args.ab]
     presets = [p for p in args.ab_presets.split(",") if p]
     info = machine_info(ab_sources=[str(s) for s in srcs])
-    runs: dict[str, list[dict[str, Any]]] = {str(s): [] for s in srcs}
-    for r in range(args.rounds):
-        order = srcs if r % 2 == 0 else srcs[::-1]
-        for src in order:
-            progress(f"round {r + 1}/{args.rounds}: {src}")
-            runs[str(src)].append(ab_run(src, presets, args.ab_deals, args.ab_passes))
+    workers = [AbWorker(src) for src in srcs]
+    rates: dict[str, dict[str, list[float]]] = {str(s): {p: [] for p in presets} for s in srcs}
+    shares: dict[str, dict[str, list[float]]] = {str(s): {p: [] for p in presets} for s in srcs}
+    loads: list[float] = []
+    try:
+        for worker in workers:
+            for preset in presets:
+                worker.run(preset, min(args.ab_deals, 100))  # warm-up: imports, caches
+        for r in range(args.rounds):
+            if r % 10 == 0:
+                progress(f"round {r + 1}/{args.rounds}")
+            loads.append(_loadavg())
+            for preset in presets:
+                for worker in workers if r % 2 == 0 else workers[::-1]:
+                    cpu, wall = worker.run(preset, args.ab_deals)
+                    rates[str(worker.src)][preset].append(args.ab_deals / cpu)
+                    shares[str(worker.src)][preset].append(cpu / wall)
+    finally:
+        for worker in workers:
+            worker.close()
+    loads.append(_loadavg())
     instructions: dict[str, dict[str, float]] = {}
     if args.ab_instructions:
         for src in srcs:
@@ -574,33 +592,32 @@ def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[st
         info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     base = str(srcs[0])
     summary: dict[str, Any] = {}
-    for src, rs in runs.items():
-        per = {}
+    for src in map(str, srcs):
+        per: dict[str, Any] = {}
         for preset in presets:
-            mine = [x["best"][preset] for x in rs]
-            theirs = [x["best"][preset] for x in runs[base]]
+            mine, theirs = rates[src][preset], rates[base][preset]
             per[preset] = {
-                "per_round": [round(v) for v in mine],
+                "best": round(max(mine)),
                 "median": round(statistics.median(mine)),
-                "ratio_of_medians": statistics.median(mine) / statistics.median(theirs),
+                "best_ratio": max(mine) / max(theirs),
+                "median_ratio": statistics.median(mine) / statistics.median(theirs),
                 "median_round_ratio": statistics.median(m / t for m, t in zip(mine, theirs, strict=True)),
-                "min_cpu_share": round(min(x["cpu_share"][preset] for x in rs), 3),
+                "cpu_share_median": round(statistics.median(shares[src][preset]), 3),
             }
-        if instructions:
-            for preset in presets:
+            if instructions:
                 per[preset]["instructions_per_deal"] = round(instructions[src][preset])
                 per[preset]["instructions_ratio"] = instructions[src][preset] / instructions[base][preset]
-        summary[src] = {"presets": per, "load": [x["load"] for x in rs]}
+        summary[src] = per
     return {
         "machine": info,
         "settings": {
             "rounds": args.rounds,
-            "deals_per_pass": args.ab_deals,
-            "passes": args.ab_passes,
+            "deals_per_sample": args.ab_deals,
             "presets": presets,
             "instructions_deals": args.ab_instructions,
             "seed": SEED,
         },
+        "load_per_round": loads,
         "ab": summary,
     }
 
@@ -608,25 +625,24 @@ def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[st
 def render_ab(report: dict[str, Any]) -> str:
     """A readable table of an A/B report."""
     m, s = report["machine"], report["settings"]
+    loads = report["load_per_round"]
     lines = [
-        "stich Doppelkopf A/B: random deals per CPU second (best pass of each run), trees alternated per round",
+        "stich Doppelkopf A/B: random deals per CPU second, trees alternated in every round",
         f"  date      {m['date']}",
         f"  machine   {m['nproc']} usable cores ({m['cpu_count']} total), {m['cpu_model']}",
         f"  python    {m['python_impl']} {m['python']} on {m['platform']}",
-        f"  load avg  start {m['loadavg_at_start']}  end {m.get('loadavg_at_end')}",
+        f"  load avg  min {min(loads)}, median {statistics.median(loads)}, max {max(loads)} over the rounds",
         f"  command   {m['command']}",
-        f"  settings  {s['rounds']} rounds, {s['passes']} passes of {s['deals_per_pass']} deals per run",
+        f"  settings  {s['rounds']} rounds, {s['deals_per_sample']} deals per sample (the same deals every time)",
         "",
+        "  ratios against the first tree: best ÷ best, median ÷ median, median of the ratios within a round",
     ]
-    for src, data in report["ab"].items():
+    for src, per in report["ab"].items():
         lines.append(f"  {src}")
-        loads = " ".join(f"{a}/{b}" for a, b in data["load"])
-        lines.append(f"    load before/after each run: {loads}")
-        for preset, f in data["presets"].items():
-            rounds = " / ".join(f"{v:,}" for v in f["per_round"])
+        for preset, f in per.items():
             lines.append(
-                f"    {preset:<16} {rounds}  median {f['median']:,}  ratio of medians {f['ratio_of_medians']:.3f}"
-                f"  median round ratio {f['median_round_ratio']:.3f}  min CPU share {f['min_cpu_share']}"
+                f"    {preset:<16} best {f['best']:>6,}  median {f['median']:>6,}   ratios {f['best_ratio']:.3f}"
+                f" / {f['median_ratio']:.3f} / {f['median_round_ratio']:.3f}   CPU share (median) {f['cpu_share_median']}"
             )
             if "instructions_per_deal" in f:
                 lines.append(f"    {'':<16} instructions per deal {f['instructions_per_deal']:,}  ratio {f['instructions_ratio']:.3f}")
@@ -778,9 +794,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ab = parser.add_argument_group("A/B of source trees (instead of the figures above)")
     ab.add_argument("--ab", action="append", metavar="SRC", help="a source tree to compare (its src/ folder); give it two or more times")
-    ab.add_argument("--rounds", type=int, default=6, help="rounds, each running every tree once, order alternating (default 6)")
-    ab.add_argument("--ab-deals", type=int, default=1500, help="deals per pass (default 1500)")
-    ab.add_argument("--ab-passes", type=int, default=3, help="passes per run and preset; the best counts (default 3)")
+    ab.add_argument(
+        "--rounds", type=int, default=40, help="rounds, each running every tree once per preset, in alternating order (default 40)"
+    )
+    ab.add_argument("--ab-deals", type=int, default=300, help="deals per sample (default 300)")
     ab.add_argument(
         "--ab-instructions",
         type=int,
@@ -799,8 +816,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"... {msg}", file=sys.stderr, flush=True)
 
     if args.ab:
-        if len(args.ab) < 2 or args.rounds < 1 or args.ab_deals < 1 or args.ab_passes < 1 or args.ab_instructions < 0:
-            parser.error("--ab: two or more trees; --rounds, --ab-deals, --ab-passes positive; --ab-instructions not negative")
+        if len(args.ab) < 2 or args.rounds < 1 or args.ab_deals < 1 or args.ab_instructions < 0:
+            parser.error("--ab: two or more trees; --rounds and --ab-deals positive; --ab-instructions not negative")
         ab_report = run_ab(args, progress)
         print(json.dumps(to_json(ab_report), indent=2, ensure_ascii=False) if args.json else render_ab(ab_report))
         return 0
