@@ -4,6 +4,7 @@ Usage::
 
     python bench/bench_doppelkopf.py [--seconds S] [--repeats R] [--json]
     python bench/bench_doppelkopf.py --ab OLD/src --ab src [--rounds N] [--ab-instructions N] [--json]
+    python bench/bench_doppelkopf.py --profile 3000 [--profile-preset P]
 
 Everything runs in this one process, one measurement after the other:
 
@@ -34,6 +35,8 @@ round, whose samples ran next to each other), the CPU share the samples got
 and the load average over the rounds.  ``--ab-instructions N`` also counts
 each tree's instructions per deal over N deals with valgrind's callgrind:
 slow, but deterministic, so the load of a shared machine does not move it.
+``--profile N`` prints a cProfile of N deals of the headline loop on the
+process's CPU clock instead (``--profile-preset`` picks the preset).
 
 These are measurements, not tests: nothing here fails when a target is
 missed; the output says whether each target is met.  See bench/README.md.
@@ -622,6 +625,31 @@ def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[st
     }
 
 
+def profile_deals(preset: str, deals: int, top: int = 20) -> str:
+    """cProfile (on the process's CPU clock) of ``deals`` random deals of ``preset`` as the headline loop plays them.
+
+    Returns the ``top`` functions by own time and by cumulative time, as ``pstats`` prints them.
+    """
+    import cProfile
+    import io
+    import pstats
+
+    game = make_game("doppelkopf", preset)
+    for i in range(100):  # warm-up: imports, caches
+        _deal_codes(game, i, random.Random(SEED + i))
+    profiler = cProfile.Profile(time.process_time)
+    rng = random.Random(SEED)
+    profiler.enable()
+    for i in range(deals):
+        _deal_codes(game, i, rng)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
 def render_ab(report: dict[str, Any]) -> str:
     """A readable table of an A/B report."""
     m, s = report["machine"], report["settings"]
@@ -792,6 +820,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--micro-repeats", type=int, default=7, help="batches per micro-benchmark; the median is reported (default 7)")
     parser.add_argument("--min-time", type=float, default=0.05, help="minimum seconds per micro-benchmark batch (default 0.05)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="DEALS", help="instead: cProfile (CPU clock) of DEALS random deals of --profile-preset"
+    )
+    parser.add_argument("--profile-preset", default="ddv", help="the preset --profile plays (default ddv)")
     ab = parser.add_argument_group("A/B of source trees (instead of the figures above)")
     ab.add_argument("--ab", action="append", metavar="SRC", help="a source tree to compare (its src/ folder); give it two or more times")
     ab.add_argument(
@@ -815,6 +847,9 @@ def main(argv: list[str] | None = None) -> int:
     def progress(msg: str) -> None:
         print(f"... {msg}", file=sys.stderr, flush=True)
 
+    if args.profile > 0:
+        print(profile_deals(args.profile_preset, args.profile))
+        return 0
     if args.ab:
         if len(args.ab) < 2 or args.rounds < 1 or args.ab_deals < 1 or args.ab_instructions < 0:
             parser.error("--ab: two or more trees; --rounds and --ab-deals positive; --ab-instructions not negative")
