@@ -73,6 +73,8 @@ _NINE_FACES = tuple(face(s + "9") for s in "CSHD")
 _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
+_CARD_OF = FACES + FACES
+"""The face of each physical card (``copy * 24 + face``)."""
 
 
 def faces_of(mask: int) -> int:
@@ -673,10 +675,8 @@ class DoppelkopfState(PhasedState):
 
     def _play(self, p: int, f: int) -> None:
         hand = self.hands[p]
-        bit = 1 << f
-        if not hand & bit:
-            bit <<= N_FACES
-        self.hands[p] = hand ^ bit
+        card = f if hand >> f & 1 else f + N_FACES  # the lower copy in hand
+        self.hands[p] = hand ^ (1 << card)
         order = self.order
         eff = order.eff[f]
         cards = self.trick_cards
@@ -695,7 +695,7 @@ class DoppelkopfState(PhasedState):
             if key > self.best_key or (key == self.best_key and f == order.dulle and self._second_dulle_wins()):
                 self.best_key = key
                 self.best_pos = len(cards)
-        cards.append(bit.bit_length() - 1)
+        cards.append(card)
         self.trick_seats.append(p)
         if self.schwein_bits >> f & 1:
             self._note_schwein_play(p, f)
@@ -848,7 +848,7 @@ class DoppelkopfState(PhasedState):
             re_seats=frozenset(s for s in self.active if self.party[s] == RE),
             re_level=self.level[RE],
             kontra_level=self.level[KONTRA],
-            tricks=tuple(PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks),
+            tricks=tuple(PlayedTrick(seats, tuple(map(_CARD_OF.__getitem__, cards)), winner) for seats, cards, winner in self.tricks),
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
             schwein_tricks=self.schwein_tricks,
