@@ -3,6 +3,8 @@
 Usage::
 
     python bench/bench_doppelkopf.py [--seconds S] [--repeats R] [--json]
+    python bench/bench_doppelkopf.py --ab OLD/src --ab src [--rounds N] [--ab-instructions N] [--json]
+    python bench/bench_doppelkopf.py --profile 3000 [--profile-preset P]
 
 Everything runs in this one process, one measurement after the other:
 
@@ -20,6 +22,22 @@ Everything runs in this one process, one measurement after the other:
    ``hearts``, plus the same micro-benchmarks on Tarok play positions;
 4. the ratios stich deals/s ÷ OpenSpiel games/s.
 
+With ``--ab`` (given two or more times) the script instead compares source
+trees (for example a ``git worktree`` of an older commit and this checkout):
+one worker process per tree, with ``PYTHONPATH`` set to that tree, plays the
+same seeded random deals (``--ab-deals`` per sample) again and again; each
+round asks every tree for one sample per preset, in alternating order (A B C,
+then C B A, ...), and a sample counts deals per second of process CPU time
+(not wall time, so other load on a shared machine counts less).  The report
+gives each tree's best and median sample and the ratios against the first
+tree (best ÷ best, median ÷ median, and the median of the ratios within a
+round, whose samples ran next to each other), the CPU share the samples got
+and the load average over the rounds.  ``--ab-instructions N`` also counts
+each tree's instructions per deal over N deals with valgrind's callgrind:
+slow, but deterministic, so the load of a shared machine does not move it.
+``--profile N`` prints a cProfile of N deals of the headline loop on the
+process's CPU clock instead (``--profile-preset`` picks the preset).
+
 These are measurements, not tests: nothing here fails when a target is
 missed; the output says whether each target is met.  See bench/README.md.
 """
@@ -31,6 +49,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -450,6 +469,214 @@ def bench_openspiel(seconds: float, repeats: int, positions: int, micro_repeats:
     return {"throughput": runs, "micro": micro}
 
 
+# ---------------------------------------------------------------- A/B of source trees
+
+AB_CHILD = """
+import gc, json, random, sys, time
+from stich.core.registry import make_game
+games = {}
+for line in sys.stdin:
+    preset, deals, seed = json.loads(line)
+    game = games.get(preset) or games.setdefault(preset, make_game("doppelkopf", preset))
+    gc.collect()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    rng = random.Random(seed)
+    for i in range(deals):
+        state = game.new_state(seed=i, dealer=i % game.num_seats)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_codes()))
+        state.result()
+    print(json.dumps([time.process_time() - cpu0, time.perf_counter() - wall0]), flush=True)
+"""
+"""The worker of one source tree: for each request line ``[preset, deals, seed]`` it plays deals 0 .. deals - 1 at
+random and answers ``[CPU seconds, wall seconds]``.
+
+It uses only ``make_game``, ``new_state``, ``legal_codes``, ``apply``, ``is_terminal`` and
+``result``, so it runs on old trees as well.
+"""
+
+
+def _loadavg() -> float:
+    """The one-minute load average (0 where the platform has none)."""
+    with suppress(OSError, AttributeError):
+        return round(os.getloadavg()[0], 2)
+    return 0.0
+
+
+class AbWorker:
+    """A running :data:`AB_CHILD` with ``src`` first on its path."""
+
+    def __init__(self, src: Path) -> None:
+        self.src = src
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        self.process = subprocess.Popen([sys.executable, "-c", AB_CHILD], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, preset: str, deals: int) -> tuple[float, float]:
+        """CPU and wall seconds of ``deals`` random deals of ``preset``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps([preset, deals, SEED]) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"the A/B worker of {self.src} stopped (exit status {self.process.wait()})")
+        cpu, wall = json.loads(answer)
+        return float(cpu), float(wall)
+
+    def close(self) -> None:
+        """End the worker."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def _callgrind_instructions(src: Path, preset: str, deals: int) -> int:
+    """Instructions :data:`AB_CHILD` executes for a warm-up of 100 deals of ``preset`` and then ``deals`` deals (callgrind)."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    requests = "".join(json.dumps([preset, n, SEED]) + "\n" for n in (100, deals))
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", AB_CHILD]
+    done = subprocess.run(command, input=requests, env=env, capture_output=True, text=True, check=False)
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1].strip())
+    raise SystemExit(f"callgrind gave no count for {src} ({preset}):\n{done.stderr[-2000:]}")
+
+
+def ab_instructions(src: Path, presets: list[str], deals: int) -> dict[str, float]:
+    """Instructions per deal of each preset: the count with ``100 + deals`` deals less the count with 100, over ``deals``.
+
+    Both runs import the same modules and replay the same first 100 deals (the warm-up and the
+    short run), so the difference is the work of deals 100 .. 99 + ``deals`` alone.  The count is
+    deterministic: other load on the machine does not change it (cache misses do not show in it).
+    """
+    out = {}
+    for preset in presets:
+        short = _callgrind_instructions(src, preset, 100)
+        long = _callgrind_instructions(src, preset, 100 + deals)
+        out[preset] = (long - short) / deals
+    return out
+
+
+def run_ab(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Alternate the source trees of ``--ab``: each round runs every tree once per preset, order A B C, then C B A, ...
+
+    One worker process per tree stays up for the whole run, so a sample is only the deals; the
+    samples are short, and neighbours in time (one round) see about the same load.
+    """
+    srcs = [Path(s).resolve() for s in args.ab]
+    presets = [p for p in args.ab_presets.split(",") if p]
+    info = machine_info(ab_sources=[str(s) for s in srcs])
+    workers = [AbWorker(src) for src in srcs]
+    rates: dict[str, dict[str, list[float]]] = {str(s): {p: [] for p in presets} for s in srcs}
+    shares: dict[str, dict[str, list[float]]] = {str(s): {p: [] for p in presets} for s in srcs}
+    loads: list[float] = []
+    try:
+        for worker in workers:
+            for preset in presets:
+                worker.run(preset, min(args.ab_deals, 100))  # warm-up: imports, caches
+        for r in range(args.rounds):
+            if r % 10 == 0:
+                progress(f"round {r + 1}/{args.rounds}")
+            loads.append(_loadavg())
+            for preset in presets:
+                for worker in workers if r % 2 == 0 else workers[::-1]:
+                    cpu, wall = worker.run(preset, args.ab_deals)
+                    rates[str(worker.src)][preset].append(args.ab_deals / cpu)
+                    shares[str(worker.src)][preset].append(cpu / wall)
+    finally:
+        for worker in workers:
+            worker.close()
+    loads.append(_loadavg())
+    instructions: dict[str, dict[str, float]] = {}
+    if args.ab_instructions:
+        for src in srcs:
+            progress(f"instructions per deal (callgrind): {src}")
+            instructions[str(src)] = ab_instructions(src, presets, args.ab_instructions)
+    with suppress(OSError):
+        info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    base = str(srcs[0])
+    summary: dict[str, Any] = {}
+    for src in map(str, srcs):
+        per: dict[str, Any] = {}
+        for preset in presets:
+            mine, theirs = rates[src][preset], rates[base][preset]
+            per[preset] = {
+                "best": round(max(mine)),
+                "median": round(statistics.median(mine)),
+                "best_ratio": max(mine) / max(theirs),
+                "median_ratio": statistics.median(mine) / statistics.median(theirs),
+                "median_round_ratio": statistics.median(m / t for m, t in zip(mine, theirs, strict=True)),
+                "cpu_share_median": round(statistics.median(shares[src][preset]), 3),
+            }
+            if instructions:
+                per[preset]["instructions_per_deal"] = round(instructions[src][preset])
+                per[preset]["instructions_ratio"] = instructions[src][preset] / instructions[base][preset]
+        summary[src] = per
+    return {
+        "machine": info,
+        "settings": {
+            "rounds": args.rounds,
+            "deals_per_sample": args.ab_deals,
+            "presets": presets,
+            "instructions_deals": args.ab_instructions,
+            "seed": SEED,
+        },
+        "load_per_round": loads,
+        "ab": summary,
+    }
+
+
+def profile_deals(preset: str, deals: int, top: int = 20) -> str:
+    """cProfile (on the process's CPU clock) of ``deals`` random deals of ``preset`` as the headline loop plays them.
+
+    Returns the ``top`` functions by own time and by cumulative time, as ``pstats`` prints them.
+    """
+    import cProfile
+    import io
+    import pstats
+
+    game = make_game("doppelkopf", preset)
+    for i in range(100):  # warm-up: imports, caches
+        _deal_codes(game, i, random.Random(SEED + i))
+    profiler = cProfile.Profile(time.process_time)
+    rng = random.Random(SEED)
+    profiler.enable()
+    for i in range(deals):
+        _deal_codes(game, i, rng)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def render_ab(report: dict[str, Any]) -> str:
+    """A readable table of an A/B report."""
+    m, s = report["machine"], report["settings"]
+    loads = report["load_per_round"]
+    lines = [
+        "stich Doppelkopf A/B: random deals per CPU second, trees alternated in every round",
+        f"  date      {m['date']}",
+        f"  machine   {m['nproc']} usable cores ({m['cpu_count']} total), {m['cpu_model']}",
+        f"  python    {m['python_impl']} {m['python']} on {m['platform']}",
+        f"  load avg  min {min(loads)}, median {statistics.median(loads)}, max {max(loads)} over the rounds",
+        f"  command   {m['command']}",
+        f"  settings  {s['rounds']} rounds, {s['deals_per_sample']} deals per sample (the same deals every time)",
+        "",
+        "  ratios against the first tree: best ÷ best, median ÷ median, median of the ratios within a round",
+    ]
+    for src, per in report["ab"].items():
+        lines.append(f"  {src}")
+        for preset, f in per.items():
+            lines.append(
+                f"    {preset:<16} best {f['best']:>6,}  median {f['median']:>6,}   ratios {f['best_ratio']:.3f}"
+                f" / {f['median_ratio']:.3f} / {f['median_round_ratio']:.3f}   CPU share (median) {f['cpu_share_median']}"
+            )
+            if "instructions_per_deal" in f:
+                lines.append(f"    {'':<16} instructions per deal {f['instructions_per_deal']:,}  ratio {f['instructions_ratio']:.3f}")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -593,6 +820,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--micro-repeats", type=int, default=7, help="batches per micro-benchmark; the median is reported (default 7)")
     parser.add_argument("--min-time", type=float, default=0.05, help="minimum seconds per micro-benchmark batch (default 0.05)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="DEALS", help="instead: cProfile (CPU clock) of DEALS random deals of --profile-preset"
+    )
+    parser.add_argument("--profile-preset", default="ddv", help="the preset --profile plays (default ddv)")
+    ab = parser.add_argument_group("A/B of source trees (instead of the figures above)")
+    ab.add_argument("--ab", action="append", metavar="SRC", help="a source tree to compare (its src/ folder); give it two or more times")
+    ab.add_argument(
+        "--rounds", type=int, default=40, help="rounds, each running every tree once per preset, in alternating order (default 40)"
+    )
+    ab.add_argument("--ab-deals", type=int, default=300, help="deals per sample (default 300)")
+    ab.add_argument(
+        "--ab-instructions",
+        type=int,
+        default=0,
+        metavar="DEALS",
+        help="also count instructions per deal over DEALS deals with valgrind's callgrind (deterministic; 0 = off, the default)",
+    )
+    ab.add_argument(
+        "--ab-presets", default="ddv,ddv_no_nines,house_classic", help="comma-separated presets (default ddv,ddv_no_nines,house_classic)"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1 or args.positions < 1 or args.micro_repeats < 1:
         parser.error("--seconds, --repeats, --positions and --micro-repeats must be positive")
@@ -600,6 +847,15 @@ def main(argv: list[str] | None = None) -> int:
     def progress(msg: str) -> None:
         print(f"... {msg}", file=sys.stderr, flush=True)
 
+    if args.profile > 0:
+        print(profile_deals(args.profile_preset, args.profile))
+        return 0
+    if args.ab:
+        if len(args.ab) < 2 or args.rounds < 1 or args.ab_deals < 1 or args.ab_instructions < 0:
+            parser.error("--ab: two or more trees; --rounds and --ab-deals positive; --ab-instructions not negative")
+        ab_report = run_ab(args, progress)
+        print(json.dumps(to_json(ab_report), indent=2, ensure_ascii=False) if args.json else render_ab(ab_report))
+        return 0
     report = run(args, progress)
     if args.json:
         print(json.dumps(to_json(report), indent=2, ensure_ascii=False))

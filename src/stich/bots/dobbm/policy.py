@@ -11,7 +11,9 @@ first).  The differential tests hold it to the bot's choices.
 (:data:`stich.kernels.policy_core.C_ABOVE`), so that counting a seat's
 unseen cards stronger than a card is a mask and a popcount.  The play-out
 loop around :func:`heuristic_card` is the one all compiled heuristics share
-(:func:`stich.kernels.policy_core.make_playouts`).
+(:func:`stich.kernels.policy_core.make_playouts`), and the odds that a card
+holds the trick are the ones both Tarock-family twins read
+(:mod:`stich.bots.tarock_family.hold_odds`), here with Dobbm's pools.
 
 What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
 face-down cards (the Dobb or the discards) it has not seen; ``dead[s]``,
@@ -25,8 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from stich.bots.tarock_family import hold_odds
 from stich.kernels.core import jit, nth_face
-from stich.kernels.policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
+from stich.kernels.policy_core import ABOVE_END, make_playouts, unseen_in
 from stich.kernels.tarock_core import C_EFF, C_FOLLOW, C_PTS, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
 SAFE = 0.6
@@ -53,45 +56,17 @@ def pool(hands: Any, m: int, me: int, dead: int, voids: Any, suit: int) -> int:
 
 
 @jit
-def p_none(hands: Any, m: int, me: int, dead: int, voids: Any, seat: int, suit: int, k: int) -> float:
-    """Chance that ``seat`` holds none of ``k`` given unseen cards of ``suit``."""
-    if (voids[seat] >> suit) & 1:
-        return 1.0
-    return comb_ratio(pool(hands, m, me, dead, voids, suit), popcount64(hands[seat]), k)
-
-
-@jit
-def p_beat(ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, seat: int, f: int, led: int) -> float:
-    """Chance that ``seat``, still to play, beats card ``f`` in a trick asking for ``led``."""
-    if ctx[C_EFF + f] == TRUMP:
-        higher = unseen_in(ctx, unseen, TRUMP, ctx[C_STR + f])
-        if higher == 0:
-            return 0.0
-        p_has = 1.0 - p_none(hands, m, me, dead, voids, seat, TRUMP, higher)
-        if led == TRUMP:
-            return p_has
-        return p_has * p_none(hands, m, me, dead, voids, seat, led, unseen_in(ctx, unseen, led, 0))
-    higher = unseen_in(ctx, unseen, led, ctx[C_STR + f])
-    p_higher = 1.0 - p_none(hands, m, me, dead, voids, seat, led, higher) if higher else 0.0
-    trumps = unseen_in(ctx, unseen, TRUMP, 0)
-    p_ruff = 0.0
-    if trumps:
-        none_led = p_none(hands, m, me, dead, voids, seat, led, unseen_in(ctx, unseen, led, 0))
-        p_ruff = none_led * (1.0 - p_none(hands, m, me, dead, voids, seat, TRUMP, trumps))
-    return min(1.0, p_higher + p_ruff)
-
-
-@jit
 def p_hold(
     ctx: Any, hands: Any, m: int, me: int, dead: int, voids: Any, unseen: int, declarer: int, leader: int, n: int, f: int, led: int
 ) -> float:
-    """Chance that ``f``, winning the trick now, is not beaten by a later opponent (partners are trusted)."""
-    p = 1.0
-    for j in range(n + 1, m):
-        seat = (leader + j) % m
-        if me == declarer or seat == declarer:
-            p *= 1.0 - p_beat(ctx, hands, m, me, dead, voids, unseen, seat, f, led)
-    return p
+    """Chance that ``f``, winning the trick now, is not beaten by a later opponent (partners are trusted).
+
+    :func:`stich.bots.tarock_family.hold_odds.p_hold` with Dobbm's pools: per suit, the other
+    hands not void in it plus the face-down cards (:func:`pool`).
+    """
+    trump_pool = pool(hands, m, me, dead, voids, TRUMP)
+    led_pool = pool(hands, m, me, dead, voids, led)
+    return hold_odds.p_hold(ctx, hands, m, me, trump_pool, led_pool, voids, unseen, declarer, leader, n, f, led)
 
 
 @jit

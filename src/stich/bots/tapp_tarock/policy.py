@@ -17,7 +17,10 @@ stronger than a card is a mask and a popcount) and the cards' face values
 ``3 f - 2``, while the bot's rules read the face values, e.g. a partner's
 trick worth 4 or more).  The play-out loop around :func:`heuristic_card`
 is the one all compiled heuristics share
-(:func:`stich.kernels.policy_core.make_playouts`).
+(:func:`stich.kernels.policy_core.make_playouts`), and the odds that a card
+holds the trick are the ones both Tarock-family twins read
+(:mod:`stich.bots.tarock_family.hold_odds`), here with one pool for every
+suit (the bot's ``_View.pool``: the other hands and the hidden piles).
 
 What a seat may know is passed in, per kernel seat ``s``: ``down[s]``, the
 face-down cards (talon halves, discards) it has not seen; ``dead[s]``, how
@@ -33,8 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from stich.bots.tarock_family.hold_odds import p_hold
 from stich.kernels.core import jit, nth_face
-from stich.kernels.policy_core import ABOVE_END, comb_ratio, make_playouts, unseen_in
+from stich.kernels.policy_core import ABOVE_END, make_playouts, unseen_in
 from stich.kernels.tarock_core import C_EFF, C_FOLLOW, C_SEATS, C_STR, NO_SUIT, TRUMP, card_key, legal_cards, popcount64
 
 SAFE = 0.6
@@ -48,48 +52,6 @@ C_POINTS = ABOVE_END
 """Offset of the face values (the bot's ``POINTS``), per card, after the ``above`` table."""
 POLICY_CTX_SIZE = C_POINTS + 64
 """Size of the policy's ``ctx``: the kernel's, the ``above`` table and the face values."""
-
-
-@jit
-def p_none(hands: Any, pool: int, voids: Any, seat: int, suit: int, k: int) -> float:
-    """Chance that ``seat`` holds none of ``k`` unseen cards of ``suit`` (the bot's ``_View.p_none``)."""
-    if (voids[seat] >> suit) & 1:
-        return 1.0
-    return comb_ratio(pool, popcount64(hands[seat]), k)
-
-
-@jit
-def p_beat(ctx: Any, hands: Any, pool: int, voids: Any, unseen: int, seat: int, f: int, led: int) -> float:
-    """Chance that ``seat``, still to play, beats ``f`` (now winning the trick; the bot's ``_View.p_beat``)."""
-    if ctx[C_EFF + f] == TRUMP:
-        higher = unseen_in(ctx, unseen, TRUMP, ctx[C_STR + f])
-        if higher == 0:
-            return 0.0
-        p_has = 1.0 - p_none(hands, pool, voids, seat, TRUMP, higher)
-        if led == TRUMP:
-            return p_has
-        return p_has * p_none(hands, pool, voids, seat, led, unseen_in(ctx, unseen, led, 0))
-    higher = unseen_in(ctx, unseen, led, ctx[C_STR + f])
-    p_higher = 1.0 - p_none(hands, pool, voids, seat, led, higher) if higher else 0.0
-    trumps = unseen_in(ctx, unseen, TRUMP, 0)
-    p_ruff = 0.0
-    if trumps:
-        none_led = p_none(hands, pool, voids, seat, led, unseen_in(ctx, unseen, led, 0))
-        p_ruff = none_led * (1.0 - p_none(hands, pool, voids, seat, TRUMP, trumps))
-    return min(1.0, p_higher + p_ruff)
-
-
-@jit
-def p_hold(
-    ctx: Any, hands: Any, m: int, me: int, pool: int, voids: Any, unseen: int, declarer: int, leader: int, n: int, f: int, led: int
-) -> float:
-    """Chance that ``f``, winning the trick now, is not beaten by a later opponent (the bot's ``_View.p_hold``)."""
-    p = 1.0
-    for j in range(n + 1, m):
-        seat = (leader + j) % m
-        if me == declarer or seat == declarer:
-            p *= 1.0 - p_beat(ctx, hands, pool, voids, unseen, seat, f, led)
-    return p
 
 
 @jit
@@ -130,7 +92,7 @@ def _lead(ctx: Any, hands: Any, m: int, me: int, pool: int, voids: Any, unseen: 
             continue
         suit = ctx[C_EFF + f]
         boss = unseen_in(ctx, unseen, suit, ctx[C_STR + f]) == 0
-        if boss and p_hold(ctx, hands, m, me, pool, voids, unseen, declarer, me, 0, f, suit) >= SAFE:
+        if boss and p_hold(ctx, hands, m, me, pool, pool, voids, unseen, declarer, me, 0, f, suit) >= SAFE:
             cash = f
     if cash >= 0:
         return cash
@@ -237,7 +199,7 @@ def _follow(
             beating |= bit
     best = -1
     if me != declarer and winner_seat != declarer:  # the partner's trick
-        if p_hold(ctx, hands, m, me, pool, voids, unseen, declarer, leader, n, winner_card, led) >= SAFE:
+        if p_hold(ctx, hands, m, me, pool, pool, voids, unseen, declarer, leader, n, winner_card, led) >= SAFE:
             return _smear(ctx, unseen, tricks_left, options)
         if pot >= 4:
             key2 = (0, 0)
@@ -246,7 +208,7 @@ def _follow(
                 bit = rest & -rest
                 rest ^= bit
                 f = nth_face(bit, 0)
-                if p_hold(ctx, hands, m, me, pool, voids, unseen, declarer, leader, n, f, led) >= SAFE:
+                if p_hold(ctx, hands, m, me, pool, pool, voids, unseen, declarer, leader, n, f, led) >= SAFE:
                     k2 = (int(ctx[C_POINTS + f]), int(ctx[C_STR + f]))
                     if best < 0 or k2 < key2:
                         best, key2 = f, k2
@@ -259,7 +221,7 @@ def _follow(
         bit = rest & -rest
         rest ^= bit
         f = nth_face(bit, 0)
-        if p_hold(ctx, hands, m, me, pool, voids, unseen, declarer, leader, n, f, led) >= SAFE:
+        if p_hold(ctx, hands, m, me, pool, pool, voids, unseen, declarer, leader, n, f, led) >= SAFE:
             risk = 1 if f == MOND and (unseen >> SKUES) & 1 else 0
             k3 = (risk, int(ctx[C_POINTS + f]), int(ctx[C_STR + f]))
             if best < 0 or k3 < key3:

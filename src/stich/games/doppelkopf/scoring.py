@@ -168,7 +168,7 @@ def card_eyes(card: Card) -> int:
 
 def trick_eyes(trick: PlayedTrick) -> int:
     """Eyes in one trick."""
-    return sum(card_eyes(card) for card in trick.cards)
+    return sum(map(_EYES.__getitem__, trick.cards))  # card_eyes per card, without a call each (twice per trick per deal)
 
 
 def winning_card(trick: PlayedTrick) -> Card:

@@ -50,6 +50,7 @@ from stich.games.doppelkopf.scoring import evaluate
 
 if TYPE_CHECKING:
     from stich.games.doppelkopf.game import Doppelkopf
+    from stich.games.doppelkopf.options import DoppelkopfOptions
 
 RESERVATION, DECLARE, ARMUT_GIVE, ARMUT_OFFER, ARMUT_RETURN, PLAY, END = range(7)
 PHASE_NAMES = ("reservation", "declare", "armut_give", "armut_offer", "armut_return", "play", "end")
@@ -72,6 +73,8 @@ _NINE_FACES = tuple(face(s + "9") for s in "CSHD")
 _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
+_CARD_OF = FACES + FACES
+"""The face of each physical card (``copy * 24 + face``)."""
 
 
 def faces_of(mask: int) -> int:
@@ -147,8 +150,8 @@ class DoppelkopfState(PhasedState):
         self.super_live = False
         self.schweine_shown = False
         self.super_shown = False
-        self.holder_choice = opts.schweine == "holder_choice"
-        """[VAR §1.3] the holder shows the Schweine with the action ``schweine`` (decision 0002)."""
+        self.schwein_bits = 0
+        """Faces whose play the Schweine rules watch (the Schwein and Superschwein faces of this game), a bitmask."""
         self.schwein_due: str | None = None
         """Change due when the current trick ends: ``revert`` (first_played) or ``judge`` (second_if_first_won)."""
         self.schwein_tricks: frozenset[int] = frozenset()
@@ -166,13 +169,8 @@ class DoppelkopfState(PhasedState):
         self.late_reply = [False, False]
         self.ann_open = False
         self.call_offset = 0 if opts.nines else 2
-        self.deadlines = opts.call_deadlines
-        self.table_timing = opts.timing_mode == "table_cards"
-        self.last_call = opts.call_last_min_cards
         self.genscher: tuple[int, int] | None = None
         """(player, partner) of a Genscher, once made (decision 0025)."""
-        self.genscher_on = opts.genscher
-        self.knocking = opts.knocking
         self.knocks: tuple[int, ...] = ()
         """[VAR §5.5, decision 0028] seats that knocked, in order."""
         self.must_call: int | None = None
@@ -187,28 +185,69 @@ class DoppelkopfState(PhasedState):
         self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self.n_tricks = opts.hand_size
         self._result: DealResult | None = None
+        self._read_play_table(opts)
         if self.forced is not None:
             self.phase = DECLARE
             self.asks = [(self.forced, (T_PFLICHT,), False)]
             self.to_move = self.forced
+
+    def _read_play_table(self, opts: DoppelkopfOptions) -> None:
+        """The play table: every option the legal-move queries and the card play ask, read once per deal.
+
+        ``legal_codes``, ``illegal_reason`` and ``_play`` run for every action of every deal (and
+        of every search playout), so they test these plain attributes instead of reading the
+        options (three lookups each) on every call; the card order itself is the table in
+        ``self.order`` (contracts.card_order, rebuilt only when the contract or the Schweine change).
+        """
+        self.must_overtrump = opts.must_overtrump
+        """[VAR §6.1] Überstechen."""
+        self.genscher_on = opts.genscher
+        """[decision 0025] a Genscher may be played."""
+        self.holder_choice = opts.schweine == "holder_choice"
+        """[VAR §1.3] the holder shows the Schweine with the action ``schweine`` (decision 0002)."""
+        self.knocking = opts.knocking
+        """[VAR §5.5, decision 0028] Klopfen."""
+        self.compulsory_call = opts.compulsory_call_first_trick_30
+        """[VAR §5.5] a first trick of 30 eyes obliges its winner to call."""
+        self.play_extras = self.genscher_on or self.holder_choice or self.knocking or self.compulsory_call
+        """Whether the play phase knows any action besides cards and calls (else one test skips them all)."""
+        self.deadlines = opts.call_deadlines
+        """[§5.2, §8.4 call_min_cards] cards in hand each call level needs with 12 cards."""
+        self.table_timing = opts.timing_mode == "table_cards"
+        """[VAR §5.5, A-22] the deadlines count the table's cards, not the caller's."""
+        self.last_call = opts.call_last_min_cards
+        """[VAR §5.5] no call at all below this many cards (0: no limit)."""
+        self.skip_levels = opts.skip_levels
+        self.absage_after_absage = opts.absage_after_opponent_absage
+        self.reply_allowed = opts.reply_allowed
+        self.call_floor = max(self.deadlines[SCHWARZ] - (1 if opts.reply_allowed else 0), self.last_call)
+        """Below this count (``call_count`` plus ``call_offset``) no call is open to anybody: the lowest deadline
+        (schwarz, one card less for a reply) and ``call_last_min_cards`` [§5.2, §5.3, §5.5]."""
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             p = self.to_move
-            if self.must_call == p and self.level[self.party[p]] == NONE:
-                return [A.ANNOUNCE + self.party[p]]  # [VAR §5.5] the compulsory call comes first
-            playable = self._playable(p)
-            codes = face_codes(faces_of(playable))
-            if self.genscher_on and self._may_genscher(p, playable):
-                codes += [A.GENSCHER + s for s in self.active if s != p]
-            if self.holder_choice and self._may_show_schweine(p):
-                codes.append(A.SCHWEINE)
-            if self.knocking and self._may_knock(p):
-                codes.append(A.KLOPFEN)
+            hand = self.hands[p]
+            # _playable(p), its common case written out: follow suit if you can (trumps are one suit) [§6.1]
+            if not self.trick_cards:
+                playable = hand
+            elif self.must_overtrump:
+                playable = self._playable(p)
+            else:
+                playable = hand & self.order.follow[self.led] or hand
+            faces = (playable | playable >> N_FACES) & FACE_MASK
+            codes = list(_LOW[faces & 0xFFF] + _HIGH[faces >> 12])
+            if self.play_extras:
+                if self.must_call == p and self.level[self.party[p]] == NONE:
+                    return [A.ANNOUNCE + self.party[p]]  # [VAR §5.5] the compulsory call comes first
+                codes = self._extra_play_codes(p, playable, codes)
             if self.ann_open:
-                codes += self._announce_codes(p)
+                # call_count(p), written out; past the floor nobody may call any more, so nothing to ask
+                h = (self.n_tricks - len(self.tricks) - (1 if self.trick_cards else 0)) if self.table_timing else hand.bit_count()
+                if h + self.call_offset >= self.call_floor:
+                    codes += self._announce_codes(p, h)
             return codes
         if phase == RESERVATION:
             return self._reservation_codes()
@@ -223,11 +262,28 @@ class DoppelkopfState(PhasedState):
             return face_codes(faces_of(self.hands[self.to_move]), A.DISCARD)
         return []
 
+    def _extra_play_codes(self, p: int, playable: int, codes: list[int]) -> list[int]:
+        """The play phase's house-rule actions besides cards and calls (asked only when ``play_extras``)."""
+        if self.genscher_on and self._may_genscher(p, playable):
+            codes += [A.GENSCHER + s for s in self.active if s != p]
+        if self.holder_choice and self._may_show_schweine(p):
+            codes.append(A.SCHWEINE)
+        if self.knocking and self._may_knock(p):
+            codes.append(A.KLOPFEN)
+        return codes
+
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         phase = self.phase
         if phase == PLAY and code < N_FACES and self.must_call is None:
-            # a card: one bit test instead of building the legal list
-            return None if faces_of(self._playable(self.to_move)) >> code & 1 else self._explain(code)
+            # a card: one bit test instead of building the legal list (_playable written out as in legal_codes)
+            hand = self.hands[self.to_move]
+            if not self.trick_cards:
+                playable = hand
+            elif self.must_overtrump:
+                playable = self._playable(self.to_move)
+            else:
+                playable = hand & self.order.follow[self.led] or hand
+            return None if (playable >> code | playable >> (code + N_FACES)) & 1 else self._explain(code)
         if phase == END:
             return ("the deal is over", "§7")
         if code in self.legal_codes():
@@ -241,12 +297,12 @@ class DoppelkopfState(PhasedState):
             return hand
         follow = hand & self.order.follow[self.led]
         if not follow:
-            if self.game.options.must_overtrump:
+            if self.must_overtrump:
                 # A void player may still discard; only a ruff must beat the trick when it can.
                 trumps = hand & self.order.follow[TRUMP]
                 return (hand & ~trumps) | self._overtrump(trumps, trumps)
             return hand
-        if self.game.options.must_overtrump:
+        if self.must_overtrump:
             return self._overtrump(follow, hand)
         return follow
 
@@ -414,6 +470,7 @@ class DoppelkopfState(PhasedState):
         if faces is None:
             return
         self.schwein_face, self.super_face = faces
+        self.schwein_bits = 1 << faces[0] | (1 << faces[1] if faces[1] is not None else 0)
         hands = self.dealt if opts.schweine_fixed == "reservation" else self.hands
         holders = [s for s in self.active if count_face(hands[s], faces[0]) == 2]
         if not holders:
@@ -509,31 +566,34 @@ class DoppelkopfState(PhasedState):
         """[VAR §5.5] ``call_last_min_cards``: no call at all with fewer cards in hand."""
         return bool(self.last_call) and h < self.last_call - self.call_offset
 
-    def _announce_codes(self, p: int) -> list[int]:
-        opts = self.game.options
+    def _announce_codes(self, p: int, h: int | None = None) -> list[int]:
+        """The calls ``p`` may make now; ``h`` is ``call_count(p)`` when the caller has it already."""
         party = self.party[p]
         own = self.level[party]
         if own == SCHWARZ:
             return []
-        h = self.call_count(p)
-        if self._below_last_limit(h):
+        if h is None:
+            h = self.call_count(p)
+        offset = self.call_offset
+        if self.last_call and h < self.last_call - offset:
             return []  # [VAR §5.5] call_last_min_cards
         opp = self.level[1 - party]
-        top = SCHWARZ if opts.skip_levels else own + 1
+        top = SCHWARZ if self.skip_levels else own + 1
         if not self.clarified:
             # normal_with_conversion: before the clarification trick only Re and Kontra [§5.4 VAR].
             top = RE_KONTRA
-        if opp >= KEINE90 and not opts.absage_after_opponent_absage:
+        if opp >= KEINE90 and not self.absage_after_absage:
             top = min(top, RE_KONTRA)
+        deadlines = self.deadlines
         if own == NONE:
-            if h >= self.required(RE_KONTRA):
+            if h >= deadlines[RE_KONTRA] - offset:
                 levels = range(RE_KONTRA, top + 1)
-            elif opts.reply_allowed and opp >= RE_KONTRA and h >= self.required(opp) - 1:
+            elif self.reply_allowed and opp >= RE_KONTRA and h >= deadlines[opp] - offset - 1:
                 levels = range(RE_KONTRA, RE_KONTRA + 1)
             else:
                 return []
         else:
-            if self.late_reply[party] or h < self.required(own + 1):
+            if self.late_reply[party] or h < deadlines[own + 1] - offset:
                 return []
             levels = range(own + 1, top + 1)
         return [self._announce_code(party, lv) for lv in levels]
@@ -565,14 +625,14 @@ class DoppelkopfState(PhasedState):
         self.history.append((p, code))
         phase = self.phase
         if phase == PLAY:
-            if A.GENSCHER <= code < A.HOCHZEIT_SUIT:
+            if code < N_FACES:
+                self._play(p, code)
+            elif A.GENSCHER <= code < A.HOCHZEIT_SUIT:
                 self._genscher(p, code - A.GENSCHER)
             elif code == A.SCHWEINE:
                 self._show_schweine()
             elif code == A.KLOPFEN:
                 self.knocks = (*self.knocks, p)
-            elif code < N_FACES:
-                self._play(p, code)
             else:
                 self._announce(p, code)
         elif phase == RESERVATION:
@@ -615,10 +675,8 @@ class DoppelkopfState(PhasedState):
 
     def _play(self, p: int, f: int) -> None:
         hand = self.hands[p]
-        bit = 1 << f
-        if not hand & bit:
-            bit <<= N_FACES
-        self.hands[p] = hand ^ bit
+        card = f if hand >> f & 1 else f + N_FACES  # the lower copy in hand
+        self.hands[p] = hand ^ (1 << card)
         order = self.order
         eff = order.eff[f]
         cards = self.trick_cards
@@ -637,9 +695,9 @@ class DoppelkopfState(PhasedState):
             if key > self.best_key or (key == self.best_key and f == order.dulle and self._second_dulle_wins()):
                 self.best_key = key
                 self.best_pos = len(cards)
-        cards.append(bit.bit_length() - 1)
+        cards.append(card)
         self.trick_seats.append(p)
-        if f in (self.schwein_face, self.super_face):
+        if self.schwein_bits >> f & 1:
             self._note_schwein_play(p, f)
         if len(cards) < 4:
             self.to_move = self.next_seat[p]
@@ -652,7 +710,7 @@ class DoppelkopfState(PhasedState):
             self._settle_schwein_due(winner)
         if not self.clarified:
             self._clarify(winner)
-        if len(self.tricks) == 1 and self.game.options.compulsory_call_first_trick_30:
+        if self.compulsory_call and len(self.tricks) == 1:
             self._compulsory_call(winner, cards)
         if len(self.tricks) == self.n_tricks:
             self._finish()
@@ -790,7 +848,7 @@ class DoppelkopfState(PhasedState):
             re_seats=frozenset(s for s in self.active if self.party[s] == RE),
             re_level=self.level[RE],
             kontra_level=self.level[KONTRA],
-            tricks=tuple(PlayedTrick(seats, tuple(FACES[c % N_FACES] for c in cards), winner) for seats, cards, winner in self.tricks),
+            tricks=tuple(PlayedTrick(seats, tuple(map(_CARD_OF.__getitem__, cards)), winner) for seats, cards, winner in self.tricks),
             multiplier=self.multiplier,
             schweine_seat=self.schweine_seat,
             schwein_tricks=self.schwein_tricks,
