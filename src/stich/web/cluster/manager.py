@@ -79,6 +79,8 @@ CALL_TIMEOUT = 10.0
 TAKEOVER_CODE = 1012
 """Close code telling a client that the table moved ("service restart"): reconnect, and the table is where it was."""
 NOT_RUNNING = "no such open or running table"
+TAKEOVER_LOCK_MS = 2000
+"""Milliseconds a takeover waits for a stale owner's write in progress (its row lock) before it gives the lease up and tries later."""
 REDIS_CONNECTIONS = 512
 """Redis connections one worker opens at most (a blocked read, the inbox and every forwarded call waiting for its answer hold one)."""
 REDIS_WAIT = 30.0
@@ -218,7 +220,9 @@ class ClusterTableManager(TableManager):
             if not await self.leases.acquire(table_id):
                 return None
             try:
-                row = await asyncio.to_thread(self.db.get_table, table_id)
+                # the fence moves on before the actions are read: a stale owner's write is refused from here, or already among them
+                epoch = await asyncio.to_thread(self.db.take_over, table_id, TAKEOVER_LOCK_MS)
+                row = None if epoch is None else await asyncio.to_thread(self.db.get_table, table_id)
                 if row is None or row.status not in ("open", "playing"):
                     await self.leases.release(table_id)
                     return None
@@ -229,7 +233,7 @@ class ClusterTableManager(TableManager):
                 with contextlib.suppress(Exception):
                     await self.leases.release(table_id)
                 raise
-            log.info("worker %s: took table %s over", self.worker, table_id)
+            log.info("worker %s: took table %s over (lease epoch %s)", self.worker, table_id, runtime.epoch)
             await self._own(runtime, last_id)
             return runtime
 
@@ -327,9 +331,28 @@ class ClusterTableManager(TableManager):
             if delete_stream:
                 await self.redis.delete(keys.commands(table_id))
 
-    async def _drop(self, table_id: str) -> None:
-        """This worker lost the table's lease (paused too long, or Redis lost it): stop running it at once; its clients reconnect."""
-        log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
+    def lost_table(self, runtime: TableRuntime) -> None:
+        """A write of ``runtime`` was refused: another worker took the table over while this one stalled; let it go at once."""
+        if self.tables.get(runtime.id) is not runtime:
+            return
+        log.warning(
+            "worker %s: table %s was taken over (a write at lease epoch %s was refused); letting it go",
+            self.worker,
+            runtime.id,
+            runtime.epoch,
+        )
+        self._later(self._drop(runtime.id, runtime), f"letting table {runtime.id} go")
+
+    async def _drop(self, table_id: str, runtime: TableRuntime | None = None) -> None:
+        """This worker lost the table (its lease, or a write refused by the fence): stop running it at once; its clients reconnect.
+
+        With ``runtime``, only if that is still the table this worker runs
+        (not one it has taken over again since).
+        """
+        if runtime is not None and self.tables.get(table_id) is not runtime:
+            return
+        if runtime is None:
+            log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
         self._published.pop(table_id, None)
         owned = self.owned.pop(table_id, None)
         if owned is not None and owned.handler is not None:
