@@ -390,3 +390,62 @@ async def _stalled_owner(db_url: str, redis_url: str, tmp_path: Path) -> None:
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+def test_the_open_socket_cap_holds_across_workers_and_a_dead_worker_s_sockets_lapse(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_socket_cap(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _first_message(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+    return message
+
+
+async def _socket_cap(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    """Decision 0033, "Shared limits": two sockets per session, one on each worker; a third is refused on either, until one worker dies."""
+    from redis.asyncio import Redis
+    from websockets.asyncio.client import connect
+
+    changes = {"max_sockets_per_client": 2}
+    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
+    a.start()
+    b.start()
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+        ada = Player(0)
+        await ada.become_guest(b.base)
+        created = await ada.call(b.base, "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]  # B runs it; a socket on A is relayed
+        headers = {"Cookie": f"stich_session={ada.token}"}
+
+        def socket(worker: Worker) -> Any:
+            return connect(f"{worker.ws_base}/ws/tables/{table_id}", additional_headers=headers, open_timeout=30)
+
+        async def refused(worker: Worker) -> None:
+            async with socket(worker) as ws:
+                message = await _first_message(ws)
+                assert message["type"] == "error" and "this session has 2 open, at most 2" in message["message"], message
+                await ws.wait_closed()
+                assert ws.close_code == 4429
+
+        async with socket(a) as on_a, socket(b) as on_b:
+            assert (await _first_message(on_a))["type"] != "error" and (await _first_message(on_b))["type"] != "error"
+            await refused(a)
+            await refused(b)  # one socket on each worker: the session's cap of 2 is reached on both
+            a.kill()  # A's socket is never closed cleanly: its count lapses with A's heartbeat
+            deadline = time.monotonic() + 30
+            while len(await redis.keys("stich:worker:*")) != 1:  # B's heartbeat only
+                assert time.monotonic() < deadline, "A's heartbeat did not lapse"
+                await asyncio.sleep(0.1)
+            async with socket(b) as again:
+                assert (await _first_message(again))["type"] != "error"  # B's socket and this one: 2
+                await refused(b)
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()

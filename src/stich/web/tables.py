@@ -78,7 +78,7 @@ from stich.web.ready_wait import ReadyWait, wait_limit
 from stich.web.services import services
 from stich.web.session_kinds import forced_seat, session_rules
 from stich.web.settings import Settings
-from stich.web.socket_limits import SocketLimits
+from stich.web.socket_limits import SocketLimits, Ticket
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
 from stich.web.turn_clock import TurnClock, sooner
 
@@ -1075,6 +1075,14 @@ class TableManager:
         self.tables[row.id] = runtime
         return runtime
 
+    async def open_socket(self, identity: Identity | None, address: str, table_id: str) -> Ticket | str:
+        """Count a new table socket (:meth:`SocketLimits.open`; several workers: on every worker); a ticket, or why it is refused."""
+        return self.sockets.open(identity, address, table_id)
+
+    async def close_socket(self, ticket: Ticket) -> None:
+        """A socket counted by :meth:`open_socket` has closed."""
+        self.sockets.close(ticket)
+
     async def allow_message(self, conn: Connection) -> bool:
         """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.socket_limits`; shared across workers with Redis)."""
         return self.sockets.allow_message(conn.identity, conn.address)
@@ -1261,7 +1269,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4403)
         return
     address = client_address(websocket)
-    ticket = svc.tables.sockets.open(identity, address, table_id)
+    ticket = await svc.tables.open_socket(identity, address, table_id)
     if isinstance(ticket, str):
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
@@ -1272,7 +1280,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await runtime.attach(conn)
         await _serve(runtime, conn)
     finally:
-        svc.tables.sockets.close(ticket)
+        with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
+            await svc.tables.close_socket(ticket)
         await runtime.detach(conn)
         conn.finish()
         try:

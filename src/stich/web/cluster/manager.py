@@ -56,9 +56,11 @@ from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
+from stich.web.cluster.shared_sockets import SharedSockets
 from stich.web.db import Database
 from stich.web.protocol import WHOLE, ApiError, PingMessage, ProtocolError, error_message, parse_client_message
 from stich.web.settings import Settings
+from stich.web.socket_limits import Ticket
 from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
 from stich.web.tables import Connection, TableManager, TableRuntime, table_bot_spec
 
@@ -145,6 +147,8 @@ class ClusterTableManager(TableManager):
         self.worker = worker or new_worker_id()
         self.leases = Leases(redis, self.worker, settings.lease_seconds)
         self.budgets = SharedBudgets(redis, settings)
+        self.shared_sockets = SharedSockets(redis, self.worker)
+        """The open-socket caps, counted across workers (besides this worker's own counts)."""
         self.caps = SharedTableCaps(redis, settings)
         """The table caps per person and address, counted across workers (replacing the process's own counts)."""
         self.outbox = Outbox(redis)
@@ -559,6 +563,26 @@ class ClusterTableManager(TableManager):
         return cast("dict[str, Any]", answer["ok"])
 
     # ------------------------------------------------------------ messages
+    async def open_socket(self, identity: Identity | None, address: str, table_id: str) -> Ticket | str:
+        """This worker's counts first, then every worker's (:mod:`~stich.web.cluster.shared_sockets`)."""
+        ticket = self.sockets.open(identity, address, table_id)
+        if isinstance(ticket, str):
+            return ticket
+        try:
+            refused = await self.shared_sockets.open(ticket, self.sockets.caps(identity, ticket))
+        except BaseException:
+            self.sockets.close(ticket)
+            raise
+        if refused is not None:
+            self.sockets.close(ticket)
+            return refused
+        return ticket
+
+    async def close_socket(self, ticket: Ticket) -> None:
+        """Take the socket out of this worker's counts and every worker's."""
+        self.sockets.close(ticket)
+        await self.shared_sockets.close(ticket)
+
     async def allow_message(self, conn: Connection) -> bool:
         """The local budgets, and the shared ones (a remote client's worker spent those already)."""
         if not await super().allow_message(conn):
@@ -604,12 +628,12 @@ class ClusterTableManager(TableManager):
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
         await websocket.accept()
         address = client_address(websocket)
-        ticket = self.sockets.open(identity, address, table_id)
+        ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
             await websocket.close(code=4429)
             if not isinstance(ticket, str):
-                self.sockets.close(ticket)
+                await self.close_socket(ticket)
             return True
         conn = Connection(websocket, identity, self.settings, address)
         client = secrets.token_hex(8)
@@ -621,7 +645,8 @@ class ClusterTableManager(TableManager):
             await self._relay_messages(conn, table_id, client)
         finally:
             self.relayed.pop(client, None)
-            self.sockets.close(ticket)
+            with contextlib.suppress(Exception):  # Redis away: this worker's heartbeat lapses with it, and the count with that
+                await self.close_socket(ticket)
             with contextlib.suppress(Exception):
                 await self._command(table_id, {"op": "detach", "conn": client})
             conn.finish()
