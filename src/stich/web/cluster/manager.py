@@ -111,10 +111,11 @@ class Relayed:
     owner: str
     writer: asyncio.Task[None]
 
-    def send_away(self, code: int = 1012) -> None:
-        """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect)."""
+    def send_away(self, reason: str, code: int = TAKEOVER_CODE) -> None:
+        """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect); ``reason`` is logged."""
         if self.conn.kicked:
             return
+        log.warning("table %s: relayed client sent away (%d): %s", self.table, code, reason)
         self.conn.close_code = code
         self.conn.kicked = True
         self.conn.finish()
@@ -392,9 +393,12 @@ class ClusterTableManager(TableManager):
                     pipe.exists(keys.alive(worker))
                 found = await pipe.execute()
             dead = {worker for worker, exists in zip(workers, found, strict=True) if not exists}
-            for owned in self.owned.values():
+            for table_id, owned in self.owned.items():
                 for client, conn in list(owned.remote.items()):
                     if conn.worker in dead:  # should the worker be alive after all (stalled), its client reconnects
+                        log.warning(
+                            "table %s: no heartbeat of worker %s; its client %s detached, told to reconnect", table_id, conn.worker, client
+                        )
                         conn.finish()
                         owned.queue.put_nowait({"op": "detach", "conn": client})
         await self._publish_summaries([self.tables[t] for t in self.owned if t in self.tables])
@@ -408,8 +412,7 @@ class ClusterTableManager(TableManager):
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
         for relayed in list(self.relayed.values()):
             if owners.get(relayed.table) != relayed.owner:
-                log.warning("table %s: run by %s now, not %s; client sent away", relayed.table, owners.get(relayed.table), relayed.owner)
-                relayed.send_away()
+                relayed.send_away(f"the table is run by {owners.get(relayed.table)} now, not {relayed.owner}")
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -606,7 +609,7 @@ class ClusterTableManager(TableManager):
                     if relayed is None:
                         continue
                     if "close" in body:
-                        relayed.send_away(int(body["close"]))
+                        relayed.send_away(f"closed by the owner {relayed.owner}", int(body["close"]))
                     elif "t" in body:
                         relayed.conn.send_text(body["t"])
                     else:
@@ -616,7 +619,7 @@ class ClusterTableManager(TableManager):
             if self.relayed:
                 log.warning("worker %s: the inbox subscription ended; %d relayed clients reconnect", self.worker, len(self.relayed))
             for relayed in list(self.relayed.values()):  # messages may have been missed: the clients resync by reconnecting
-                relayed.send_away()
+                relayed.send_away("this worker's inbox subscription ended")
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
