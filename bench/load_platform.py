@@ -382,13 +382,16 @@ async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def local_workers(
-    settings: dict[str, Any], startup: float, workers: int
+    settings: dict[str, Any], startup: float, workers: int, logs: Path | None = None
 ) -> AsyncIterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``workers`` server processes on 127.0.0.1, each on a free port, with ``settings`` (a temporary SQLite file unless named).
 
     Several workers need ``database_url`` (PostgreSQL) and ``redis_url`` in
     ``settings``; each is a separate ``stich`` server as on a machine of its
     own (``stich serve --redis``), so a client may be sent to any of them.
+    Their logs (``server-N.log``) go to ``logs`` when given (kept after the
+    run: why a socket was sent away is logged there), else with the
+    temporary files.
     """
     with contextlib.ExitStack() as files:
         folder = files.enter_context(tempfile.TemporaryDirectory(prefix="stich-load-"))
@@ -398,12 +401,15 @@ async def local_workers(
         try:
             for number in range(workers):
                 port = free_port()
-                log = files.enter_context(Path(folder, f"server-{number}.log").open("wb"))
+                log_folder = folder if logs is None else logs
+                if logs is not None:
+                    logs.mkdir(parents=True, exist_ok=True)
+                log = files.enter_context(Path(log_folder, f"server-{number}.log").open("wb"))
                 command = [sys.executable, "-c", SERVER, json.dumps(values), str(port)]
                 processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
                 bases.append(f"http://127.0.0.1:{port}")
             for number, (base, process) in enumerate(zip(bases, processes, strict=True)):
-                await _wait_ready(base, process, startup, Path(folder, f"server-{number}.log"))
+                await _wait_ready(base, process, startup, Path(folder if logs is None else logs, f"server-{number}.log"))
             yield bases, processes
         finally:
             for process in processes:
@@ -467,7 +473,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 settings.update(database_url=database, redis_url=redis, lease_seconds=args.lease)
             elif args.database:
                 settings["database_url"] = args.database
-            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers))
+            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers, args.logs))
             cpu_before = [_cpu_seconds(process.pid) for process in servers]
             rss["idle"] = _total([_rss_mb(process.pid) for process in servers])
         started = time.monotonic()
@@ -615,6 +621,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--startup", type=float, default=60.0, help="seconds to wait for the local server to answer (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices (default 1)")
     parser.add_argument("--out", type=Path, help="write the report as JSON to this file")
+    parser.add_argument("--logs", type=Path, help="keep the started servers' logs (server-N.log) in this folder")
     parser.add_argument(
         "--pace", type=_pace, metavar="MIN,MAX", help="human pace: each seat thinks MIN..MAX seconds before acting (e.g. 2,4)"
     )
