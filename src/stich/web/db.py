@@ -525,6 +525,10 @@ class Database:
             return int(db.scalar(query) or 0)
 
 
+FENCE_QUERY = "SELECT id, lease_epoch FROM game_tables WHERE id = ANY(%s) ORDER BY id FOR SHARE"
+"""The fenced tables' epochs on PostgreSQL, share-locked to the commit (psycopg's parameter style)."""
+
+
 def _check_fences(db: Session, fences: Collection[Fence]) -> None:
     """Refuse (:class:`StaleOwner`) the write of ``db``'s transaction unless every fenced table is still at its epoch.
 
@@ -538,8 +542,13 @@ def _check_fences(db: Session, fences: Collection[Fence]) -> None:
     if not fences:
         return
     ids = sorted({table_id for table_id, _epoch in fences})
-    query = select(GameTable.id, GameTable.lease_epoch).where(GameTable.id.in_(ids)).order_by(GameTable.id).with_for_update(read=True)
-    epochs: dict[str, int] = {str(table_id): int(epoch) for table_id, epoch in db.execute(query)}
+    connection = db.connection()
+    if connection.dialect.name == "postgresql":  # the driver's SQL: half the CPU of a compiled select, once per group commit
+        found = connection.exec_driver_sql(FENCE_QUERY, (ids,))
+    else:
+        query = select(GameTable.id, GameTable.lease_epoch).where(GameTable.id.in_(ids)).order_by(GameTable.id)
+        found = connection.execute(query)
+    epochs: dict[str, int] = {str(table_id): int(epoch) for table_id, epoch in found}
     stale = sorted({table_id for table_id, epoch in fences if epochs.get(table_id) != epoch})
     if stale:
         raise StaleOwner(stale)
