@@ -19,7 +19,12 @@ Measured, and written as JSON with ``--out``:
 * ``latency_ms``: p50, p90, p99 and max of the time from sending an action to
   receiving the ``state`` that contains it;
 * ``errors``: error messages from the server, failed requests and
-  connections that closed early (each kind counted, a few samples kept).
+  connections that closed early (each kind counted, a few samples kept);
+* ``sent_away_1012``: sockets the server closed with 1012 (the table moved
+  to another worker, or its worker lost track of it: decision 0033); the
+  client reconnects after about half a second, as the browser's socket does
+  (static/js/socket.js), and goes on from the snapshot: counted here, not
+  as an error.
 
 The run is bounded: at most 500 tables, 50 deals per table, one hour, and
 ``--timeout`` seconds in all (default 300), after which clients stop and the
@@ -56,6 +61,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 COOKIE = "stich_session"
+MOVED = 1012
+"""Close code of a socket the server sends away to reconnect (the table moved: ``stich.web.cluster.manager.TAKEOVER_CODE``)."""
 MAX_TABLES = 500
 MAX_DEALS = 50
 MAX_SECONDS = 3600.0
@@ -91,6 +98,8 @@ class Stats:
     reconnects: int = 0
     refused: int = 0
     """Reconnects refused (the killed worker's port) before one was accepted."""
+    sent_away: int = 0
+    """Sockets the server closed with 1012 (reconnect): each reconnected, as the browser does."""
 
     def error(self, kind: str, detail: str) -> None:
         """Count one error of ``kind``; keep the first few details."""
@@ -135,6 +144,8 @@ class SeatClient:
         self.token = ""
         self.pace = pace
         self.fallbacks = list(fallbacks)
+        self._sent_away = False
+        """Whether the server closed this seat's socket with 1012 (so a reconnect is expected, with or without a kill)."""
 
     async def become_guest(self) -> None:
         """Make a guest session and keep its token."""
@@ -170,6 +181,7 @@ class SeatClient:
         urls = [ws_url] + [base + ws_url[ws_url.index("/ws/") :] for base in self.fallbacks]
         acted: set[tuple[int, int]] = set()
         moved = False
+        self._sent_away = False
         for attempt in range(200):
             url = urls[attempt % len(urls)]  # a dead worker refuses at once, and the next try goes to a live one
             try:
@@ -177,14 +189,17 @@ class SeatClient:
                     if await self._play(ws, deadline, acted, moved):
                         return
             except (OSError, WebSocketException):
-                if self.stats.killed_at is None or time.monotonic() >= deadline:
+                if (self.stats.killed_at is None and not self._sent_away) or time.monotonic() >= deadline:
                     raise
                 self.stats.refused += 1  # the killed worker (or one not ready): the next try goes to another
-            if self.stats.killed_at is None or time.monotonic() >= deadline:
+            if (self.stats.killed_at is None and not self._sent_away) or time.monotonic() >= deadline:
                 return
             moved = True
-            self.stats.reconnects += 1
-            await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+            if self._sent_away:  # as the browser's socket: about half a second (jittered) before the first retry
+                await asyncio.sleep(0.5 * (0.75 + self.rng.random() * 0.5))
+            else:
+                self.stats.reconnects += 1
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
 
     async def _play(self, ws: ClientConnection, deadline: float, acted: set[tuple[int, int]], moved: bool) -> bool:
         """Play on one socket; whether the seat is done (the table ended, or the deadline), else the socket was closed."""
@@ -199,9 +214,14 @@ class SeatClient:
             except TimeoutError:
                 return True
             except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd else None
+                if code == MOVED:  # the table moved (or its worker let it go): reconnect, as the browser does
+                    self.stats.sent_away += 1
+                    self._sent_away = True
+                    return False
                 if self.stats.killed_at is not None:
                     return False
-                self.stats.error("closed", f"code {exc.rcvd.code if exc.rcvd else None}")
+                self.stats.error("closed", f"code {code}")
                 return True
             now = time.monotonic()
             message = json.loads(raw)
@@ -362,13 +382,16 @@ async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def local_workers(
-    settings: dict[str, Any], startup: float, workers: int
+    settings: dict[str, Any], startup: float, workers: int, logs: Path | None = None
 ) -> AsyncIterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``workers`` server processes on 127.0.0.1, each on a free port, with ``settings`` (a temporary SQLite file unless named).
 
     Several workers need ``database_url`` (PostgreSQL) and ``redis_url`` in
     ``settings``; each is a separate ``stich`` server as on a machine of its
     own (``stich serve --redis``), so a client may be sent to any of them.
+    Their logs (``server-N.log``) go to ``logs`` when given (kept after the
+    run: why a socket was sent away is logged there), else with the
+    temporary files.
     """
     with contextlib.ExitStack() as files:
         folder = files.enter_context(tempfile.TemporaryDirectory(prefix="stich-load-"))
@@ -378,12 +401,15 @@ async def local_workers(
         try:
             for number in range(workers):
                 port = free_port()
-                log = files.enter_context(Path(folder, f"server-{number}.log").open("wb"))
+                log_folder = folder if logs is None else logs
+                if logs is not None:
+                    logs.mkdir(parents=True, exist_ok=True)
+                log = files.enter_context(Path(log_folder, f"server-{number}.log").open("wb"))
                 command = [sys.executable, "-c", SERVER, json.dumps(values), str(port)]
                 processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
                 bases.append(f"http://127.0.0.1:{port}")
             for number, (base, process) in enumerate(zip(bases, processes, strict=True)):
-                await _wait_ready(base, process, startup, Path(folder, f"server-{number}.log"))
+                await _wait_ready(base, process, startup, Path(folder if logs is None else logs, f"server-{number}.log"))
             yield bases, processes
         finally:
             for process in processes:
@@ -447,7 +473,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 settings.update(database_url=database, redis_url=redis, lease_seconds=args.lease)
             elif args.database:
                 settings["database_url"] = args.database
-            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers))
+            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers, args.logs))
             cpu_before = [_cpu_seconds(process.pid) for process in servers]
             rss["idle"] = _total([_rss_mb(process.pid) for process in servers])
         started = time.monotonic()
@@ -502,6 +528,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "max": _ms(max(stats.steady) if stats.steady else None),
         },
         "errors": {"total": sum(stats.errors.values()), "by_kind": dict(stats.errors), "samples": stats.samples},
+        "sent_away_1012": stats.sent_away,
         "timed_out": timed_out,
         "server_cpu_s": cpu,
         "server_cpu_ms_per_action": round(cpu * 1000 / stats.confirmed, 2) if cpu is not None and stats.confirmed else None,
@@ -594,6 +621,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--startup", type=float, default=60.0, help="seconds to wait for the local server to answer (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices (default 1)")
     parser.add_argument("--out", type=Path, help="write the report as JSON to this file")
+    parser.add_argument("--logs", type=Path, help="keep the started servers' logs (server-N.log) in this folder")
     parser.add_argument(
         "--pace", type=_pace, metavar="MIN,MAX", help="human pace: each seat thinks MIN..MAX seconds before acting (e.g. 2,4)"
     )

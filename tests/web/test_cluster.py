@@ -318,3 +318,134 @@ async def _caps_through_a_kill(db_url: str, redis_url: str, tmp_path: Path) -> N
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+def test_a_stopped_owner_s_pending_action_is_refused_after_the_takeover_and_nothing_is_lost(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_stalled_owner(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _stalled_owner(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    """Decision 0033, "Fencing a stalled owner": A is stopped (SIGSTOP) past its lease with seat 0's action waiting in its socket."""
+    from redis.asyncio import Redis
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from stich.web.db import Database
+
+    a, b = await _start(tmp_path, db_url, redis_url)
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    db = Database(db_url)
+    assert a.process is not None and b.process is not None
+    try:
+        table_id, first, second = await _table_across_workers(a, b, deals=2)
+        ends = await asyncio.gather(first.play(a.ws_base, table_id, until_step=8), second.play(b.ws_base, table_id, until_step=8))
+        assert ends == ["step", "step"]
+        headers = {"Cookie": f"stich_session={first.token}"}
+        seat_1 = asyncio.create_task(second.play(b.ws_base, table_id))  # plays on at B until A's table moves there (1012)
+        async with connect(f"{a.ws_base}/ws/tables/{table_id}", additional_headers=headers, open_timeout=30) as ws:
+            while True:  # up to seat 0's next turn, at A
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+                if message.get("type") == "state" and message["view"]["to_move"] == 0 and message["view"]["legal_actions"]:
+                    break
+            deal_id, step, action = message["deal"], message["step"], message["view"]["legal_actions"][0]
+            a.process.send_signal(signal.SIGSTOP)
+            try:
+                await ws.send(json.dumps({"type": "action", "action": action, "deal": deal_id, "step": step}))  # waits in A's socket
+                deadline = time.monotonic() + 60
+                while (await redis.get(f"stich:lease:{table_id}") or "").split(":")[1:2] != [str(b.process.pid)]:
+                    assert time.monotonic() < deadline, "B did not take the stopped worker's table over"
+                    await asyncio.sleep(0.1)
+                stored = await asyncio.to_thread(db.deals_of, table_id, with_actions=True)
+                assert len(stored[-1].actions) == step
+            finally:
+                a.process.send_signal(signal.SIGCONT)
+            code = None
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), timeout=30)
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd else None
+            assert code == 1012  # A let the table go: reconnect, to B
+        assert await asyncio.wait_for(seat_1, timeout=30) == "closed" and second.closes[-1] == 1012
+        await asyncio.sleep(0.5)
+        stored = await asyncio.to_thread(db.deals_of, table_id, with_actions=True)
+        assert stored[-1].id == deal_id and len(stored[-1].actions) == step  # the stale owner's action was not stored
+        deadline = time.monotonic() + 120
+        await asyncio.gather(_play_on(first, b, table_id, deadline), _play_on(second, b, table_id, deadline))
+        record = await _record(first, b.base, deal_id)
+        assert record["result"] is not None  # the deal played to its end at B
+        assert record["actions"][step][0] == 0  # seat 0's turn, played once, at B
+        for player in (first, second):
+            _check_views(player, record["deal"])
+        history: dict[tuple[int, int], set[str]] = {}
+        for player in (first, second):
+            for seen in player.states():
+                history.setdefault((player.seat, seen["step"]), set()).add(json.dumps(seen["last"], sort_keys=True))
+        assert all(len(seen) == 1 for seen in history.values())  # each step happened once, as everybody saw it
+        assert "was taken over" in a.log.read_text(errors="replace") or "lost the lease" in a.log.read_text(errors="replace")
+    finally:
+        db.dispose()
+        await redis.aclose()
+        a.stop()
+        b.stop()
+
+
+def test_the_open_socket_cap_holds_across_workers_and_a_dead_worker_s_sockets_lapse(
+    postgres_server: PostgresServer, redis_url: str, tmp_path: Path
+) -> None:
+    run_async(_socket_cap(postgres_server.new_database(), redis_url, tmp_path))
+
+
+async def _first_message(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+    return message
+
+
+async def _socket_cap(db_url: str, redis_url: str, tmp_path: Path) -> None:
+    """Decision 0033, "Shared limits": two sockets per session, one on each worker; a third is refused on either, until one worker dies."""
+    from redis.asyncio import Redis
+    from websockets.asyncio.client import connect
+
+    changes = {"max_sockets_per_client": 2}
+    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
+    a.start()
+    b.start()
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+        ada = Player(0)
+        await ada.become_guest(b.base)
+        created = await ada.call(b.base, "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]  # B runs it; a socket on A is relayed
+        headers = {"Cookie": f"stich_session={ada.token}"}
+
+        def socket(worker: Worker) -> Any:
+            return connect(f"{worker.ws_base}/ws/tables/{table_id}", additional_headers=headers, open_timeout=30)
+
+        async def refused(worker: Worker) -> None:
+            async with socket(worker) as ws:
+                message = await _first_message(ws)
+                assert message["type"] == "error" and "this session has 2 open, at most 2" in message["message"], message
+                await ws.wait_closed()
+                assert ws.close_code == 4429
+
+        async with socket(a) as on_a, socket(b) as on_b:
+            assert (await _first_message(on_a))["type"] != "error" and (await _first_message(on_b))["type"] != "error"
+            await refused(a)
+            await refused(b)  # one socket on each worker: the session's cap of 2 is reached on both
+            a.kill()  # A's socket is never closed cleanly: its count lapses with A's heartbeat
+            deadline = time.monotonic() + 30
+            while len(await redis.keys("stich:worker:*")) != 1:  # B's heartbeat only
+                assert time.monotonic() < deadline, "A's heartbeat did not lapse"
+                await asyncio.sleep(0.1)
+            async with socket(b) as again:
+                assert (await _first_message(again))["type"] != "error"  # B's socket and this one: 2
+                await refused(b)
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()

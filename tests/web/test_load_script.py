@@ -11,8 +11,10 @@ import importlib.util
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -124,3 +126,35 @@ def test_the_load_limits_let_one_address_hold_the_run() -> None:
     limits = _module().load_limits(200, 4)
     settings = Settings(**limits)
     assert settings.max_tables_per_address >= 200 and settings.max_sockets_per_address >= 800 and settings.max_sockets_per_table >= 4
+
+
+def test_a_socket_closed_with_1012_reconnects_and_counts_as_sent_away_not_as_an_error() -> None:
+    """bench/load_platform.py's seat, like the browser's socket: a 1012 close (the table moved) is answered by reconnecting."""
+    import asyncio
+    import random
+
+    import httpx
+    from websockets.asyncio.server import ServerConnection, serve
+
+    module = _module()
+    connections: list[int] = []
+
+    async def server(ws: ServerConnection) -> None:
+        connections.append(1)
+        if len(connections) == 1:
+            await ws.close(1012, "the table moved")  # the first socket is sent away
+        else:
+            await ws.send(json.dumps({"type": "table_end", "table": "t"}))
+            await ws.wait_closed()
+
+    async def main() -> Any:
+        stats = module.Stats()
+        async with serve(server, "127.0.0.1", 0) as listening, httpx.AsyncClient() as http:
+            port = listening.sockets[0].getsockname()[1]
+            seat = module.SeatClient(http, stats, random.Random(1))
+            await asyncio.wait_for(seat.play(f"ws://127.0.0.1:{port}/ws/tables/t", time.monotonic() + 30), timeout=30)
+        return stats
+
+    stats = asyncio.run(main())
+    assert len(connections) == 2  # reconnected once, then the table ended
+    assert stats.sent_away == 1 and not stats.errors

@@ -21,6 +21,13 @@ acknowledged (its ``state``) is on disk.  A transaction that fails stores
 none of its actions; each is then tried again in a transaction of its own,
 so that one bad action (a duplicate position) fails alone and the others of
 its group are stored as if they had come alone.
+
+With several workers an action carries its table's *fence* (the lease epoch
+its worker took the table at, decision 0033): the transaction checks every
+fence of its group and is refused (:class:`~stich.web.db.StaleOwner`) if
+another worker has taken one of the tables over meanwhile; the one-by-one
+retry then refuses only the stale table's actions.  One process fences
+nothing, and its transactions are what they were.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from stich.web.db import Database
+from stich.web.db import Database, Fence
 
 log = logging.getLogger("stich.web")
 
@@ -39,6 +46,7 @@ class _Pending:
     """One action waiting for its commit, and the future its caller awaits."""
 
     row: tuple[int, int, int, str, bool]
+    fence: Fence | None
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -54,9 +62,13 @@ class ActionLog:
         self.stored = 0
         """Actions stored so far."""
 
-    async def store(self, deal_id: int, position: int, seat: int, action: str, stand_in: bool = False) -> None:
-        """Store one action; returns once it is committed, raises what storing it raised (then nothing of it is stored)."""
-        pending = _Pending((deal_id, position, seat, action, stand_in))
+    async def store(self, deal_id: int, position: int, seat: int, action: str, stand_in: bool = False, fence: Fence | None = None) -> None:
+        """Store one action; returns once it is committed, raises what storing it raised (then nothing of it is stored).
+
+        ``fence``: the table's id and lease epoch (several workers), refused
+        with :class:`~stich.web.db.StaleOwner` once another worker took it over.
+        """
+        pending = _Pending((deal_id, position, seat, action, stand_in), fence)
         self._waiting.append(pending)
         loop = asyncio.get_running_loop()
         if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:  # none running on this loop
@@ -68,7 +80,8 @@ class ActionLog:
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
-                await asyncio.to_thread(self.db.add_actions, [p.row for p in group])
+                fences = [p.fence for p in group if p.fence is not None]
+                await asyncio.to_thread(self.db.add_actions, [p.row for p in group], fences)
             except asyncio.CancelledError:  # the loop is shutting down: nobody waits in vain
                 for pending in group + self._waiting:
                     pending.done.cancel()
@@ -80,7 +93,7 @@ class ActionLog:
                 log.warning("a group of %d actions failed to store (%r); storing them one by one", len(group), exc)
                 for pending in group:
                     try:
-                        await asyncio.to_thread(self.db.add_actions, [pending.row])
+                        await asyncio.to_thread(self.db.add_actions, [pending.row], () if pending.fence is None else [pending.fence])
                     except Exception as single:
                         _settle(pending, single)
                     else:

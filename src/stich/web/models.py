@@ -87,6 +87,8 @@ class GameTable(Base):
     """Seconds a person has for each move before a stand-in bot makes it; ``NULL``: no turn timer."""
     continue_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Seconds the evaluation waits at most for every person's "Weiter"; ``NULL``: see :mod:`stich.web.ready_wait`."""
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often another worker took the table over (several workers: a write checks it, fencing a stale owner; decision 0033)."""
 
 
 class TableSeat(Base):

@@ -15,8 +15,10 @@ cookie), or for a socket without a valid cookie its address.  So:
   bucket (it refills evenly over the minute), kept by client, not by socket,
   so closing and reopening sockets does not refill it.
 
-Everything is in the memory of this server process (issue 33 moves it into
-Redis for several workers).
+Everything is in the memory of this server process.  With several workers
+(issue 33) the open-socket caps are also counted across workers
+(:mod:`stich.web.cluster.shared_sockets`) and the message budgets are shared
+(:mod:`stich.web.cluster.shared_limits`).
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ class Ticket:
     address: str
     table: str
 
+    def counts(self) -> tuple[str, str, str]:
+        """The counts the socket is in: its client's, its address's and its table's."""
+        return (self.client, f"address:{self.address}", f"table:{self.table}")
+
 
 def client_key(identity: Identity | None, address: str) -> str:
     """The client a socket belongs to: its session, or its address without one."""
@@ -83,13 +89,8 @@ class SocketLimits:
 
     def open(self, identity: Identity | None, address: str, table: str) -> Ticket | str:
         """Count a new socket and its connect; a :class:`Ticket` to :meth:`close` later, or the reason it is refused."""
-        settings = self.settings
         ticket = Ticket(client_key(identity, address), address, table)
-        counts = (
-            (ticket.client, settings.max_sockets_per_client, "this session" if identity is not None else "this address without a session"),
-            (f"address:{address}", settings.max_sockets_per_address, "this address"),
-            (f"table:{table}", settings.max_sockets_per_table, "this table"),
-        )
+        counts = self.caps(identity, ticket)
         for key, cap, whose in counts:
             if self._open[key] >= cap:
                 return f"too many connections: {whose} has {self._open[key]} open, at most {cap}"
@@ -99,9 +100,19 @@ class SocketLimits:
             self._open[key] += 1
         return ticket
 
+    def caps(self, identity: Identity | None, ticket: Ticket) -> list[tuple[str, int, str]]:
+        """The counts a socket of ``identity`` goes into, each with its cap and whose it is (for the refusal)."""
+        settings = self.settings
+        client, address, table = ticket.counts()
+        return [
+            (client, settings.max_sockets_per_client, "this session" if identity is not None else "this address without a session"),
+            (address, settings.max_sockets_per_address, "this address"),
+            (table, settings.max_sockets_per_table, "this table"),
+        ]
+
     def close(self, ticket: Ticket) -> None:
         """A socket counted by :meth:`open` has closed."""
-        for key in (ticket.client, f"address:{ticket.address}", f"table:{ticket.table}"):
+        for key in ticket.counts():
             self._open[key] -= 1
             if self._open[key] <= 0:
                 del self._open[key]

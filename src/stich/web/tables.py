@@ -60,7 +60,7 @@ from stich.web.bot_pool import BotJob, BotPool, BotThinker
 from stich.web.broadcast import StateViews, encode, send_per_audience
 from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
-from stich.web.db import Database, DealRow, SeatRow, TableRow
+from stich.web.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
 from stich.web.fairness import Commitment
 from stich.web.presence import next_change, shown_away
 from stich.web.protocol import (
@@ -82,7 +82,7 @@ from stich.web.services import services
 from stich.web.session_kinds import forced_seat, session_rules
 from stich.web.session_watch import SessionWatch
 from stich.web.settings import Settings
-from stich.web.socket_limits import SocketLimits
+from stich.web.socket_limits import SocketLimits, Ticket
 from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
 from stich.web.turn_clock import TurnClock, sooner
 
@@ -381,6 +381,8 @@ class TableRuntime:
         self.last_action_at = 0.0
         self.next_deal_at = 0.0
         self.broken: str | None = None
+        self.epoch: int | None = row.lease_epoch if manager.shared else None
+        """The lease epoch this worker took the table over at (several workers; ``None`` in one process: nothing fenced)."""
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self._last_table: dict[str, Any] | None = None
@@ -630,6 +632,11 @@ class TableRuntime:
                 self.manager.forget(self)
         self.wake.set()
 
+    @property
+    def fence(self) -> Fence | None:
+        """What the table's writes carry so that they are refused once another worker took the table over (decision 0033)."""
+        return None if self.epoch is None else (self.id, self.epoch)
+
     # ------------------------------------------------------- client input
     async def handle(self, conn: Connection, raw: str | bytes | None) -> None:
         """One message from a client: answered with an error, or applied and broadcast.
@@ -661,6 +668,9 @@ class TableRuntime:
                 return
             try:
                 await self._apply(seat, code)
+            except StaleOwner:  # another worker runs the table now: this one lets it go, its clients reconnect there
+                self.manager.lost_table(self)
+                return
             except Exception:
                 log.exception("table %s: storing an action failed", self.id)
                 conn.send(error_message(WHOLE, "the server could not store the action; nothing changed, try again"))
@@ -832,7 +842,11 @@ class TableRuntime:
             seats[index] = seat
         full = all(seat.kind != "empty" for seat in seats)
         status = "playing" if full else None
-        await asyncio.to_thread(self.db.set_seats, self.id, [seats[i].row(i) for i in changes], status)
+        try:
+            await asyncio.to_thread(self.db.set_seats, self.id, [seats[i].row(i) for i in changes], status, self.fence)
+        except StaleOwner:
+            self.manager.lost_table(self)
+            raise ApiError(503, "table", "the table has moved to another server; try again", {"Retry-After": "1"}) from None
         self.seats = seats
         for conn in self.connections:
             conn.seat = self.seat_of(conn.identity)
@@ -860,7 +874,7 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in)  # on disk before anybody sees it
+        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in, self.fence)  # on disk before anybody sees it
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._follow_clock()
@@ -882,7 +896,7 @@ class TableRuntime:
             await self._finish_table()
             return
         number = session.deal_index
-        deal_id = await asyncio.to_thread(self.db.create_deal, self.id, number, state.dealer, fair.seed, fair.salt, fair.digest)
+        deal_id = await asyncio.to_thread(self.db.create_deal, self.id, number, state.dealer, fair.seed, fair.salt, fair.digest, self.fence)
         self._pending_fair = None
         self.state = state
         self.deal = CurrentDeal(deal_id, number, fair)
@@ -911,7 +925,7 @@ class TableRuntime:
         state, deal, session = self.state, self.deal, self.session
         assert state is not None and deal is not None and session is not None
         record = self._record(state, deal)
-        await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record))
+        await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record), self.fence)
         session.book(state)
         self.state = None
         self.deal = None
@@ -945,7 +959,7 @@ class TableRuntime:
     async def _finish_table(self) -> None:
         session = self.session
         assert session is not None
-        await asyncio.to_thread(self.db.set_status, self.id, "finished")
+        await asyncio.to_thread(self.db.set_status, self.id, "finished", self.fence)
         self.status = "finished"
         self.manager.table_finished(self)
         self._broadcast_table()
@@ -1031,6 +1045,9 @@ class TableRuntime:
                     wait = 0
             except asyncio.CancelledError:
                 raise
+            except StaleOwner:  # another worker took the table over while this one stalled: stop driving it
+                self.manager.lost_table(self)
+                return
             except Exception:
                 log.exception("table %s: automatic step failed; retrying", self.id)
                 wait = 1.0
@@ -1123,6 +1140,14 @@ class TableManager:
         self.tables[row.id] = runtime
         return runtime
 
+    async def open_socket(self, identity: Identity | None, address: str, table_id: str) -> Ticket | str:
+        """Count a new table socket (:meth:`SocketLimits.open`; several workers: on every worker); a ticket, or why it is refused."""
+        return self.sockets.open(identity, address, table_id)
+
+    async def close_socket(self, ticket: Ticket) -> None:
+        """A socket counted by :meth:`open_socket` has closed."""
+        self.sockets.close(ticket)
+
     async def allow_message(self, conn: Connection) -> bool:
         """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.socket_limits`; shared across workers with Redis)."""
         return self.sockets.allow_message(conn.identity, conn.address)
@@ -1168,6 +1193,14 @@ class TableManager:
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""
         return self.tables.get(table_id)
+
+    def lost_table(self, runtime: TableRuntime) -> None:
+        """A write of ``runtime`` was refused as stale (:class:`~stich.web.db.StaleOwner`): another worker runs the table now.
+
+        One process fences nothing, so this does not happen there; several
+        workers (:mod:`stich.web.cluster`) let the table go.
+        """
+        log.error("table %s: a write was refused as stale, but this process fences nothing", runtime.id)
 
     def forget(self, runtime: TableRuntime) -> None:
         """Drop a finished table with no clients left."""
@@ -1306,7 +1339,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4403)
         return
     address = client_address(websocket)
-    ticket = svc.tables.sockets.open(identity, address, table_id)
+    ticket = await svc.tables.open_socket(identity, address, table_id)
     if isinstance(ticket, str):
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
@@ -1317,7 +1350,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await runtime.attach(conn)
         await _serve(runtime, conn)
     finally:
-        svc.tables.sockets.close(ticket)
+        with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
+            await svc.tables.close_socket(ticket)
         await runtime.detach(conn)
         conn.finish()
         try:

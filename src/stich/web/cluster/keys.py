@@ -68,3 +68,8 @@ def quota(kind: str, who: str) -> str:
 def quota_owners(table_id: str) -> str:
     """Hash of whom a table counts against (``tables``: its creator; ``search``: who seated its search bots) (read on takeover)."""
     return f"{PREFIX}quota:owners:{table_id}"
+
+
+def sockets(key: str) -> str:
+    """Hash of worker id -> open table sockets of one client, address or table (``key``: :meth:`.Ticket.counts`)."""
+    return f"{PREFIX}sockets:{key}"

@@ -56,9 +56,11 @@ from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
+from stich.web.cluster.shared_sockets import SharedSockets
 from stich.web.db import Database
 from stich.web.protocol import WHOLE, ApiError, error_message
 from stich.web.settings import Settings
+from stich.web.socket_limits import Ticket
 from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
 from stich.web.tables import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
 
@@ -79,6 +81,8 @@ CALL_TIMEOUT = 10.0
 TAKEOVER_CODE = 1012
 """Close code telling a client that the table moved ("service restart"): reconnect, and the table is where it was."""
 NOT_RUNNING = "no such open or running table"
+TAKEOVER_LOCK_MS = 2000
+"""Milliseconds a takeover waits for a stale owner's write in progress (its row lock) before it gives the lease up and tries later."""
 REDIS_CONNECTIONS = 512
 """Redis connections one worker opens at most (a blocked read, the inbox and every forwarded call waiting for its answer hold one)."""
 REDIS_WAIT = 30.0
@@ -107,10 +111,11 @@ class Relayed:
     owner: str
     writer: asyncio.Task[None]
 
-    def send_away(self, code: int = 1012) -> None:
-        """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect)."""
+    def send_away(self, reason: str, code: int = TAKEOVER_CODE) -> None:
+        """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect); ``reason`` is logged."""
         if self.conn.kicked:
             return
+        log.warning("table %s: relayed client sent away (%d): %s", self.table, code, reason)
         self.conn.close_code = code
         self.conn.kicked = True
         self.conn.finish()
@@ -143,6 +148,8 @@ class ClusterTableManager(TableManager):
         self.worker = worker or new_worker_id()
         self.leases = Leases(redis, self.worker, settings.lease_seconds)
         self.budgets = SharedBudgets(redis, settings)
+        self.shared_sockets = SharedSockets(redis, self.worker)
+        """The open-socket caps, counted across workers (besides this worker's own counts)."""
         self.caps = SharedTableCaps(redis, settings)
         """The table caps per person and address, counted across workers (replacing the process's own counts)."""
         self.outbox = Outbox(redis)
@@ -218,7 +225,9 @@ class ClusterTableManager(TableManager):
             if not await self.leases.acquire(table_id):
                 return None
             try:
-                row = await asyncio.to_thread(self.db.get_table, table_id)
+                # the fence moves on before the actions are read: a stale owner's write is refused from here, or already among them
+                epoch = await asyncio.to_thread(self.db.take_over, table_id, TAKEOVER_LOCK_MS)
+                row = None if epoch is None else await asyncio.to_thread(self.db.get_table, table_id)
                 if row is None or row.status not in ("open", "playing"):
                     await self.leases.release(table_id)
                     return None
@@ -229,7 +238,7 @@ class ClusterTableManager(TableManager):
                 with contextlib.suppress(Exception):
                     await self.leases.release(table_id)
                 raise
-            log.info("worker %s: took table %s over", self.worker, table_id)
+            log.info("worker %s: took table %s over (lease epoch %s)", self.worker, table_id, runtime.epoch)
             await self._own(runtime, last_id)
             return runtime
 
@@ -327,9 +336,28 @@ class ClusterTableManager(TableManager):
             if delete_stream:
                 await self.redis.delete(keys.commands(table_id))
 
-    async def _drop(self, table_id: str) -> None:
-        """This worker lost the table's lease (paused too long, or Redis lost it): stop running it at once; its clients reconnect."""
-        log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
+    def lost_table(self, runtime: TableRuntime) -> None:
+        """A write of ``runtime`` was refused: another worker took the table over while this one stalled; let it go at once."""
+        if self.tables.get(runtime.id) is not runtime:
+            return
+        log.warning(
+            "worker %s: table %s was taken over (a write at lease epoch %s was refused); letting it go",
+            self.worker,
+            runtime.id,
+            runtime.epoch,
+        )
+        self._later(self._drop(runtime.id, runtime), f"letting table {runtime.id} go")
+
+    async def _drop(self, table_id: str, runtime: TableRuntime | None = None) -> None:
+        """This worker lost the table (its lease, or a write refused by the fence): stop running it at once; its clients reconnect.
+
+        With ``runtime``, only if that is still the table this worker runs
+        (not one it has taken over again since).
+        """
+        if runtime is not None and self.tables.get(table_id) is not runtime:
+            return
+        if runtime is None:
+            log.warning("worker %s: lost the lease of table %s; letting it go", self.worker, table_id)
         self._published.pop(table_id, None)
         owned = self.owned.pop(table_id, None)
         if owned is not None and owned.handler is not None:
@@ -365,9 +393,12 @@ class ClusterTableManager(TableManager):
                     pipe.exists(keys.alive(worker))
                 found = await pipe.execute()
             dead = {worker for worker, exists in zip(workers, found, strict=True) if not exists}
-            for owned in self.owned.values():
+            for table_id, owned in self.owned.items():
                 for client, conn in list(owned.remote.items()):
                     if conn.worker in dead:  # should the worker be alive after all (stalled), its client reconnects
+                        log.warning(
+                            "table %s: no heartbeat of worker %s; its client %s detached, told to reconnect", table_id, conn.worker, client
+                        )
                         conn.finish()
                         owned.queue.put_nowait({"op": "detach", "conn": client})
         await self._publish_summaries([self.tables[t] for t in self.owned if t in self.tables])
@@ -381,8 +412,7 @@ class ClusterTableManager(TableManager):
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
         for relayed in list(self.relayed.values()):
             if owners.get(relayed.table) != relayed.owner:
-                log.warning("table %s: run by %s now, not %s; client sent away", relayed.table, owners.get(relayed.table), relayed.owner)
-                relayed.send_away()
+                relayed.send_away(f"the table is run by {owners.get(relayed.table)} now, not {relayed.owner}")
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -536,6 +566,26 @@ class ClusterTableManager(TableManager):
         return cast("dict[str, Any]", answer["ok"])
 
     # ------------------------------------------------------------ messages
+    async def open_socket(self, identity: Identity | None, address: str, table_id: str) -> Ticket | str:
+        """This worker's counts first, then every worker's (:mod:`~stich.web.cluster.shared_sockets`)."""
+        ticket = self.sockets.open(identity, address, table_id)
+        if isinstance(ticket, str):
+            return ticket
+        try:
+            refused = await self.shared_sockets.open(ticket, self.sockets.caps(identity, ticket))
+        except BaseException:
+            self.sockets.close(ticket)
+            raise
+        if refused is not None:
+            self.sockets.close(ticket)
+            return refused
+        return ticket
+
+    async def close_socket(self, ticket: Ticket) -> None:
+        """Take the socket out of this worker's counts and every worker's."""
+        self.sockets.close(ticket)
+        await self.shared_sockets.close(ticket)
+
     async def allow_message(self, conn: Connection) -> bool:
         """The local budgets, and the shared ones (a remote client's worker spent those already)."""
         if not await super().allow_message(conn):
@@ -571,7 +621,7 @@ class ClusterTableManager(TableManager):
                     if relayed is None:
                         continue
                     if "close" in body:
-                        relayed.send_away(int(body["close"]))
+                        relayed.send_away(f"closed by the owner {relayed.owner}", int(body["close"]))
                     elif "t" in body:
                         relayed.conn.send_text(body["t"])
                     else:
@@ -581,7 +631,7 @@ class ClusterTableManager(TableManager):
             if self.relayed:
                 log.warning("worker %s: the inbox subscription ended; %d relayed clients reconnect", self.worker, len(self.relayed))
             for relayed in list(self.relayed.values()):  # messages may have been missed: the clients resync by reconnecting
-                relayed.send_away()
+                relayed.send_away("this worker's inbox subscription ended")
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
@@ -593,12 +643,12 @@ class ClusterTableManager(TableManager):
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
         await websocket.accept()
         address = client_address(websocket)
-        ticket = self.sockets.open(identity, address, table_id)
+        ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
             await websocket.close(code=4429)
             if not isinstance(ticket, str):
-                self.sockets.close(ticket)
+                await self.close_socket(ticket)
             return True
         conn = Connection(websocket, identity, self.settings, address, self.sessions)  # its first message asks the database
         client = secrets.token_hex(8)
@@ -610,7 +660,8 @@ class ClusterTableManager(TableManager):
             await self._relay_messages(conn, table_id, client)
         finally:
             self.relayed.pop(client, None)
-            self.sockets.close(ticket)
+            with contextlib.suppress(Exception):  # Redis away: this worker's heartbeat lapses with it, and the count with that
+                await self.close_socket(ticket)
             with contextlib.suppress(Exception):
                 await self._command(table_id, {"op": "detach", "conn": client})
             conn.finish()
