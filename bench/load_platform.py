@@ -343,12 +343,16 @@ def load_limits(tables: int, seats: int) -> dict[str, int]:
     The server caps tables, sockets and messages per client address
     (docs/web.md, "Security model"); a load test is many people on one
     address, so the caps are raised to fit it (each session keeps its own).
+    The socket caps fit every client twice: with several workers the open
+    sockets are counted on every worker (decision 0033), and a killed
+    worker's sockets keep counting until its heartbeat lapses
+    (``lease_seconds``), while the same clients reconnect to the other one.
     """
     return {
         "max_tables_per_address": tables + 2,
         "max_search_tables_per_address": tables + 2,
-        "max_sockets_per_address": tables * seats + 8,
-        "max_sockets_per_table": seats + 8,
+        "max_sockets_per_address": 2 * tables * seats + 8,
+        "max_sockets_per_table": 2 * seats + 8,
         "max_messages_per_minute_per_address": 10**9,
     }
 
