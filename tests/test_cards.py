@@ -175,3 +175,18 @@ def test_deck_cards_order_does_not_reveal_copies() -> None:
     first_copies = (1 << cq) | (1 << (ha + N_FACES))
     other_copies = (1 << (cq + N_FACES)) | (1 << ha)
     assert DECK_48.cards(first_copies) == DECK_48.cards(other_copies) == [parse_card("CQ"), parse_card("HA")]
+
+
+@given(st.integers(min_value=0, max_value=(1 << 48) - 1))
+def test_a_hand_is_the_cards_of_its_mask_and_the_same_on_every_call(mask: int) -> None:
+    mask &= DECK_48.full_mask
+    hand = DECK_48.hand(mask)
+    assert hand == tuple(DECK_48.cards(mask))
+    assert DECK_48.hand(mask) is hand  # remembered: observations ask for unchanged hands at every step
+
+
+def test_the_remembered_hands_stay_bounded() -> None:
+    deck = Deck(FACES, copies=2)
+    for mask in range(Deck.HANDS_KEPT + 10):
+        assert deck.hand(mask) == tuple(deck.cards(mask))
+    assert len(deck._hands) <= Deck.HANDS_KEPT

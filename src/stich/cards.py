@@ -202,6 +202,8 @@ class Deck:
         for index in self.physical:
             self.full_mask |= 1 << index
         self.face_mask = (1 << self.n_faces) - 1
+        self._hands: dict[int, tuple[Card, ...]] = {}
+        """:meth:`hand`'s answers by mask (emptied when it reaches :attr:`HANDS_KEPT` entries)."""
 
     @property
     def size(self) -> int:
@@ -218,6 +220,24 @@ class Deck:
         for copy in range(self.copies):
             out |= mask >> (copy * self.n_faces)
         return out & self.face_mask
+
+    HANDS_KEPT = 4096
+    """Masks :meth:`hand` remembers at most."""
+
+    def hand(self, mask: int) -> tuple[Card, ...]:
+        """:meth:`cards` as a tuple, remembered per mask.
+
+        Every observation shows its seat's hand, a server builds every seat's
+        observation after every action and a search one at every step of a
+        rollout, while a hand changes only when its holder plays: most calls
+        ask for a mask asked for just before.
+        """
+        found = self._hands.get(mask)
+        if found is None:
+            if len(self._hands) >= self.HANDS_KEPT:
+                self._hands.clear()
+            found = self._hands[mask] = tuple(self.cards(mask))
+        return found
 
     def cards(self, mask: int) -> list[Card]:
         """Faces of the physical cards in ``mask`` in pack order, copies of a face side by side.

@@ -610,7 +610,7 @@ class PhasedState(State):
             seat=seat,
             phase=self.PHASE_NAMES[self.phase],
             to_move=to_move,
-            hand=tuple(self.game.deck.cards(self.hands[seat])),
+            hand=self.game.deck.hand(self.hands[seat]),
             legal_actions=tuple(self.legal_actions()) if to_move == seat else (),
             events=seen_events(self, seat, event_text, settled=settled),
             tricks=trick_views(self.tricks, self.trick_seats, self.trick_cards, faces, self),

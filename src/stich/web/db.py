@@ -20,7 +20,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import ColumnElement, Engine, create_engine, delete, event, false, func, insert, or_, select, text, update
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -454,10 +454,9 @@ class Database:
             {"deal_id": deal_id, "position": position, "seat": seat, "action": action, "created_at": now, "stand_in": stand_in}
             for deal_id, position, seat, action, stand_in in actions
         ]
-        with self._write() as db:  # a bulk insert: the unit of work per ORM object cost more than the commit
-            _check_fences(db, fences)
-            db.execute(insert(DealAction), rows)
-            db.commit()
+        with self._write_lock, self.engine.begin() as connection:  # Core, no ORM session: half the CPU of a group commit
+            _check_fences(connection, fences)
+            connection.execute(insert(DealAction), rows)
 
     def finish_deal(self, deal_id: int, record: str, fence: Fence | None = None) -> None:
         """Store the finished deal's record (refused with :class:`StaleOwner` past ``fence``)."""
@@ -532,7 +531,7 @@ FENCE_QUERY = "SELECT id, lease_epoch FROM game_tables WHERE id = ANY(%s) ORDER 
 """The fenced tables' epochs on PostgreSQL, share-locked to the commit (psycopg's parameter style)."""
 
 
-def _check_fences(db: Session, fences: Collection[Fence]) -> None:
+def _check_fences(db: Session | Connection, fences: Collection[Fence]) -> None:
     """Refuse (:class:`StaleOwner`) the write of ``db``'s transaction unless every fenced table is still at its epoch.
 
     The epochs are read with a share lock on the tables' rows (PostgreSQL
@@ -545,7 +544,7 @@ def _check_fences(db: Session, fences: Collection[Fence]) -> None:
     if not fences:
         return
     ids = sorted({table_id for table_id, _epoch in fences})
-    connection = db.connection()
+    connection = db.connection() if isinstance(db, Session) else db
     if connection.dialect.name == "postgresql":  # the driver's SQL: half the CPU of a compiled select, once per group commit
         found = connection.exec_driver_sql(FENCE_QUERY, (ids,))
     else:
