@@ -231,13 +231,18 @@ _FACE_FINDERS: weakref.WeakKeyDictionary[Deck, _FaceFinder] = weakref.WeakKeyDic
 """Per pack, built once (the face texts were built per call: most of a spectator view's cost)."""
 
 
-def card_faces_in(game: Game, data: Any) -> set[str] | frozenset[str]:
-    """Every card face of ``game``'s pack named as a word anywhere in the JSON data ``data``."""
+def _face_finder(game: Game) -> _FaceFinder:
+    """The face finder of ``game``'s pack (made once per pack)."""
     deck = game.deck
     finder = _FACE_FINDERS.get(deck)
     if finder is None:
         finder = _FACE_FINDERS[deck] = _FaceFinder(deck)
-    return finder.find(data)
+    return finder
+
+
+def card_faces_in(game: Game, data: Any) -> set[str] | frozenset[str]:
+    """Every card face of ``game``'s pack named as a word anywhere in the JSON data ``data``."""
+    return _face_finder(game).find(data)
 
 
 def public_faces(state: State) -> set[str]:
@@ -270,12 +275,25 @@ _SCALARS = (str, int, bool, type(None))
 """Types whose values of one type are equal exactly when their JSON is (floats are not: ``nan``)."""
 
 
-def _same(values: Sequence[Any]) -> bool:
-    kind = type(values[0])
-    if kind in _SCALARS and all(type(value) is kind for value in values):  # event texts and most public facts: no JSON needed
-        return all(value == values[0] for value in values)
-    first = json.dumps(values[0], sort_keys=True)
-    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
+def _same(values: list[Any]) -> bool:
+    """Whether every seat's view of one fact is the same.
+
+    Values equal in Python count as the same without encoding them (the
+    seats' views are built by one game's code from one state, so an equal
+    pair of another spelling, ``1`` and ``1.0``, does not arise; a card is a
+    string either way); only unequal ones are compared as JSON, where a list
+    and a tuple of the same items agree.  Comparing every fact as JSON on
+    every action (the tricks of the whole deal among them) was most of the
+    spectators' view's cost.
+    """
+    first = values[0]
+    if values.count(first) == len(values):  # C-level ==, with the identity shortcut
+        return True
+    kind = type(first)
+    if kind in _SCALARS and all(type(value) is kind for value in values):
+        return False
+    encoded = json.dumps(first, sort_keys=True)
+    return all(json.dumps(v, sort_keys=True) == encoded for v in values[1:])
 
 
 def public_view(state: State, views: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
@@ -294,10 +312,11 @@ def public_view(state: State, views: Sequence[Mapping[str, Any]] | None = None) 
         views = [state.observation(seat).to_json() for seat in range(game.num_seats)]
     first = views[0]
     allowed = public_faces(state)
+    faces_in = _face_finder(game).find
     events = []
     for index, (actor, text) in enumerate(first["events"]):
         texts = [view["events"][index][1] for view in views]
-        shown = _same(texts) and card_faces_in(game, text) <= allowed
+        shown = _same(texts) and faces_in(text) <= allowed
         events.append([actor, text if shown else f"{text.split(' ', 1)[0]} ?"])
     public: dict[str, Any] = {}
     for key, value in first["public"].items():
