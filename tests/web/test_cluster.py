@@ -81,13 +81,19 @@ async def _table_across_workers(a: Worker, b: Worker, deals: int = 1) -> tuple[s
     return table_id, first, second
 
 
-async def _start(tmp_path: Path, db_url: str, redis_url: str) -> tuple[Worker, Worker]:
-    """Workers A and B, started at once on a fresh database (so both run the migrations, one under the other's lock)."""
-    a = Worker(worker_settings(db_url, redis_url), tmp_path / "a.log")
-    b = Worker(worker_settings(db_url, redis_url), tmp_path / "b.log")
+async def _start(tmp_path: Path, db_url: str, redis_url: str, **changes: Any) -> tuple[Worker, Worker]:
+    """Workers A and B with the test settings and ``changes``, started at once on a fresh database (so both run the
+    migrations, one under the other's lock); stopped again if either fails to start."""
+    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
     a.start()
     b.start()
-    await asyncio.gather(a.ready(), b.ready())
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+    except BaseException:
+        a.stop()
+        b.stop()
+        raise
     return a, b
 
 
@@ -286,13 +292,9 @@ async def _caps_through_a_kill(db_url: str, redis_url: str, tmp_path: Path) -> N
     from redis.asyncio import Redis
 
     changes = {"max_search_tables_per_person": 1, "max_search_tables_per_address": 5}
-    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
-    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
-    a.start()
-    b.start()
+    a, b = await _start(tmp_path, db_url, redis_url, **changes)
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
-        await asyncio.gather(a.ready(), b.ready())
         ada = Player(0)
         await ada.become_guest(a.base)
         created = await ada.call(a.base, "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
@@ -409,13 +411,9 @@ async def _socket_cap(db_url: str, redis_url: str, tmp_path: Path) -> None:
     from websockets.asyncio.client import connect
 
     changes = {"max_sockets_per_client": 2}
-    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
-    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
-    a.start()
-    b.start()
+    a, b = await _start(tmp_path, db_url, redis_url, **changes)
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
-        await asyncio.gather(a.ready(), b.ready())
         ada = Player(0)
         await ada.become_guest(b.base)
         created = await ada.call(b.base, "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
