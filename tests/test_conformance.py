@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from doppelkopf_contradictions import contradiction
 from stich.cards import Card, parse_card
 from stich.core.errors import IllegalActionError, OptionError
 from stich.core.game import TERMINAL
@@ -43,42 +44,6 @@ CLONE_EVERY = 4
 MAX_STEPS = 400
 
 # ----------------------------------------------------------------------------- configurations
-
-
-def documented_contradiction(values: dict[str, Any]) -> str | None:
-    """The contradictions options.py documents (a word of the expected message), or None."""
-    if values["superschweine"] and values["schweine"] == "off":
-        return "superschweine"
-    defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
-    if values["schweine"] == "off" and any(values[k] != v for k, v in defaults.items()):
-        return "schweine"
-    if values["superschweine_card"] != "nine" and not values["superschweine"]:
-        return "superschweine_card"
-    if values["schweine"] == "holder_choice" and values["schweine_announce"] != "reservation":
-        return "holder_choice"
-    if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
-        return "superschweine_in_solo"
-    if values["dullen_in_color_solo"] != "hearts" and not values["dullen"]:
-        return "dullen_in_color_solo"
-    if values["second_dulle_beats_first"] and not values["dullen"]:
-        return "dullen"
-    if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
-        return "second_dulle_beats_first"
-    if not values["solos"]:
-        return "solo"
-    if values["solo_always_triple"] and values["counting"] == "plus_minus":
-        return "solo_always_triple"
-    if values["specials_before_doubling"] and values["call_scoring"] != "double":
-        return "specials_before_doubling"
-    if values["armut_offer"] != "clockwise" and not values["armut"]:
-        return "armut_offer"
-    if values["knocking"] and not values["announcements"]:
-        return "knocking"
-    if values["bock_applies_to_specials"] and not values["bock"]:
-        return "bock"
-    if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:
-        return "second_dulle_beats_first"
-    return None
 
 
 def random_call_min_cards(rng: random.Random) -> str:
@@ -114,7 +79,7 @@ def random_option_sets(count: int, seed: int = 20260221) -> tuple[list[dict[str,
     rejected = 0
     while len(accepted) < count:
         values = random_options(rng)
-        expected = documented_contradiction(values)
+        expected = contradiction(values)
         try:
             make_game("doppelkopf", "ddv", values)
         except OptionError as exc:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from doppelkopf_contradictions import contradiction
 from stich.core.errors import OptionError, StichError
 from stich.core.options import OptionInfo, format_value, parse_assignments, parse_game_string, parse_value
 from stich.core.registry import game_class, game_from_string, game_names, make_game
@@ -17,42 +18,6 @@ from stich.games.doppelkopf.options import DDV_SOLOS, DoppelkopfOptions
 
 TABLE = Doppelkopf.option_table
 INFOS = {info.name: info for info in TABLE.infos}
-
-
-def contradiction(values: dict[str, Any]) -> str | None:
-    """The documented contradictions of Doppelkopf options (a key word of the message), or None."""
-    if values["superschweine"] and values["schweine"] == "off":
-        return "superschweine"
-    schweine_defaults = {"schweine_fixed": "play_start", "schweine_announce": "reservation", "schweine_in_solo": "off"}
-    if values["schweine"] == "off" and any(values[k] != v for k, v in schweine_defaults.items()):
-        return "schweine"
-    if values["superschweine_card"] != "nine" and not values["superschweine"]:
-        return "superschweine_card"
-    if values["schweine"] == "holder_choice" and values["schweine_announce"] != "reservation":
-        return "holder_choice"
-    if values["superschweine_in_solo"] and (not values["superschweine"] or values["schweine_in_solo"] == "off"):
-        return "superschweine_in_solo"
-    if values["dullen_in_color_solo"] != "hearts" and not values["dullen"]:
-        return "dullen_in_color_solo"
-    if values["second_dulle_beats_first"] and not values["dullen"]:
-        return "dullen"
-    if (values["second_dulle_except_last_trick"] or values["second_dulle_in_solo"]) and not values["second_dulle_beats_first"]:
-        return "second_dulle_beats_first"
-    if not values["solos"]:
-        return "solo"
-    if values["solo_always_triple"] and values["counting"] == "plus_minus":
-        return "solo_always_triple"
-    if values["specials_before_doubling"] and values["call_scoring"] != "double":
-        return "specials_before_doubling"
-    if values["armut_offer"] != "clockwise" and not values["armut"]:
-        return "armut_offer"
-    if values["knocking"] and not values["announcements"]:
-        return "knocking"
-    if values["bock_applies_to_specials"] and not values["bock"]:
-        return "bock"
-    if values["sp_dulle_gefangen"] and not values["second_dulle_beats_first"]:
-        return "second_dulle_beats_first"
-    return None
 
 
 def value_strategy(info: OptionInfo) -> st.SearchStrategy[Any]:
