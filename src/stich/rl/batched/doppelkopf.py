@@ -53,6 +53,7 @@ from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import DealFacts
 from stich.rl.batched import NotSupportedError, require_numba
+from stich.rl.batched.streams import reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
@@ -142,11 +143,7 @@ class DoppelkopfBatch:
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
         """Deal every deal anew; ``seed`` reseeds the streams first (an int ``s``: deal ``i`` gets ``s + i``)."""
         if seed is not None:
-            seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
-            for rng, s in zip(self._rngs, seeds, strict=True):
-                rng.seed(s)
+            reseed(self._rngs, seed)
         self._deal(self._all)
 
     def reset_done(self) -> npt.NDArray[np.int64]:

@@ -50,6 +50,7 @@ from stich.cards import Card
 from stich.core.errors import IllegalActionError
 from stich.core.game import State
 from stich.rl.batched import NotSupportedError, require_numba
+from stich.rl.batched.streams import reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
@@ -189,11 +190,7 @@ class TarockBatch:
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
         """Deal every deal anew and play it to its first card; ``seed`` reseeds the streams (an int ``s``: deal ``i`` gets ``s + i``)."""
         if seed is not None:
-            seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
-            for rng, s in zip(self._rngs, seeds, strict=True):
-                rng.seed(s)
+            reseed(self._rngs, seed)
         for b in range(self.num_envs):
             self._deal(b)
 
