@@ -146,7 +146,7 @@ _GONE = object()
 
 @pytest.mark.parametrize("game_name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
 def test_the_spectator_view_is_what_the_reference_makes_at_every_step(game_name: str) -> None:
-    """The faster public_view (strings compared directly, faces remembered per text) gives what the JSON-only reference gives."""
+    """The faster public_view (facts compared in Python first, faces remembered per text) gives what the JSON-only reference gives."""
     for seed in range(3):
         state = game_from_string(game_name).new_state(seed=seed)
         rng = random.Random(seed)
