@@ -15,6 +15,8 @@ from stich.web.auth import Identity, hash_token
 from stich.web.db import Database, utcnow
 from stich.web.tables import new_table_row
 
+from .helpers import run_async
+
 
 def _database_with_deals(folder: Path, deals: int) -> tuple[Database, list[int]]:
     """A migrated SQLite database in ``folder`` with one table and ``deals`` deals (their ids)."""
@@ -44,7 +46,7 @@ def test_actions_arriving_together_share_one_commit_and_are_stored_when_acknowle
     async def main() -> None:
         await asyncio.gather(*(play(deal_id, seat) for seat, deal_id in enumerate(deals)))
 
-    asyncio.run(main())
+    run_async(main())
     assert sorted(acknowledged) == sorted(deals)
     assert log.stored == 4
     assert log.commits == 1  # all four were queued before the writer ran: one transaction
@@ -59,7 +61,7 @@ def test_a_lone_action_is_written_at_once_and_later_ones_go_into_the_next_commit
         for position in range(3):
             await log.store(deals[0], position, position, "gesund")
 
-    asyncio.run(main())
+    run_async(main())
     assert log.commits == 3 and log.stored == 3
     assert _stored(db, deals)[deals[0]] == [(0, "gesund"), (1, "gesund"), (2, "gesund")]
 
@@ -79,7 +81,7 @@ def test_a_bad_action_fails_alone_and_the_rest_of_its_group_is_stored(tmp_path: 
         )
         return list(results)
 
-    results = asyncio.run(main())
+    results = run_async(main())
     assert isinstance(results[0], Exception) and results[1] is None and results[2] is None
     stored = _stored(db, deals)
     assert stored[deals[0]] == [(0, "gesund"), (3, "gesund")]

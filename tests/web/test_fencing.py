@@ -95,7 +95,7 @@ def test_a_group_commit_refuses_only_the_stale_table_s_action(db_url: str) -> No
             return_exceptions=True,
         )
 
-    results = asyncio.run(main())
+    results = run_async(main())
     assert isinstance(results[0], StaleOwner) and results[1] is None
     assert _actions(db, stale_row.id) == [[]]
     assert _actions(db, fresh_row.id) == [[(0, "gesund")]]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from .helpers import run_async
 from .postgres import PostgresServer
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "load_platform.py"
@@ -155,6 +156,6 @@ def test_a_socket_closed_with_1012_reconnects_and_counts_as_sent_away_not_as_an_
             await asyncio.wait_for(seat.play(f"ws://127.0.0.1:{port}/ws/tables/t", time.monotonic() + 30), timeout=30)
         return stats
 
-    stats = asyncio.run(main())
+    stats = run_async(main())
     assert len(connections) == 2  # reconnected once, then the table ended
     assert stats.sent_away == 1 and not stats.errors
