@@ -26,7 +26,7 @@ The config (RLlib's ``env_config``) takes the options of the other adapters:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +46,8 @@ class StichMultiAgentEnv(MultiAgentEnv):
     """One deal at a time of a stich game, one acting agent per step, masked Dict observations."""
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]  # ray's constructor is unannotated
+        # ray annotates this constructor in some releases only: calling it through Any passes mypy with all of them
+        cast(Any, super()).__init__()
         options = dict(config or {})
         unknown = sorted(set(options) - set(CONFIG_KEYS))
         if unknown:
