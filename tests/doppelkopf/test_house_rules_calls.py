@@ -12,8 +12,9 @@ import pytest
 from stich.core.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
-from .helpers import act, deal, game, healthy, legal, legal_calls, play, public
+from .helpers import act, deal, deal_hands, fill, game, healthy, legal, legal_calls, play, public, solo
 from .test_rules_announcements import SCRIPT, SCRIPT_40, before_trick, table
+from .test_rules_armut import P0, P1, P2, P3
 
 FREEDOKO = "11/9/6/3/3"
 
@@ -95,6 +96,8 @@ def test_malformed_call_min_cards_named(bad: str) -> None:
 
 # ------------------------------------------------------------------ compulsory call after a first trick of 30 eyes
 
+ARMUT_HANDS = (P0, P1, P2, P3)
+
 RE_HAND_30 = "CQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
 VOID_HEARTS = "H10 H10 DA DA D10 D10 HJ HJ C9 S9 DJ SK"
 LOW_30 = "DJ DK DK D9 D9 C9 S9 SK HK HK H9 H9"
@@ -133,3 +136,42 @@ def test_compulsory_call_not_when_the_party_has_called() -> None:
     act(s, "announce kontra")
     play(s, "D10 HK")
     assert "play DA" in legal(s)
+
+
+def test_compulsory_call_only_in_a_normal_game_issue_40_reproduction() -> None:
+    # §5.5 [VAR] FreeDoko applies the duty call only in a normal game: seed 1, dealer 0, seat 1 plays a
+    # Kreuz solo and wins a first trick of SA SA SK S10 (32 eyes); he owes no call (issue 40)
+    s = game(compulsory_call_first_trick_30=True).new_state(seed=1, dealer=0)
+    solo(s, 1, "kreuz")
+    play(s, "SA SA SK S10")
+    assert s.current_player() == 1 and public(s)["kind"] == "solo"
+    assert "play CJ" in legal(s) and "announce keine90" in legal(s)
+
+
+def test_no_compulsory_call_in_a_silent_wedding() -> None:
+    # §4.3, §5.5 [VAR]: a silent wedding is a solo, not a normal game
+    hands = fill({0: "CQ CQ DA SQ SQ HQ HQ CJ CJ SJ SJ HJ", 1: "D10", 2: "DA", 3: "D10"})
+    s = healthy(deal_hands(game(compulsory_call_first_trick_30=True), hands))
+    assert s.kind == "stille_hochzeit"  # the table still sees a normal game (§4.3)
+    play(s, "DA D10 DA D10")  # 42 eyes, the first fox wins for the silent Hochzeiter
+    assert s.current_player() == 0 and "play CQ" in legal(s)
+
+
+def test_no_compulsory_call_in_an_armut() -> None:
+    # §4.5, §5.5 [VAR]: an Armut is not FreeDoko's normal game either
+    s = deal(game(armut=True, compulsory_call_first_trick_30=True), *ARMUT_HANDS)
+    act(s, "gesund", "vorbehalt", "gesund", "gesund", "armut", "discard HJ", "discard DA", "discard SK")
+    act(s, "decline", "accept", "discard D10", "discard D10", "discard DK")
+    assert public(s)["kind"] == "armut"
+    play(s, "H10 D10 DA DA")  # 42 eyes for seat 0 (Kontra)
+    assert s.current_player() == 0 and "play H10" in legal(s)
+
+
+def test_a_refused_absage_under_the_compulsory_call_names_the_call_not_a_deadline() -> None:
+    # §5.5 [VAR]: the winner holds 11 cards, so "too late" would be untrue; the duty call is the reason (issue 40)
+    s = thirty_eye_trick(compulsory_call_first_trick_30=True)
+    assert len(s.observation(2).hand) == 11
+    with pytest.raises(IllegalActionError) as refused:
+        s.apply("announce keine90")
+    assert "too late" not in str(refused.value)
+    assert "Kontra first" in str(refused.value) and "§5.5" in str(refused.value)

@@ -166,7 +166,8 @@ class DoppelkopfOptions:
     reply_allowed: bool = option(True, "a party may reply Re/Kontra one card after its own deadline", "5.3")
     compulsory_call_first_trick_30: bool = option(
         False,
-        "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card (not in a wedding)",
+        "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card"
+        " (only in a normal game, as FreeDoko: not in a solo, wedding, Armut or Genscher game)",
         "5.5, 8.4",
     )
     knocking: bool = option(

@@ -737,8 +737,12 @@ class DoppelkopfState(PhasedState):
         self._play(p, DK)
 
     def _compulsory_call(self, winner: int, cards: Sequence[int]) -> None:
-        """[VAR §5.5] a first trick of 30 eyes or more obliges its winner to say Re/Kontra (FreeDoko; not in a wedding)."""
-        if self.kind in ("hochzeit", "hochzeit_solo") or sum(EYES[c % N_FACES] for c in cards) < 30:
+        """[VAR §5.5] a first trick of 30 eyes or more obliges its winner to say Re/Kontra.
+
+        FreeDoko's rule (its trick evaluation asks for the normal game type): only in a normal game,
+        so never in a solo, a silent or announced wedding, an Armut or a game a Genscher has turned.
+        """
+        if self.kind != "normal" or sum(EYES[c % N_FACES] for c in cards) < 30:
             return
         if self.ann_open and self.level[self.party[winner]] == NONE and A.ANNOUNCE + self.party[winner] in self._announce_codes(winner):
             self.must_call = winner
@@ -901,8 +905,12 @@ class DoppelkopfState(PhasedState):
         """Why ``code`` is illegal now: a message and the dossier rule."""
         phase = self.phase
         p = self.to_move
-        if phase == PLAY and code < N_FACES and self.must_call == p and self.level[self.party[p]] == NONE:
-            return ("the first trick held 30 eyes or more: say your party's Re/Kontra first", "§5.5 [VAR]")
+        if phase == PLAY and self.must_call == p and self.level[self.party[p]] == NONE and code != A.ANNOUNCE + self.party[p]:
+            party_call = PARTY_NAMES[self.party[p]].capitalize()
+            return (
+                f"the first trick held 30 eyes or more: say your party's {party_call} first, then play or call on",
+                "§5.5 [VAR]",
+            )
         if phase == PLAY and code < N_FACES:
             if not faces_of(self.hands[p]) >> code & 1:
                 return (f"{FACES[code].text} is not in your hand", "§6.1")
@@ -972,6 +980,9 @@ class DoppelkopfState(PhasedState):
         if level > RE_KONTRA and self.level[1 - party] >= KEINE90 and not opts.absage_after_opponent_absage:
             return ("the other party has made an absage (absage_after_opponent_absage=false)", "§5.5 [VAR]")
         need = self.required(max(self.level[party] + 1, RE_KONTRA))
+        if self.call_count(p) >= need:
+            # Not a deadline: say so rather than "too late" to a player who holds enough cards (issue 40).
+            return ("this call is not open to you at this moment", "§5.1, §5.2")
         if self.table_timing:
             played = len(self.active) * (self.n_tricks - need)
             message = f"too late: this call is open only while at most {played} cards lie played (timing_mode=table_cards)"
