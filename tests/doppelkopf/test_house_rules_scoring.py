@@ -10,7 +10,8 @@ from itertools import pairwise
 import pytest
 
 from stich.core.errors import OptionError
-from stich.games.doppelkopf.outcome import KEINE90, RE_KONTRA
+from stich.games.doppelkopf.outcome import KEINE90, RE_KONTRA, SCHWARZ
+from stich.games.doppelkopf.scoring import DealFacts, evaluate
 from stich.games.doppelkopf.session import DoppelkopfSession
 
 from .helpers import game
@@ -148,3 +149,44 @@ def test_repeat_if_value_le_repeats_a_cheap_game() -> None:
             assert value <= 1 and row.scores == (0, 0, 0, 0) and next_dealer == dealer
         elif not row.notes.get("redeal"):
             assert value > 1
+
+
+def undecided_solo() -> DealFacts:
+    """A Damen solo in which both sides called schwarz and neither took every trick (TSR 7.1.3, no winner).
+
+    The soloist has 200 eyes in 6 tricks: keine 90, keine 60 (2) and 120 / 90 / 60 / 30 against Kontra's
+    schwarz (4) for him, 30 against his schwarz (1) for Kontra: a net value of 5 for the soloist (§7.2).
+    """
+    return deal(200, 6, re_call=SCHWARZ, kontra_call=SCHWARZ, re_seats=(0,), kind="solo", contract="damen")
+
+
+@pytest.mark.parametrize(
+    ("counting", "triple", "expected"),
+    [
+        ("plus_minus", False, (15, -5, -5, -5)),  # §7.4 zero-sum: 3 x 5 for the soloist
+        ("plus", False, (5, 0, 0, 0)),  # decision 0043: nobody won, so the soloist's net is booked once
+        ("plus", True, (15, 0, 0, 0)),  # solo_always_triple: triple all the same
+        ("minus", False, (0, -5, -5, -5)),
+        ("minus", True, (0, -15, -15, -15)),
+    ],
+)
+def test_a_solo_nobody_wins_is_not_tripled_in_plus_or_minus_counting(counting: str, triple: bool, expected: tuple[int, ...]) -> None:
+    # §7.4 [VAR] / §7.8 counting, decision 0043 (FreeDoko GameSummary::points): issue 40, rules 3
+    facts = undecided_solo()
+    assert result(facts)["winner"] is None and result(facts)["value"] == 5
+    assert scores(facts, counting=counting, solo_always_triple=triple) == expected
+
+
+@pytest.mark.parametrize(("counting", "expected"), [("plus", (0, 5, 5, 5)), ("minus", (-5, 0, 0, 0))])
+def test_an_undecided_solo_in_the_opponents_favour(counting: str, expected: tuple[int, ...]) -> None:
+    # the mirror image: soloist 40 eyes, a net of 5 for the opponents; minus books the soloist's -5 once, not -15
+    facts = deal(40, 6, re_call=SCHWARZ, kontra_call=SCHWARZ, re_seats=(0,), kind="solo", contract="damen")
+    assert result(facts)["winner"] is None and result(facts)["value"] == -5
+    assert scores(facts) == (-15, 5, 5, 5)
+    assert scores(facts, counting=counting) == expected
+
+
+def test_undecided_solo_from_the_engine_issue_40_options() -> None:
+    # the issue's table doppelkopf(preset=ddv, call_scoring=double, counting=plus): the same facts, the same booking
+    options = game(call_scoring="double", counting="plus").options
+    assert evaluate(undecided_solo(), options).scores == (5, 0, 0, 0)

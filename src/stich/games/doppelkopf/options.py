@@ -216,7 +216,9 @@ class DoppelkopfOptions:
         choices=("plus_minus", "plus", "minus"),
     )
     solo_always_triple: bool = option(
-        False, "[VAR] with counting plus or minus a solo counts triple for the opponents' side too", "7.4, 8.5"
+        False,
+        "[VAR] with counting plus or minus every entry of a solo counts triple: the opponents', and the soloist's when nobody won",
+        "7.4, 8.5",
     )
 
     def __post_init__(self) -> None:

@@ -71,7 +71,8 @@ follow the dossier (DDV tournament rules, TSR 7):
    the value and each Kontra seat minus the value; in a solo (and a silent
    or failed wedding) the soloist scores three times the value (§7.4).
    Seats outside ``active_seats`` score 0.  With ``counting=plus`` only the
-   entries above 0 are booked, with ``minus`` only those below 0 (§7.8).
+   entries above 0 are booked, with ``minus`` only those below 0 (§7.8); there
+   a solo nobody won books its net value once, not triple (decision 0043).
 
 The ``breakdown`` of the result is JSON with exactly these keys: ``kind`` and
 ``contract`` (copied from the facts), ``re`` and ``kontra`` (sorted seats),
@@ -366,14 +367,16 @@ def check_parties(facts: DealFacts) -> tuple[list[int], list[int]]:
     return re, kontra
 
 
-def seat_scores(facts: DealFacts, value: int, options: DoppelkopfOptions) -> tuple[int, ...]:
+def seat_scores(facts: DealFacts, value: int, options: DoppelkopfOptions, winner: str | None = None) -> tuple[int, ...]:
     """Score per seat: Re +value (a soloist 3×value), Kontra −value, idle seats 0 (§7.4–7.6).
 
     [VAR §7.8 counting] ``plus`` books the game only for the side the value
-    credits, ``minus`` only for the side it debits (each seat its side's DDV
-    entry, so a soloist's entry stays triple); with ``solo_always_triple``
-    the three opponents' entries are tripled too (FreeDoko's "solo always
-    counts triple").  A value of 0 books nothing.
+    credits, ``minus`` only for the side it debits.  There the solo's triple is
+    the price of a decided solo (decision 0043, FreeDoko's ``GameSummary::points``):
+    the soloist's entry is 3×value when the solo has a ``winner``, and the plain
+    net value when nobody won it (§7.2, TSR 7.1.3); with ``solo_always_triple``
+    ("solo always counts triple") every entry of a solo is tripled, the
+    opponents' included.  A value of 0 books nothing.
     """
     factor = SOLO_FACTOR if facts.is_solo_scoring else 1
     scores = [0] * facts.num_seats
@@ -382,11 +385,14 @@ def seat_scores(facts: DealFacts, value: int, options: DoppelkopfOptions) -> tup
     if options.counting == "plus_minus":
         return tuple(scores)
     keep_sign = 1 if options.counting == "plus" else -1
-    opponents = SOLO_FACTOR if facts.is_solo_scoring and options.solo_always_triple else 1
+    solo = facts.is_solo_scoring
+    soloist = SOLO_FACTOR if solo and (winner is not None or options.solo_always_triple) else 1
+    opponents = SOLO_FACTOR if solo and options.solo_always_triple else 1
     out = [0] * facts.num_seats
     for seat in facts.active_seats:
-        if scores[seat] * keep_sign > 0:
-            out[seat] = scores[seat] if seat in facts.re_seats else opponents * scores[seat]
+        entry = value if seat in facts.re_seats else -value
+        if entry * keep_sign > 0:
+            out[seat] = entry * (soloist if seat in facts.re_seats else opponents)
     return tuple(out)
 
 
@@ -416,4 +422,4 @@ def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
         "value": value,
         "solo": facts.is_solo_scoring,
     }
-    return DealResult(seat_scores(facts, value, options), breakdown)
+    return DealResult(seat_scores(facts, value, options, winner), breakdown)
