@@ -310,9 +310,11 @@ PRESETS: dict[str, dict[str, object]] = {
 PRESETS["freedoko_standard"] = {
     "pflichtsolo": False,  # number of duty soli = 0
     "lustsolo_soloist_leads": True,  # lustsolo player leads
+    "lustsolo_same_dealer_redeals": True,  # ... and the start player stays (GameSummary::startplayer_stays)
     "second_dulle_beats_first": True,  # dollen second over first (no exception in the last trick or in solos)
     "second_dulle_in_solo": True,
     "schweine": "both",  # swines, swine only second = false
+    "schweine_fixed": "reservation",  # swines announcement begin: in the reservation, before a poverty shift
     "schweine_in_solo": "trump_suit_aces",  # swines in solo: the trump suit's aces
     "solos": "+".join(sorted(DDV_SOLOS | {"koenig", "damen_buben", "koenig_buben", "koenig_damen", "koehler"})),
     "hochzeit_window_tricks": 12,  # marriage determination = 12, first foreign
@@ -321,15 +323,17 @@ PRESETS["freedoko_standard"] = {
     "schmeissen": "five_nines",  # throw with nines, at least 5
     "call_min_cards": "11/9/6/3/3",  # announcement no 120 / 90 / 60 / 30 / 0
     "call_last_min_cards": 3,  # last announcement = 3
-    "compulsory_call_first_trick_30": True,  # announcement first trick thirty points (only Re/Kontra, not in a marriage)
+    "compulsory_call_first_trick_30": True,  # announcement first trick thirty points (only Re/Kontra, only in a normal game)
     "call_scoring": "double",  # announcement re/contra doubles
     "sp_karlchen_gefangen": True,  # extrapoint catch charlie
     "bock": True,
     "bock_triggers": "120_120+schwarz",  # bock after 120-120 and after a black game
     "bock_stacking": "multiply",  # append bock = false: overlapping bock rounds multiply
+    "bock_applies_to_specials": True,  # the bock factor multiplies the whole sum, special points included
     "counting": "plus",
 }
 PRESETS["freedoko_tournament"] = {
+    "pflichtsolo_soloist_leads": False,  # lustsolo player leads = false: a duty solo of the normal rounds is led as a lust solo
     "reply_allowed": False,  # announcement reply = false (dossier A-5: not the TSR)
     "call_last_min_cards": 5,  # last announcement = 5
 }
