@@ -108,7 +108,7 @@ def test_explain_result_with_specials_and_no_winner() -> None:
         "solo": False,
     }
     lines = [plain(line) for line in explain_result(result, ["A", "B", "C", "D"])]
-    assert "Calls: Re keine 90, Kontra none" in lines
+    assert "Calls: Re party keine 90; Kontra party none" in lines
     assert "Winner: nobody (both parties missed their goal)" in lines
     assert "   1 120 eyes against a keine 90 (Kontra)" in lines
     assert "  × 2 (bock)" in lines

@@ -102,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", metavar="S", type=_int_type("--seed", 0, MAX_SEED), help="seed (default: a random one, printed)")
     play.add_argument("--german-suits", action="store_true", help="show German suit letters instead of symbols")
+    play.add_argument("--lang", choices=("en", "de"), default="en", help="language of the terminal: en (English, default) or de (Deutsch)")
     length = play.add_mutually_exclusive_group()
     length.add_argument("--deals", metavar="N", type=_int_type("--deals", 1), help="play N deals (default 1)")
     length.add_argument("--list", action="store_true", help="play a whole list (a round with its compulsory solos)")
@@ -158,7 +159,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = list(others)
     bots.insert(args.seat, "human")
     deals = None if args.list else (args.deals or 1)
-    return run_play(game, seat=args.seat, bots=bots, seed=args.seed, deals=deals, german_suits=args.german_suits)
+    return run_play(game, seat=args.seat, bots=bots, seed=args.seed, deals=deals, german_suits=args.german_suits, lang=args.lang)
 
 
 def _error(message: str) -> int:

@@ -5,7 +5,10 @@ events (bots' actions are printed from that observation, so a hidden poverty
 discard stays hidden), the trick on the table and the numbered legal choices.
 Input is a choice number, an action text (``play H10``, ``H10``, ``announce
 re``, ``re``, ``gesund``, ``solo damen``, ``damen``) or a command (``help``,
-``hand``, ``last``, ``score``, ``quit``).  A wrong input prints one line that
+``hand``, ``last``, ``score``, ``quit``, or their German words).  A card may
+be typed as the screen shows it (``♠7``, ``Pagat``, with German suits ``SA``
+for the Schellen ace) or in the notation (``S7``, ``T1``).  ``lang`` picks
+English or German for everything the terminal says (:mod:`stich.cli.texts`).  A wrong input prints one line that
 says what is wrong and what is allowed, and asks again: the deal is never
 changed by a rejected input.  End of input or Ctrl-C quits cleanly.
 
@@ -23,7 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from stich.bots.base import Bot
-from stich.cards import parse_card
+from stich.cards import Card, parse_card
 from stich.cli.common import UsageError, bot_seed, make_seat_bot, session_class
 from stich.cli.render import (
     action_markup,
@@ -37,6 +40,7 @@ from stich.cli.render import (
     trick_eyes,
     trick_markup,
 )
+from stich.cli.texts import COMMAND_WORDS, COMMANDS_SHOWN, Texts
 from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Action, DealResult, Game, Observation, State, TrickView
 from stich.core.registry import SESSIONS
@@ -44,18 +48,26 @@ from stich.core.session import Session, SheetRow
 
 InputFn = Callable[[str], str]
 
-HELP_LINES = (
-    "Type the number of a choice, or an action: [bold]play H10[/] or just [bold]H10[/] (suits C S H D, tarocks T1–T22),",
-    "or the last word of an action on the menu: [bold]re[/], [bold]kontra[/], [bold]damen[/] for [bold]solo damen[/], "
-    "[bold]dobbm[/] for [bold]bid dobbm[/], [bold]pass[/], [bold]accept[/].",
-    "Commands: [bold]help[/] this text, [bold]hand[/] your hand, [bold]last[/] the last trick, "
-    "[bold]score[/] the score sheet, [bold]quit[/] stop playing.",
-)
-COMMANDS = ("help", "hand", "last", "score", "quit")
+SUIT_SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
+"""Suit symbols as the screen shows them (and their outlined forms) to the notation's suit letters."""
 
 
-PRIVATE_LABELS = {"armut_given": "You handed over", "armut_returned": "Cards given back to the poor hand"}
-"""Words for private card lists of an observation; other keys are shown by their name."""
+def printed_card_key(word: str) -> str:
+    """A typed card in the form :func:`printed_cards` keys: upper case, suit symbols as letters, no emoji selector."""
+    text = word.strip().replace("\ufe0f", "").upper()
+    return "".join(SUIT_SYMBOLS.get(ch, ch) for ch in text)
+
+
+def printed_cards(game: Game, german_suits: bool) -> dict[str, Card]:
+    """Every card of ``game``'s pack as :meth:`~stich.cards.Card.display` shows it, keyed like :func:`printed_card_key`."""
+    out: dict[str, Card] = {}
+    for card in game.deck.faces:
+        out[printed_card_key(card.display(german_suits))] = card
+    # Tarock names without the umlaut too (Sküs typed as Skus).
+    for card in list(out.values()):
+        plain = printed_card_key(card.display(german_suits)).replace("Ü", "U")
+        out.setdefault(plain, card)
+    return out
 
 
 class QuitGame(Exception):
@@ -93,8 +105,10 @@ class TerminalGame:
         german_suits: bool = False,
         input_fn: InputFn | None = None,
         console: Console | None = None,
+        lang: str = "en",
     ) -> None:
         self.game = game
+        self.texts = Texts(lang)
         self.seat = seat
         self.bot_names = list(bots)
         """Bot name per seat (the human's entry is unused)."""
@@ -102,7 +116,9 @@ class TerminalGame:
         self.german = german_suits or game.german_suited
         self.console = console if console is not None else Console(highlight=False)
         self.input_fn: InputFn = input_fn if input_fn is not None else self._console_input
-        self.names = ["You" if s == seat else f"Seat {s}" for s in range(game.num_seats)]
+        self.names = [self.texts("you") if s == seat else self.texts("seat", n=s) for s in range(game.num_seats)]
+        self.printed_cards = printed_cards(game, self.german)
+        """Each card of the pack as the screen shows it (upper case) -> the card, for typed input."""
         if game.name in SESSIONS:
             self.session: Session = session_class(game.name)(game, seed, None)
         elif deals is None:
@@ -136,22 +152,23 @@ class TerminalGame:
 
     def label(self, seat: int) -> str:
         """``You`` or ``Seat 2 (heuristic)``."""
-        return "You" if seat == self.seat else f"Seat {seat} ({self.bot_names[seat]})"
+        return self.texts("you") if seat == self.seat else self.texts("seat_bot", n=seat, bot=self.bot_names[seat])
 
     # ------------------------------------------------------------------- run
     def run(self) -> int:
         """Play until the session ends or the player quits; always returns 0."""
-        others = ", ".join(f"seat {s} {self.bot_names[s]}" for s in range(self.game.num_seats) if s != self.seat)
+        tr = self.texts
+        others = ", ".join(tr("intro_other", n=s, bot=self.bot_names[s]) for s in range(self.game.num_seats) if s != self.seat)
         self.say(f"[bold]{escape(self.game.title)}[/]: {escape(self.game.canonical)}")
-        self.say(f"You are seat {self.seat}; {escape(others)}. Seed {self.seed} (play again with --seed {self.seed}).")
-        self.say("Type [bold]help[/] for help.")
+        self.say(tr("intro_seat", seat=self.seat, others=escape(others), seed=self.seed))
+        self.say(tr("intro_help"))
         played = 0
         try:
             while self.deals is None or played < self.deals:
                 state = self.session.next_deal()
                 if state is None:
                     if self.deals is not None:
-                        self.say(f"The list is over after {played} deals.")
+                        self.say(tr("list_over", n=played))
                     break
                 self.play_deal(state)
                 self.session.book(state)
@@ -161,14 +178,14 @@ class TerminalGame:
                 self.show_sheet()
         except (QuitGame, KeyboardInterrupt):
             self.say()
-            self.say("Game abandoned. " + self._totals_text())
+            self.say(tr("abandoned") + self._totals_text())
             return 0
-        self.say(f"[bold]Game over.[/] {self._totals_text()}")
+        self.say(tr("game_over") + self._totals_text())
         return 0
 
     def _totals_text(self) -> str:
         totals = self.session.totals
-        return "Totals: " + ", ".join(f"{escape(self.names[s])} {t:+d}" for s, t in enumerate(totals))
+        return self.texts("totals") + ", ".join(f"{escape(self.names[s])} {t:+d}" for s, t in enumerate(totals))
 
     # ------------------------------------------------------------------ deals
     def play_deal(self, state: State) -> None:
@@ -187,8 +204,8 @@ class TerminalGame:
         obs = state.observation(self.seat)
         dealer = obs.public.get("dealer", getattr(state, "dealer", None))
         self.say()
-        dealer_text = f" — dealer: {escape(self.label(dealer))}" if isinstance(dealer, int) else ""
-        self.say(f"[bold]Deal {number + 1}[/]{dealer_text}")
+        dealer_text = self.texts("dealer", name=escape(self.label(dealer))) if isinstance(dealer, int) else ""
+        self.say(self.texts("deal", n=number + 1) + dealer_text)
         self.show_hand(obs)
         while not state.is_terminal():
             to_move = state.current_player()
@@ -198,15 +215,15 @@ class TerminalGame:
                 state.apply(bots[to_move].choose(state.observation(to_move)))
             self.report(state)
         self.say()
-        self.say("[bold underline]Evaluation[/]")
-        for line in explain_result(state.result().to_json(), self.names, self.game):
+        self.say(self.texts("evaluation"))
+        for line in explain_result(state.result().to_json(), self.names, self.game, self.texts):
             self.say(line)
 
     def report(self, state: State) -> None:
         """Print what happened since the last report, as the human saw it."""
         obs = state.observation(self.seat)
         for actor, text in obs.events[self._events :]:
-            who = "You" if actor == self.seat else escape(self.label(actor))
+            who = escape(self.label(actor))
             self.say(f"{who}: {action_markup(text, self.german)}")
         self._events = len(obs.events)
         done = [t for t in obs.tricks if t.winner is not None]
@@ -231,18 +248,17 @@ class TerminalGame:
                 continue
             if self._private.get(key) != tuple(value):
                 self._private[key] = tuple(value)
-                what = PRIVATE_LABELS.get(key, key.replace("_", " ").capitalize())
+                what = self.texts(f"private.{key}") if self.texts.has(f"private.{key}") else key.replace("_", " ").capitalize()
                 self.say(f"{escape(what)}: {cards_markup(cards, self.german)}")
 
     def _trick_line(self, trick: TrickView, index: int, obs: Observation) -> str:
         active = list(obs.public.get("active", range(self.game.num_seats)))
         eyes = trick_eyes(self.game, trick.cards)
         winner = trick.winner if trick.winner is not None else -1
-        eyes_text = f" ({eyes} {self.game.card_points_name})" if eyes is not None else ""
-        return (
-            f"  Trick {index + 1}: {trick_markup(trick, active, self.names, self.german)}"
-            f"  → [bold]{escape(self.names[winner])}[/]{eyes_text}"
-        )
+        unit = f"unit.{self.game.card_points_name}"
+        eyes_text = f" ({eyes} {self.texts(unit) if self.texts.has(unit) else self.game.card_points_name})" if eyes is not None else ""
+        cards = trick_markup(trick, active, self.names, self.german, self.texts)
+        return self.texts("trick_line", n=index + 1, cards=cards, winner=escape(self.names[winner]), eyes=eyes_text)
 
     def _game_description(self, obs: Observation) -> str:
         """The game type as the human knows it, once play has begun."""
@@ -250,14 +266,14 @@ class TerminalGame:
             return ""
         pub = obs.public
         kind, contract = str(pub["kind"]), str(pub.get("contract", ""))
-        text = f"Game: {escape(game_title(kind, contract))}"
-        for key, what in (("soloist", "soloist"), ("hochzeiter", "wedding of"), ("poor", "poverty of"), ("armut_taker", "taken by")):
+        text = self.texts("game_line", title=escape(game_title(kind, contract, self.texts)))
+        for key in ("soloist", "hochzeiter", "poor", "armut_taker"):
             who = pub.get(key)
             if isinstance(who, int):
-                text += f", {what} {escape(self.names[who])}"
+                text += self.texts(f"game_{key}", name=escape(self.names[who]))
         party = obs.private.get("party")
         if party:
-            text += f"; you play [bold]{escape(str(party).capitalize())}[/]"
+            text += self.texts("you_play", party=escape(str(party).capitalize()))
         return text
 
     # ------------------------------------------------------------------ human
@@ -294,33 +310,34 @@ class TerminalGame:
         for half, cards in talon.items():
             if isinstance(cards, list):
                 shown = cards_markup([parse_card(str(c)) for c in cards], self.german)
-                self.say(f"  Talon {escape(str(half))}: {shown}")
+                self.say(self.texts("talon_half", half=escape(str(half)), cards=shown))
 
     def show_hand(self, obs: Observation) -> None:
         """Print the human's sorted hand."""
-        self.say(f"Your hand: {hand_markup(obs.hand, self.game, obs.public, self.german)}")
+        self.say(self.texts("your_hand", cards=hand_markup(obs.hand, self.game, obs.public, self.german, self.texts)))
 
     def show_turn(self, obs: Observation, options: Sequence[Action]) -> None:
         """Print the table as the human sees it and the numbered choices."""
         self.say()
-        phase = obs.phase.replace("_", " ")
+        tr = self.texts
+        phase = tr.phase(obs.phase.replace("_", " "))
         party = obs.private.get("party")
-        party_text = f", you play {escape(str(party).capitalize())}" if party else ""
+        party_text = tr("you_play_short", party=escape(str(party).capitalize())) if party else ""
         if obs.phase == "play":
             done = sum(1 for t in obs.tricks if t.winner is not None)
-            self.say(f"[bold]Your turn[/] (trick {done + 1}{party_text})")
+            self.say(tr("your_turn_trick", n=done + 1, party=party_text))
             current = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
             if current is None:
-                self.say("  Table: you lead")
+                self.say(tr("table_lead"))
             else:
                 active = list(obs.public.get("active", range(self.game.num_seats)))
-                self.say(f"  Table: {trick_markup(current, active, self.names, self.german)}")
+                self.say(tr("table", cards=trick_markup(current, active, self.names, self.german, tr)))
         else:
-            self.say(f"[bold]Your turn[/] ({escape(phase)}{party_text})")
+            self.say(tr("your_turn_phase", phase=escape(phase), party=party_text))
         self.show_talon_choice(obs, options)
         self.show_hand(obs)
         menu = "  ".join(f"[bold]{i}[/]) {self.choice_markup(a)}" for i, a in enumerate(options, start=1))
-        self.say(f"Choices: {menu}")
+        self.say(self.texts("choices", menu=menu))
 
     def human_turn(self, state: State) -> None:
         """Ask until the human gives a legal action, and apply it."""
@@ -331,23 +348,24 @@ class TerminalGame:
             raw = self.ask("> ").strip()
             word = raw.lower()
             if not word:
-                self.say(f"Type a number 1–{len(options)}, an action such as 'play H10', or help.")
+                self.say(self.texts("empty_input", n=len(options)))
                 continue
-            if word in ("help", "?", "h"):
-                for line in HELP_LINES:
+            command = COMMAND_WORDS.get(word)
+            if command == "help":
+                for line in self.help_lines():
                     self.say(line)
                 self.show_turn(obs, options)
                 continue
-            if word == "hand":
+            if command == "hand":
                 self.show_hand(obs)
                 continue
-            if word == "last":
+            if command == "last":
                 self.show_last(obs)
                 continue
-            if word == "score":
+            if command == "score":
                 self.show_sheet()
                 continue
-            if word in ("quit", "exit", "q"):
+            if command == "quit":
                 raise QuitGame
             action = self.resolve(raw, state, options)
             if action is None:
@@ -355,7 +373,7 @@ class TerminalGame:
             try:
                 state.apply(action)
             except IllegalActionError as exc:
-                self.say(f"[red]Not allowed:[/] {escape(str(exc))}. Allowed: {self._allowed_text(options)}")
+                self.say(self.texts("not_allowed", reason=escape(str(exc)), allowed=self._allowed_text(options)))
                 continue
             return
 
@@ -369,29 +387,46 @@ class TerminalGame:
             number = int(text)
             if 1 <= number <= len(options):
                 return options[number - 1]
-            self.say(f"[red]No choice {number}:[/] type a number from 1 to {len(options)}. Allowed: {self._allowed_text(options)}")
+            self.say(self.texts("no_choice", number=number, n=len(options), allowed=self._allowed_text(options)))
             return None
         for candidate in self._candidates(text, options):
             try:
                 return state.to_action(candidate)
             except NotationError:
                 continue
-        self.say(
-            f"[red]Not understood:[/] {escape(text)!r} is no choice, action or command. "
-            f"Type 1–{len(options)}, an action such as 'play H10' or 're', or one of: {', '.join(COMMANDS)}."
-        )
+        commands = ", ".join(COMMANDS_SHOWN[self.texts.lang])
+        self.say(self.texts("not_understood", text=escape(repr(text)), n=len(options), commands=commands))
         return None
 
-    @staticmethod
-    def _candidates(text: str, options: Sequence[Action]) -> list[str]:
+    def help_lines(self) -> list[str]:
+        """The help text in the sitting's language, with the card spelling this screen uses."""
+        spelling = self.texts("help_spelling_german" if self.german else "help_spelling_french")
+        return [self.texts("help_cards", spelling=spelling), self.texts("help_words"), self.texts("help_commands")]
+
+    def typed_card(self, word: str) -> Card | None:
+        """The card ``word`` names as the screen shows it (``♠7``, ``Pagat``, German ``SA``) or in the notation (``S7``).
+
+        The printed spelling wins: with German suits ``SA`` is the Schellen ace the screen shows, not the
+        notation's spade ace (which the screen shows as ``LA``).
+        """
+        shown = printed_card_key(word)
+        if shown in self.printed_cards:
+            return self.printed_cards[shown]
+        try:
+            return parse_card(shown)
+        except NotationError:
+            return None
+
+    def _candidates(self, text: str, options: Sequence[Action]) -> list[str]:
         """Action texts ``text`` may stand for: itself, a card to play or discard, or a legal action it ends."""
         out = [text]
         words = text.split()
+        if len(words) == 2 and words[0].lower() in ("play", "discard"):
+            card = self.typed_card(words[1])
+            if card is not None:
+                out.insert(0, f"{words[0].lower()} {card.text}")
         if len(words) == 1:
-            try:
-                card = parse_card(words[0])
-            except NotationError:
-                card = None
+            card = self.typed_card(words[0])
             if card is not None:
                 discarding = any(a.kind == "discard" for a in options)
                 out.append(f"{'discard' if discarding else 'play'} {card.text}")
@@ -406,7 +441,7 @@ class TerminalGame:
         """Print the last completed trick."""
         done = [t for t in obs.tricks if t.winner is not None]
         if not done:
-            self.say("No trick has been completed yet.")
+            self.say(self.texts("no_trick_yet"))
             return
         self.say(self._trick_line(done[-1], len(done) - 1, obs))
 
@@ -414,9 +449,9 @@ class TerminalGame:
         """Print the score sheet so far."""
         rows = self.session.sheet()
         if not rows:
-            self.say("No deal has been scored yet.")
+            self.say(self.texts("no_deal_scored"))
             return
-        self.console.print(sheet_table(rows, self.names))
+        self.console.print(sheet_table(rows, self.names, texts=self.texts))
 
 
 def run_play(
@@ -429,13 +464,17 @@ def run_play(
     german_suits: bool = False,
     input_fn: InputFn | None = None,
     console: Console | None = None,
+    lang: str = "en",
 ) -> int:
     """Play the first ``deals`` deals of a list (``None``: the whole list) at the terminal.
 
     ``bots`` names one bot per seat (the human's entry is ignored); ``seed``
-    ``None`` draws a random seed, which is printed so the sitting can be repeated.
+    ``None`` draws a random seed, which is printed so the sitting can be repeated;
+    ``lang`` (``en`` or ``de``) is the language of everything the terminal says.
     """
     if seed is None:
         seed = secrets.randbits(32)
-    table = TerminalGame(game, seat=seat, bots=bots, seed=seed, deals=deals, german_suits=german_suits, input_fn=input_fn, console=console)
+    table = TerminalGame(
+        game, seat=seat, bots=bots, seed=seed, deals=deals, german_suits=german_suits, input_fn=input_fn, console=console, lang=lang
+    )
     return table.run()

@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from stich.cards import Card, Suit, parse_card
+from stich.cli.texts import Texts
 from stich.core.errors import NotationError
 from stich.core.game import Game, TrickView
 
@@ -32,40 +33,6 @@ SUIT_STYLE = {
     Suit.TAROCK: "bold magenta",
 }
 """Colour per suit: the two red suits red and yellow (like a four-colour pack), the black ones plain and green."""
-
-KIND_TITLES = {
-    "normal": "normal game",
-    "hochzeit": "wedding (Hochzeit)",
-    "armut": "poverty (Armut)",
-    "stille_hochzeit": "silent wedding (stille Hochzeit, scored as a solo)",
-    "hochzeit_solo": "wedding without partner (played as a Karo solo)",
-    "genscher": "Genscher (the holder of both ♦K chose a partner)",
-}
-
-ITEM_TEXTS = {
-    "gewonnen": "won the game",
-    "unter_90": "the other party has under 90 eyes",
-    "unter_60": "the other party has under 60 eyes",
-    "unter_30": "the other party has under 30 eyes",
-    "schwarz": "the other party took no trick (schwarz)",
-    "re_angesagt": "Re was announced",
-    "kontra_angesagt": "Kontra was announced",
-    "gegen_keine90": "120 eyes against a keine 90",
-    "gegen_keine60": "90 eyes against a keine 60",
-    "gegen_keine30": "60 eyes against a keine 30",
-    "gegen_schwarz": "30 eyes against a schwarz",
-    "gegen_die_alten": "Kontra won against the queens of clubs (gegen die Alten)",
-    "doppelkopf": "Doppelkopf: a trick of 40 or more eyes",
-    "fuchs_gefangen": "fox caught (an opponent's ♦A)",
-    "karlchen": "Karlchen: ♣J won the last trick",
-    "doppeltes_karlchen": "double Karlchen: both ♣J of one party in the last trick",
-    "karlchen_gefangen": "Karlchen caught in the last trick",
-    "fuchs_letzter_stich": "a fox (♦A) won the last trick",
-    "dulle_gefangen": "Dulle caught: the second ♥10 beat the first",
-    "herzstich": "Herzstich: a hearts trick nobody trumped",
-    "geklopft": "a knock (Klopfen) raised the value",
-}
-"""Plain-language descriptions of the evaluation items and special points (keys of the breakdown)."""
 
 _LEVEL_TEXT = {"keine90": "keine 90", "keine60": "keine 60", "keine30": "keine 30", "schwarz": "schwarz"}
 
@@ -118,10 +85,12 @@ def sort_key_for(game: Game, public: Mapping[str, Any]) -> SortKey:
     return lambda card: position.get(card, (len(position),))
 
 
-def hand_markup(cards: Sequence[Card], game: Game, public: Mapping[str, Any], german_suits: bool = False) -> str:
+def hand_markup(
+    cards: Sequence[Card], game: Game, public: Mapping[str, Any], german_suits: bool = False, texts: Texts | None = None
+) -> str:
     """A sorted hand, its groups (in Doppelkopf: trumps, then the plain cards) set off by bars."""
     parts = [cards_markup(group, german_suits) for group in game.hand_groups(cards, public)]
-    return " [dim]|[/] ".join(parts) if parts else "[dim](no cards)[/]"
+    return " [dim]|[/] ".join(parts) if parts else f"[dim]{(texts or Texts())('no_cards')}[/]"
 
 
 # ---------------------------------------------------------------- tricks
@@ -140,36 +109,40 @@ def trick_eyes(game: Game, cards: Sequence[Card]) -> int | None:
     return game.trick_points(cards)
 
 
-def trick_markup(trick: TrickView, active: Sequence[int], names: Sequence[str], german_suits: bool = False) -> str:
+def trick_markup(
+    trick: TrickView, active: Sequence[int], names: Sequence[str], german_suits: bool = False, texts: Texts | None = None
+) -> str:
     """``You ♥10 · Seat 1 ♣Q · ...`` (leader first)."""
     seats = trick_seat_order(trick, active)
     if not trick.cards:
-        return "[dim](no cards yet)[/]"
+        return f"[dim]{(texts or Texts())('no_cards_yet')}[/]"
     return "  ".join(f"{escape(names[s])} {card_markup(c, german_suits)}" for s, c in zip(seats, trick.cards, strict=True))
 
 
 # ------------------------------------------------------------- evaluation
 
 
-def game_title(kind: str, contract: str) -> str:
-    """The game type in words (``Damen-Solo``, ``normal game``...)."""
+def game_title(kind: str, contract: str, texts: Texts | None = None) -> str:
+    """The game type in words (``Damen-Solo``, ``normal game`` / ``Normalspiel``...)."""
     if kind == "solo":
         from stich.games.doppelkopf.contracts import CONTRACTS
 
         found = CONTRACTS.get(contract)
         return found.title if found else contract
-    return KIND_TITLES.get(kind, kind)
+    tr = texts or Texts()
+    return tr(f"kind.{kind}") if tr.has(f"kind.{kind}") else kind
 
 
-def item_text(name: str) -> str:
+def item_text(name: str, texts: Texts | None = None) -> str:
     """A breakdown item or special point in words."""
-    if name in ITEM_TEXTS:
-        return ITEM_TEXTS[name]
+    tr = texts or Texts()
+    if tr.has(f"item.{name}"):
+        return tr(f"item.{name}")
     for party in ("re", "kontra"):
         prefix = f"{party}_"
         if name.startswith(prefix) and name.endswith("_angesagt"):
             level = name[len(prefix) : -len("_angesagt")]
-            return f"{party.capitalize()} announced {_LEVEL_TEXT.get(level, level)}"
+            return tr("ev.announced", party=party.capitalize(), level=_LEVEL_TEXT.get(level, level))
     return name.replace("_", " ")
 
 
@@ -181,14 +154,24 @@ def _party_label(party: str) -> str:
     return party.capitalize()
 
 
-def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game | None = None) -> list[str]:
+def call_text(party: str, level: str, texts: Texts | None = None) -> str:
+    """A party's highest call in words: ``Re`` / ``Kontra`` for the plain call, ``keine 90``..., or none."""
+    if level == "none":
+        return (texts or Texts())("ev.call_none")
+    if level == "re_kontra":
+        return _party_label(party)
+    return _LEVEL_TEXT.get(level, level)
+
+
+def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game | None = None, texts: Texts | None = None) -> list[str]:
     """The evaluation of a finished deal, step by step, as markup lines.
 
     ``result`` is the JSON form of a :class:`~stich.core.game.DealResult`
     (``scores`` plus the game's breakdown); ``names`` are the seat names.
-    Doppelkopf's breakdown is explained here item by item; other games
-    describe their own results (``game.describe_result``).
+    Doppelkopf's breakdown is explained here item by item, in the language of
+    ``texts``; other games describe their own results (``game.describe_result``).
     """
+    tr = texts or Texts()
     scores = list(result.get("scores", []))
     lines: list[str] = []
     kind = str(result.get("kind", ""))
@@ -196,52 +179,59 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game |
         seat = result.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
         reason = str(result.get("reason", "")).replace("_", " ")
-        lines.append(f"[bold]Thrown in[/] by {escape(who)} ({escape(reason)}): the deal is redealt and scores nothing.")
-        lines.append(_scores_line(scores, names))
+        lines.append(tr("ev.thrown", who=escape(who), reason=escape(reason)))
+        lines.append(_scores_line(scores, names, tr))
         return lines
     if "eyes" not in result:
         if game is not None:
             lines += [escape(named_seats(line, names)) for line in game.describe_result(result)]
-        lines.append(_scores_line(scores, names))
+        lines.append(_scores_line(scores, names, tr))
         return lines
 
     def seats_text(seats: Sequence[int]) -> str:
         return ", ".join(escape(names[s]) for s in seats)
 
     re_seats, kontra_seats = list(result.get("re", [])), list(result.get("kontra", []))
-    title = game_title(kind, str(result.get("contract", "")))
-    lines.append(f"[bold]Game:[/] {escape(title)} — Re: {seats_text(re_seats)}; Kontra: {seats_text(kontra_seats)}")
+    title = game_title(kind, str(result.get("contract", "")), tr)
+    lines.append(tr("ev.game", title=escape(title), re=seats_text(re_seats), kontra=seats_text(kontra_seats)))
     eyes, tricks = result.get("eyes", {}), result.get("tricks", {})
     lines.append(
-        f"[bold]Eyes:[/] Re {eyes.get('re', 0)}, Kontra {eyes.get('kontra', 0)}"
-        f"   [bold]Tricks:[/] Re {tricks.get('re', 0)}, Kontra {tricks.get('kontra', 0)}"
+        tr(
+            "ev.eyes",
+            re=eyes.get("re", 0),
+            kontra=eyes.get("kontra", 0),
+            re_tricks=tricks.get("re", 0),
+            kontra_tricks=tricks.get("kontra", 0),
+        )
     )
     calls = result.get("calls", {})
-    call_words = {"none": "none", "re_kontra": "Re/Kontra"} | _LEVEL_TEXT
     lines.append(
-        f"[bold]Calls:[/] Re {escape(call_words.get(calls.get('re', 'none'), str(calls.get('re'))))}, "
-        f"Kontra {escape(call_words.get(calls.get('kontra', 'none'), str(calls.get('kontra'))))}"
+        tr(
+            "ev.calls",
+            re=escape(call_text("re", str(calls.get("re", "none")), tr)),
+            kontra=escape(call_text("kontra", str(calls.get("kontra", "none")), tr)),
+        )
     )
     winner = result.get("winner")
-    lines.append(f"[bold]Winner:[/] {_party_label(str(winner)) if winner else 'nobody (both parties missed their goal)'}")
+    lines.append(tr("ev.winner", party=_party_label(str(winner)) if winner else tr("ev.nobody")))
     items = list(result.get("items", []))
     if items:
-        lines.append("[bold]Game value:[/]")
+        lines.append(tr("ev.game_value"))
         for item in items:
-            lines.append(f"  {item['points']:>2} {escape(item_text(str(item['name'])))} ({_party_label(str(item['party']))})")
+            lines.append(f"  {item['points']:>2} {escape(item_text(str(item['name']), tr))} ({_party_label(str(item['party']))})")
     multiplier = int(result.get("multiplier", 1))
     if multiplier != 1:
-        lines.append(f"  × {multiplier} (bock)")
+        lines.append(tr("ev.bock", n=multiplier))
     specials = list(result.get("specials", []))
     if specials:
-        lines.append("[bold]Special points:[/]")
+        lines.append(tr("ev.specials"))
         for sp in specials:
-            where = f", trick {int(sp['trick']) + 1}" if sp.get("trick") is not None else ""
-            lines.append(f"  {sp['points']:>2} {escape(item_text(str(sp['name'])))} ({_party_label(str(sp['party']))}{where})")
+            where = tr("ev.trick", n=int(sp["trick"]) + 1) if sp.get("trick") is not None else ""
+            lines.append(f"  {sp['points']:>2} {escape(item_text(str(sp['name']), tr))} ({_party_label(str(sp['party']))}{where})")
     value = int(result.get("value", 0))
-    factor = " (the soloist scores it three times)" if result.get("solo") else ""
-    lines.append(f"[bold]Value:[/] {value} for Re{escape(factor)}")
-    lines.append(_scores_line(scores, names))
+    factor = tr("ev.solo_factor") if result.get("solo") else ""
+    lines.append(tr("ev.value", value=value, factor=escape(factor)))
+    lines.append(_scores_line(scores, names, tr))
     return lines
 
 
@@ -260,21 +250,64 @@ def named_seats(line: str, names: Sequence[str]) -> str:
     return _SEATS.sub(name, line)
 
 
-def _scores_line(scores: Sequence[int], names: Sequence[str]) -> str:
+def _scores_line(scores: Sequence[int], names: Sequence[str], texts: Texts) -> str:
     parts = [f"{escape(names[s])} {_signed(v)}" for s, v in enumerate(scores)]
-    return "[bold]Scores:[/] " + ", ".join(parts)
+    return texts("ev.scores") + ", ".join(parts)
 
 
-def sheet_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: str = "Score sheet") -> Table:
+def doppelkopf_sheet_label(notes: Mapping[str, Any], names: Sequence[str], texts: Texts) -> str | None:
+    """A Doppelkopf sheet row's game in the sitting's language, from the row's notes (``None`` if they are missing).
+
+    The session's own ``label`` is one fixed text for records (``Pflichtsolo Damen (seat 2)``); the
+    terminal words it from the notes so that the sheet speaks the same language as the rest of the screen.
+    """
+    kind = notes.get("kind")
+    if not isinstance(kind, str):
+        return None
+    from stich.games.doppelkopf.contracts import CONTRACTS
+
+    def who(key: str) -> str:
+        seat = notes.get(key)
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    contract = str(notes.get("contract", ""))
+    if kind == "solo":
+        found = CONTRACTS.get(contract)
+        title = found.title if found else contract
+        key = "sheet.vorfuehrung" if notes.get("forced") else "sheet.pflichtsolo" if notes.get("pflicht") else "sheet.lustsolo"
+        label = texts(key, title=title, who=who("soloist"))
+    elif kind in ("stille_hochzeit", "hochzeit_solo"):
+        label = texts(f"sheet.{kind}", who=who("soloist"))
+    elif kind == "hochzeit" and "hochzeiter" in notes:
+        label = texts("sheet.hochzeit", who=who("hochzeiter"))
+    elif kind == "genscher" and "genscher" in notes:
+        pair = notes["genscher"]
+        label = texts("sheet.genscher", who=names[pair[0]], partner=names[pair[1]])
+    elif kind == "armut" and "poor" in notes:
+        label = texts("sheet.armut", who=who("poor"), taker=who("armut_taker"))
+    elif kind == "normal":
+        label = texts("sheet.normal")
+    else:
+        return None
+    multiplier = notes.get("multiplier", 1)
+    return texts("sheet.bock", n=multiplier, label=label) if isinstance(multiplier, int) and multiplier > 1 else label
+
+
+def sheet_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: str | None = None, texts: Texts | None = None) -> Table:
     """The score sheet (JSON rows of a session) as a rich table: scores per deal and running totals."""
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("#", justify="right")
-    table.add_column("dealer", justify="right")
-    table.add_column("game")
+    tr = texts or Texts()
+    table = Table(title=title or tr("sheet.title"), title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column(tr("sheet.number"), justify="right")
+    table.add_column(tr("sheet.dealer"), justify="right")
+    table.add_column(tr("sheet.game"))
     for name in names:
         table.add_column(escape(name), justify="right")
     for row in rows:
         scores, totals = list(row["scores"]), list(row["totals"])
         cells = [f"{_signed(s)} = {t}" for s, t in zip(scores, totals, strict=True)]
-        table.add_row(str(row["number"]), escape(names[int(row["dealer"])]), escape(named_seats(str(row.get("label", "")), names)), *cells)
+        notes = row.get("notes")
+        label = doppelkopf_sheet_label(notes, names, tr) if isinstance(notes, Mapping) else None
+        if label is None:
+            label = named_seats(str(row.get("label", "")), names)
+        table.add_row(str(row["number"]), escape(names[int(row["dealer"])]), escape(label), *cells)
     return table

@@ -272,6 +272,13 @@ class DoppelkopfSession(Session):
             "value": result.breakdown.get("value"),
             "multiplier": state.multiplier,
         }
+        # Who the game type names, for a sheet worded in another language than the label (the terminal's --lang).
+        if state.kind == "hochzeit":
+            notes["hochzeiter"] = state.hochzeiter
+        elif state.kind == "genscher" and state.genscher is not None:
+            notes["genscher"] = list(state.genscher)
+        elif state.kind == "armut":
+            notes["poor"], notes["armut_taker"] = state.poor, state.armut_taker
         if self.dealer_skipped is not None:
             notes["dealer_skipped"] = self.dealer_skipped
         if triggered:
