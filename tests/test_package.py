@@ -52,7 +52,7 @@ def _free_port() -> int:
 
 
 def _get(url: str) -> tuple[int, bytes]:
-    with urllib.request.urlopen(url, timeout=5) as answer:  # noqa: S310 - loopback only
+    with urllib.request.urlopen(url, timeout=5) as answer:
         return int(answer.status), bytes(answer.read())
 
 
@@ -116,7 +116,9 @@ def test_the_installed_wheel_lists_plays_and_serves(built: tuple[Path, Path], tm
     work = tmp_path / "elsewhere"  # not the repository: only the installed package can answer
     work.mkdir()
     run_env = {**env, "HOME": str(work), "XDG_DATA_HOME": str(work / "data")}
-    where = subprocess.run([str(python), "-c", "import stich; print(stich.__file__)"], cwd=work, env=run_env, capture_output=True, text=True)
+    where = subprocess.run(
+        [str(python), "-c", "import stich; print(stich.__file__)"], cwd=work, env=run_env, capture_output=True, text=True
+    )
     assert str(venv) in where.stdout, where.stdout + where.stderr
     rules = subprocess.run([str(stich), "rules"], cwd=work, env=run_env, capture_output=True, text=True, check=True)
     assert "doppelkopf" in rules.stdout and "dappen" in rules.stdout
