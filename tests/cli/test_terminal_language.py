@@ -142,3 +142,15 @@ def test_german_commands_work() -> None:
     assert "Noch ist kein Stich vollständig." in text
     assert "Noch ist kein Spiel abgerechnet." in text
     assert "Spiel abgebrochen. Stand: Du +0" in text
+
+
+def test_every_phase_has_a_german_name() -> None:
+    # the "Your turn (phase)" line of a German sitting names the phase in German for every game
+    from stich.cli.texts import PHASES_DE
+    from stich.core.registry import game_class, game_names
+
+    for name in game_names():
+        state_phases = type(make_game(name).new_state(seed=1, dealer=0)).PHASE_NAMES
+        shown = {phase.replace("_", " ") for phase in state_phases} - {"play", "end"}
+        assert shown <= set(PHASES_DE), (name, shown - set(PHASES_DE))
+        assert game_class(name).title

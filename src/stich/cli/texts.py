@@ -267,16 +267,26 @@ COMMANDS_SHOWN: Final[Mapping[str, tuple[str, ...]]] = {
 
 PHASES_DE: Final[Mapping[str, str]] = {
     "reservation": "Vorbehalt",
-    "declare": "Vorbehalt nennen",
+    "declare": "Ansage des Spiels",
     "armut give": "Armut abgeben",
-    "armut offer": "Armut anbieten",
+    "armut offer": "Armut angeboten",
     "armut return": "Armut zurückgeben",
     "bidding": "Reizen",
     "talon": "Talon",
     "discard": "Ablegen",
     "announce": "Ansagen",
+    "kontra": "Kontra",
+    "exchange": "Tausch",
+    "buy": "Kaufen",
+    "doubling": "Kontra und Retour",
+    "solo": "Solo",
+    "solo stretch": "Solo strecken",
+    "dapp": "Dappen",
+    "answer": "Antwort",
+    "raise": "Erhöhen",
+    "ulti": "Ulti",
 }
-"""German names of the phase words the terminal shows (others are shown as the engine names them)."""
+"""German names of every game's phase words as the terminal shows them (``play`` and ``end`` are never shown)."""
 
 
 class Texts:
