@@ -148,13 +148,29 @@ def test_compulsory_call_only_in_a_normal_game_issue_40_reproduction() -> None:
     assert "play CJ" in legal(s) and "announce keine90" in legal(s)
 
 
-def test_no_compulsory_call_in_a_silent_wedding() -> None:
-    # §4.3, §5.5 [VAR]: a silent wedding is a solo, not a normal game
-    hands = fill({0: "CQ CQ DA SQ SQ HQ HQ CJ CJ SJ SJ HJ", 1: "D10", 2: "DA", 3: "D10"})
-    s = healthy(deal_hands(game(compulsory_call_first_trick_30=True), hands))
-    assert s.kind == "stille_hochzeit"  # the table still sees a normal game (§4.3)
-    play(s, "DA D10 DA D10")  # 42 eyes, the first fox wins for the silent Hochzeiter
-    assert s.current_player() == 0 and "play CQ" in legal(s)
+def test_the_compulsory_call_holds_in_a_silent_wedding_as_in_the_normal_game_it_looks_like() -> None:
+    # §4.3, §5.5 [VAR], decision 0026: unlike FreeDoko, a silent wedding is not exempt, since the other
+    # seats cannot know it: the Kontra winner's duty (his legal actions) must be the same as in a normal game
+    wedding = fill({0: "CQ CQ DA SQ SQ HQ HQ CJ CJ SJ SJ HJ", 1: "D10", 2: "DA", 3: "D10"})
+    s = healthy(deal_hands(game(compulsory_call_first_trick_30=True), wedding))
+    assert s.kind == "stille_hochzeit"
+    play(s, "HJ D10 DA D10")  # 33 eyes, won by the Hochzeiter's HJ: he must say Re, as in a normal game
+    assert s.current_player() == 0 and legal(s) == {"announce re"}
+
+
+def test_a_silent_wedding_offers_a_kontra_winner_what_a_normal_game_does() -> None:
+    # The swap test of the duty call: seat 0's second CQ swapped for seat 3's DJ turns the silent wedding
+    # into a normal game; seat 2, who wins the 30-eye first trick in both, is offered the same actions
+    wedding = {0: "CQ CQ DA SQ SQ HQ HQ CJ CJ SJ SJ DK", 1: "D10 HJ", 2: "H10", 3: "D10"}
+    normal = {**wedding, 0: wedding[0].replace("CQ CQ", "CQ HJ"), 1: "D10 CQ"}
+    views = []
+    for hands in (wedding, normal):
+        s = healthy(deal_hands(game(compulsory_call_first_trick_30=True), fill(hands)))
+        play(s, "DA D10 H10 D10")  # seat 2's H10 (the Dulle) wins 11+10+10+10 = 41 eyes
+        assert s.current_player() == 2
+        views.append((s.observation(2).hand, legal(s)))
+    assert views[0] == views[1]
+    assert views[0][1] == {"announce kontra"}
 
 
 def test_no_compulsory_call_in_an_armut() -> None:

@@ -740,9 +740,11 @@ class DoppelkopfState(PhasedState):
         """[VAR §5.5] a first trick of 30 eyes or more obliges its winner to say Re/Kontra.
 
         FreeDoko's rule (its trick evaluation asks for the normal game type): only in a normal game,
-        so never in a solo, a silent or announced wedding, an Armut or a game a Genscher has turned.
+        so never in a solo, an announced wedding, an Armut or a game a Genscher has turned.  A silent
+        wedding counts as the normal game it looks like (decision 0026): the other seats cannot know
+        it, so their duty to call must not depend on it, or the legal actions would reveal it.
         """
-        if self.kind != "normal" or sum(EYES[c % N_FACES] for c in cards) < 30:
+        if self.kind not in ("normal", "stille_hochzeit") or sum(EYES[c % N_FACES] for c in cards) < 30:
             return
         if self.ann_open and self.level[self.party[winner]] == NONE and A.ANNOUNCE + self.party[winner] in self._announce_codes(winner):
             self.must_call = winner
