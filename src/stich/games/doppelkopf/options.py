@@ -167,7 +167,8 @@ class DoppelkopfOptions:
     compulsory_call_first_trick_30: bool = option(
         False,
         "[VAR] the winner of a first trick of 30 eyes or more must say Re/Kontra before his next card"
-        " (only in a normal game, as FreeDoko, and in a silent wedding, which looks like one: not in a solo, an announced wedding, Armut or Genscher game)",
+        " (only in a normal game, as FreeDoko, and in a silent wedding, which looks like one:"
+        " not in a solo, an announced wedding, Armut or Genscher game)",
         "5.5, 8.4",
     )
     knocking: bool = option(
