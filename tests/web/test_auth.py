@@ -6,9 +6,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from stich.web.auth import COOKIE_NAME, LoginLimiter, Passwords, hash_token
-from stich.web.login_limit import Attempt
-from stich.web.models import AuthSession, User
+from stich.web.api.accounts import COOKIE_NAME, LoginLimiter, Passwords, hash_token
+from stich.web.guards.login_limit import Attempt
+from stich.web.storage.models import AuthSession, User
 
 from .helpers import FAST_HASHER, call, create_table, make_settings, new_guest, running, session_token, svc
 

@@ -15,7 +15,7 @@ from stich.cli.main import main
 from stich.core.errors import RecordError
 from stich.core.records import deal_record
 from stich.core.registry import make_game
-from stich.web.fairness import Commitment, commitment, verify_record
+from stich.web.deals.fairness import Commitment, commitment, verify_record
 
 from .helpers import Reader, call, connect, create_table, new_guest, play_as_seat
 

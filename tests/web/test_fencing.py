@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 
 from stich.core.registry import game_from_string
-from stich.web.action_log import ActionLog
-from stich.web.auth import Identity, hash_token
-from stich.web.bot_pool import BotJob
+from stich.web.api.accounts import Identity, hash_token
 from stich.web.cluster import keys
-from stich.web.db import Database, StaleOwner, TableRow, utcnow
+from stich.web.runtime.action_log import ActionLog
+from stich.web.runtime.bot_pool import BotJob
+from stich.web.runtime.table import TableRuntime, new_table_row
 from stich.web.settings import Settings
-from stich.web.tables import TableRuntime, new_table_row
+from stich.web.storage.db import Database, StaleOwner, TableRow, utcnow
 
 from .helpers import run_async
 from .postgres import PostgresServer

@@ -33,16 +33,19 @@ from starlette.staticfiles import PathLike
 from starlette.types import Scope
 
 from stich import __version__
-from stich.web import auth, cards_api, history, lobby, tables
-from stich.web.auth import LoginLimiter, Passwords
-from stich.web.cross_site import CrossSiteGuard
-from stich.web.db import Database
-from stich.web.login_limit import LoginLimits
+from stich.web.api import accounts as auth
+from stich.web.api import cards as cards_api
+from stich.web.api import history, lobby
+from stich.web.api.accounts import LoginLimiter, Passwords
+from stich.web.api.services import Services
+from stich.web.guards.cross_site import CrossSiteGuard
+from stich.web.guards.login_limit import LoginLimits
+from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
-from stich.web.request_limits import RequestLimits
-from stich.web.services import Services
+from stich.web.runtime import table as tables
+from stich.web.runtime.table import TableManager
 from stich.web.settings import Settings
-from stich.web.tables import TableManager
+from stich.web.storage.db import Database
 
 STATIC_DIR = Path(__file__).parent / "static"
 """The browser client: ``index.html``, ``js/*.js`` (ES modules), ``css/``, ``i18n/{en,de}.json``."""

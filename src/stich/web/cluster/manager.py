@@ -1,14 +1,14 @@
 """The table manager of one worker among several: leases, forwarded commands, relayed sockets, takeover.
 
 :class:`ClusterTableManager` is the one-process
-:class:`~stich.web.tables.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
+:class:`~stich.web.runtime.table.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
 
 * It runs (*owns*) only the tables whose lease it holds
   (:mod:`~stich.web.cluster.leases`): the tables it creates, and the ones it
   finds without an owner when a client asks for them or when it sweeps the
   database (every ``lease_seconds``), which is how a dead worker's tables
   move.  A taken-over table is rebuilt from its stored actions as after a
-  restart (:meth:`~stich.web.tables.TableManager.load_table`); an action is
+  restart (:meth:`~stich.web.runtime.table.TableManager.load_table`); an action is
   stored before it is applied or told to anybody, so nothing confirmed is
   lost and nothing is played twice.
 * A socket for a table another worker owns is *relayed*: this worker checks
@@ -20,7 +20,7 @@
   worker's inbox channel, addressed to the client.
 * REST calls that change another worker's table (join, leave, bots, and a
   table's summary) travel the same stream and wait for the owner's answer.
-* The table caps per person and address (:mod:`stich.web.table_caps`) are
+* The table caps per person and address (:mod:`stich.web.guards.table_caps`) are
   counted in Redis for every worker (:mod:`~stich.web.cluster.shared_caps`)
   instead of in the worker: a table counts while it is unfinished and a
   worker holds its lease, and a worker that takes a table over counts it
@@ -49,26 +49,26 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from stich.web.auth import Identity
-from stich.web.bot_pool import BotThinker
+from stich.web.api.accounts import Identity
 from stich.web.cluster import keys
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.cluster.shared_sockets import SharedSockets
-from stich.web.db import Database
+from stich.web.guards.socket_limits import Ticket
+from stich.web.guards.table_caps import Owner, check_bot_level, client_address, is_search_bot
 from stich.web.protocol import WHOLE, ApiError, error_message
+from stich.web.runtime.bot_pool import BotThinker
+from stich.web.runtime.table import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
 from stich.web.settings import Settings
-from stich.web.socket_limits import Ticket
-from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
-from stich.web.tables import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
+from stich.web.storage.db import Database
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
 
-    from stich.web.db import TableRow
+    from stich.web.storage.db import TableRow
 
 log = logging.getLogger("stich.web.cluster")
 

@@ -1,7 +1,7 @@
 """What a table's clients get after a change, built once: each view once per moment, each message encoded once per audience.
 
 After every action each client of a table gets a ``state`` message with its
-own view (:mod:`stich.web.tables`).  The clients of one table fall into
+own view (:mod:`stich.web.runtime.table`).  The clients of one table fall into
 *audiences*: the people at seat 0, 1, ... (a person may have several tabs
 open) and the spectators, who all get the same
 :func:`~stich.web.protocol.public_view`.  Everybody in one audience gets the

@@ -20,15 +20,15 @@ from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_value
 from stich.core.registry import game_class, game_names, make_game
-from stich.web.auth import Identity, current_identity, player
-from stich.web.db import DealRow, TableRow
-from stich.web.models import utcnow
+from stich.web.api.accounts import Identity, current_identity, player
+from stich.web.api.services import Services, services
+from stich.web.deals.session_kinds import TableKind, kind_deals, kind_options, session_rules
+from stich.web.guards.table_caps import Owner
 from stich.web.protocol import ApiError
-from stich.web.services import Services, services
-from stich.web.session_kinds import TableKind, kind_deals, kind_options, session_rules
-from stich.web.table_caps import Owner
-from stich.web.tables import TableRuntime, new_table_row, table_bot_spec
-from stich.web.turn_clock import MAX_CONTINUE_SECONDS, MAX_TURN_SECONDS, check_limit
+from stich.web.runtime.table import TableRuntime, new_table_row, table_bot_spec
+from stich.web.runtime.turn_clock import MAX_CONTINUE_SECONDS, MAX_TURN_SECONDS, check_limit
+from stich.web.storage.db import DealRow, TableRow
+from stich.web.storage.models import utcnow
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -58,11 +58,11 @@ class CreateTable(_Body):
     bots: Annotated[str, Field(max_length=32)] | None = None
     """Fill every other seat with this bot at once (the table then starts): a spec such as ``heuristic`` or ``pimc:level=2``."""
     kind: TableKind | None = None
-    """``free`` (nothing compulsory, any number of deals) or ``list`` (whole rounds); see :mod:`stich.web.session_kinds`."""
+    """``free`` (nothing compulsory, any number of deals) or ``list`` (whole rounds); see :mod:`stich.web.deals.session_kinds`."""
     turn_seconds: StrictInt | None = None
-    """Seconds per move before a stand-in bot makes it (``null``: no turn timer); see :mod:`stich.web.turn_clock`."""
+    """Seconds per move before a stand-in bot makes it (``null``: no turn timer); see :mod:`stich.web.runtime.turn_clock`."""
     continue_seconds: StrictInt | None = None
-    """Longest wait for every person's "Weiter" after a deal (``null``: see :mod:`stich.web.ready_wait`)."""
+    """Longest wait for every person's "Weiter" after a deal (``null``: see :mod:`stich.web.runtime.ready_wait`)."""
 
 
 class JoinTable(_Body):
@@ -102,7 +102,7 @@ def build_game(body: CreateTable) -> Game:
 
 
 def settle_table(body: CreateTable) -> tuple[Game, int]:
-    """The game and number of deals of a new table, its ``kind`` applied (see :mod:`stich.web.session_kinds`)."""
+    """The game and number of deals of a new table, its ``kind`` applied (see :mod:`stich.web.deals.session_kinds`)."""
     options = kind_options(body.game, body.preset, body.options, body.kind)
     game = build_game(body.model_copy(update={"options": options}))
     return game, kind_deals(game, body.kind, body.deals if "deals" in body.model_fields_set else None)

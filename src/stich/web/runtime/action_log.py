@@ -1,7 +1,7 @@
 """Storing played actions with group commit: one transaction for the actions that arrive together, each acknowledged only once on disk.
 
 Every action is stored before it is applied and broadcast
-(:meth:`stich.web.tables.TableRuntime._apply`), so that a restart replays
+(:meth:`stich.web.runtime.table.TableRuntime._apply`), so that a restart replays
 it.  A commit on SQLite with ``synchronous=FULL`` syncs the disk, and that
 sync was the largest single CPU cost of an action (about 0.6-0.7 ms of the
 0.8-0.9 ms a one-row transaction took on the development machine; ten rows
@@ -24,7 +24,7 @@ its group are stored as if they had come alone.
 
 With several workers an action carries its table's *fence* (the lease epoch
 its worker took the table at, decision 0033): the transaction checks every
-fence of its group and is refused (:class:`~stich.web.db.StaleOwner`) if
+fence of its group and is refused (:class:`~stich.web.storage.db.StaleOwner`) if
 another worker has taken one of the tables over meanwhile; the one-by-one
 retry then refuses only the stale table's actions.  One process fences
 nothing, and its transactions are what they were.
@@ -36,7 +36,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from stich.web.db import Database, Fence
+from stich.web.storage.db import Database, Fence
 
 log = logging.getLogger("stich.web")
 
@@ -66,7 +66,7 @@ class ActionLog:
         """Store one action; returns once it is committed, raises what storing it raised (then nothing of it is stored).
 
         ``fence``: the table's id and lease epoch (several workers), refused
-        with :class:`~stich.web.db.StaleOwner` once another worker took it over.
+        with :class:`~stich.web.storage.db.StaleOwner` once another worker took it over.
         """
         pending = _Pending((deal_id, position, seat, action, stand_in), fence)
         self._waiting.append(pending)

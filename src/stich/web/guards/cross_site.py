@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from stich.web.request_limits import send_error
+from stich.web.guards.request_limits import send_error
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing and are never refused here."""

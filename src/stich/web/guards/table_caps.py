@@ -1,7 +1,7 @@
 """How many tables and how strong bots one person or one address may have: the caps of issue 30.
 
 A search bot at level 5 thinks for 6 s per decision; however fairly the bot
-pool shares its processes (:mod:`stich.web.bot_pool`), a guest who opens a
+pool shares its processes (:mod:`stich.web.runtime.bot_pool`), a guest who opens a
 hundred such tables takes the processes from everybody else.  So:
 
 * the highest search ``level`` a seat may get: ``guest_max_bot_level`` for a
@@ -33,11 +33,11 @@ from starlette.requests import HTTPConnection
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
 from stich.core.errors import OptionError
-from stich.web.auth import Identity
-from stich.web.bot_pool import QUICK_BOTS
-from stich.web.client_address import client_address as address_of
+from stich.web.api.accounts import Identity
+from stich.web.api.services import services
+from stich.web.guards.client_address import client_address as address_of
 from stich.web.protocol import ApiError
-from stich.web.services import services
+from stich.web.runtime.bot_pool import QUICK_BOTS
 from stich.web.settings import Settings
 
 HIGHEST_LEVEL = 5
@@ -65,7 +65,7 @@ class Owner:
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The client's address under the server's proxy rule (:func:`stich.web.client_address.client_address`, ``trusted_proxies``)."""
+    """The client's address under the server's proxy rule (:func:`stich.web.guards.client_address.client_address`, ``trusted_proxies``)."""
     return address_of(connection, services(connection).settings.trusted_proxies)
 
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, cast
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
-    from stich.web.auth import Passwords
-    from stich.web.db import Database
-    from stich.web.login_limit import LoginLimits
+    from stich.web.api.accounts import Passwords
+    from stich.web.guards.login_limit import LoginLimits
+    from stich.web.runtime.table import TableManager
     from stich.web.settings import Settings
-    from stich.web.tables import TableManager
+    from stich.web.storage.db import Database
 
 
 @dataclass

@@ -11,11 +11,11 @@
 * Guests play without an account: the first request that needs a player
   (creating or joining a table) makes a guest session with a name like
   ``Gast-3f9a``; ``POST /api/auth/guest`` chooses the name.  Account and
-  guest names follow one rule (:mod:`stich.web.names`); a guest may not go
+  guest names follow one rule (:mod:`stich.web.guards.names`); a guest may not go
   by an account's name.
 * Login attempts are counted before the password is checked, per account
   name and client address and per address across names
-  (:mod:`stich.web.login_limit`); past a limit the answer is 429 with
+  (:mod:`stich.web.guards.login_limit`); past a limit the answer is 429 with
   ``Retry-After``, whatever the password.  Hashes run on a small pool of
   their own (:class:`Passwords`), so logins cannot hold up other requests.
 """
@@ -38,14 +38,14 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
-from stich.web.client_address import client_address
-from stich.web.db import NameTaken
-from stich.web.login_limit import Attempt
-from stich.web.login_limit import LoginLimiter as LoginLimiter  # re-exported: the app builds it, Services names it
-from stich.web.models import utcnow
-from stich.web.names import NAME_RULE, BadName, checked_name, name_key
+from stich.web.api.services import Services, services
+from stich.web.guards.client_address import client_address
+from stich.web.guards.login_limit import Attempt
+from stich.web.guards.login_limit import LoginLimiter as LoginLimiter  # re-exported: the app builds it, Services names it
+from stich.web.guards.names import NAME_RULE, BadName, checked_name, name_key
 from stich.web.protocol import WHOLE, ApiError
-from stich.web.services import Services, services
+from stich.web.storage.db import NameTaken
+from stich.web.storage.models import utcnow
 
 _T = TypeVar("_T")
 
@@ -247,7 +247,7 @@ class GuestBody(_Body):
 
 
 def check_name(name: str, field: str = "name") -> str:
-    """``name`` normalised by the name rule (:mod:`stich.web.names`), or a 422 :class:`ApiError` quoting the rule."""
+    """``name`` normalised by the name rule (:mod:`stich.web.guards.names`), or a 422 :class:`ApiError` quoting the rule."""
     try:
         return checked_name(name)
     except BadName:

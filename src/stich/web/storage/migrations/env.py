@@ -1,6 +1,6 @@
 """Alembic environment: runs the migrations on the connection the server hands over.
 
-:meth:`stich.web.db.Database.migrate` passes an open connection in
+:meth:`stich.web.storage.db.Database.migrate` passes an open connection in
 ``config.attributes["connection"]``; the ``alembic`` command line (for
 developers writing a new migration) passes ``sqlalchemy.url`` instead.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from stich.web.models import Base
+from stich.web.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -4,7 +4,7 @@ The evaluation of a Tarock deal takes a while to read, so the server keeps
 the table between deals until each person in a seat has said ``continue``
 (the evaluation's "Weiter" button).  Bots are always ready.  A person whose
 last socket closed counts as ready once the stand-in bot would play for them
-(the grace period of :mod:`stich.web.absence`), so that one closed tab does
+(the grace period of :mod:`stich.web.deals.absence`), so that one closed tab does
 not stop the table.  A table may set a limit (``continue_seconds``); without
 one, a table with a turn timer waits at most :data:`TURN_LIMITS_PER_WAIT`
 times its turn limit, and a table without either waits for everybody.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from stich.web.turn_clock import sooner
+from stich.web.runtime.turn_clock import sooner
 
 TURN_LIMITS_PER_WAIT = 2
 """Without its own limit, a table with a turn timer waits this many turn limits at most for "Weiter"."""

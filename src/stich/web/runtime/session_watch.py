@@ -3,7 +3,7 @@
 Every message a player sends over a table's socket is first checked against
 the session the socket was opened with: after a logout, or a login that gave
 the session a new token, the old socket must stop acting for it
-(:meth:`stich.web.tables.Connection.session_holds`).  Asking the database for
+(:meth:`stich.web.runtime.table.Connection.session_holds`).  Asking the database for
 that on every message was the largest single cost of an action: a query in a
 worker thread, about 1 ms of CPU of the 2.5-3 ms an action took
 (bench/README.md, "CPU per action").
@@ -12,7 +12,7 @@ worker thread, about 1 ms of CPU of the 2.5-3 ms an action took
 made at time *t* still holds while
 
 * no change of that session was recorded after *t* here (this process ends
-  or re-tokens sessions only through :mod:`stich.web.auth`, which records
+  or re-tokens sessions only through :mod:`stich.web.api.accounts`, which records
   each change once the database has it; with several workers, the others'
   changes arrive over Redis: :mod:`stich.web.cluster.manager`), and
 * it is younger than ``recheck_seconds``, which bounds how long a change the

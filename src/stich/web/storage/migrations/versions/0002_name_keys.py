@@ -1,4 +1,4 @@
-"""Account names compared by the one name rule: ``users.name_key`` becomes :func:`stich.web.names.name_key`.
+"""Account names compared by the one name rule: ``users.name_key`` becomes :func:`stich.web.guards.names.name_key`.
 
 Until now the key was the name case-folded, so ``alice`` and ``alice\\n`` or
 ``ａｌｉｃｅ`` (full width) were two accounts.  The key is now the normalised
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from stich.web.names import name_key
+from stich.web.guards.names import name_key
 
 revision: str = "0002"
 down_revision: str | None = "0001"

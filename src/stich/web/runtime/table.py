@@ -11,9 +11,9 @@ action is never lost, because a restart replays each table's stored actions
 A background task per table (the *driver*) makes the moves nobody sends:
 the bots', those of a player who has been away longer than the grace
 period (a stand-in bot plays for them until they are back), and the one
-move of a player whose turn timer ran out (:mod:`stich.web.turn_clock`).  It
+move of a player whose turn timer ran out (:mod:`stich.web.runtime.turn_clock`).  It
 also starts the next deal once every person said "Weiter"
-(:mod:`stich.web.ready_wait`) and ends the table when the list is complete.
+(:mod:`stich.web.runtime.ready_wait`) and ends the table when the list is complete.
 
 Each connected client gets, after every action, a ``state`` message with its
 own view: a seat exactly ``state.observation(seat).to_json()`` (plus its hand
@@ -22,7 +22,7 @@ in the groups players of the game hold it in), a spectator the
 
 Bots think off the event loop and without the table's lock: the driver
 takes the seat's observation under the lock, hands it to the manager's
-:class:`~stich.web.bot_pool.BotThinker` (search bots in worker processes, a
+:class:`~stich.web.runtime.bot_pool.BotThinker` (search bots in worker processes, a
 fair share per table), and applies the choice only if the deal is still at
 the same step.  A slow search bot therefore never holds up other tables, nor
 this table's clients (sync, reconnects, the lobby).  Each decision's bot is
@@ -54,15 +54,13 @@ from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
-from stich.web.action_log import ActionLog
-from stich.web.auth import Identity, current_identity
-from stich.web.bot_pool import BotJob, BotPool, BotThinker
-from stich.web.broadcast import StateViews, encode, send_per_audience
-from stich.web.chat import TableChat
-from stich.web.cross_site import foreign_origin, normal_origins
-from stich.web.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
-from stich.web.fairness import Commitment
-from stich.web.presence import next_change, shown_away
+from stich.web.api.accounts import Identity, current_identity
+from stich.web.api.services import services
+from stich.web.deals.fairness import Commitment
+from stich.web.deals.session_kinds import forced_seat, session_rules
+from stich.web.guards.cross_site import foreign_origin, normal_origins
+from stich.web.guards.socket_limits import SocketLimits, Ticket
+from stich.web.guards.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
 from stich.web.protocol import (
     WHOLE,
     ActionMessage,
@@ -77,19 +75,21 @@ from stich.web.protocol import (
     hand_groups,
     parse_client_message,
 )
-from stich.web.ready_wait import ReadyWait, wait_limit
-from stich.web.services import services
-from stich.web.session_kinds import forced_seat, session_rules
-from stich.web.session_watch import SessionWatch
+from stich.web.runtime.action_log import ActionLog
+from stich.web.runtime.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.runtime.broadcast import StateViews, encode, send_per_audience
+from stich.web.runtime.chat import TableChat
+from stich.web.runtime.presence import next_change, shown_away
+from stich.web.runtime.ready_wait import ReadyWait, wait_limit
+from stich.web.runtime.session_watch import SessionWatch
+from stich.web.runtime.turn_clock import TurnClock, sooner
 from stich.web.settings import Settings
-from stich.web.socket_limits import SocketLimits, Ticket
-from stich.web.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
-from stich.web.turn_clock import TurnClock, sooner
+from stich.web.storage.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
 
 log = logging.getLogger("stich.web")
 
 COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
-"""How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.fairness`)."""
+"""How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.deals.fairness`)."""
 
 
 TABLE_BOT_OPTIONS = frozenset({"level"})
@@ -222,14 +222,14 @@ class Connection:
         self.websocket = websocket
         self.identity = identity
         self.sessions = sessions
-        """Recent session changes (:mod:`stich.web.session_watch`); ``None``: ask the database on every check."""
+        """Recent session changes (:mod:`stich.web.runtime.session_watch`); ``None``: ask the database on every check."""
         self.session_checked_at = session_checked_at
         """When (monotonic) the database last confirmed the socket's session; taken *before* that lookup began."""
         self.address = address
         """The client's address (its message budget is shared with the address's other sockets)."""
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue_size)
-        """Encoded messages (:func:`stich.web.broadcast.encode`) waiting for the writer, then ``None`` to stop it."""
+        """Encoded messages (:func:`stich.web.runtime.broadcast.encode`) waiting for the writer, then ``None`` to stop it."""
         self.closed = False
         self.kicked = False
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
@@ -242,7 +242,7 @@ class Connection:
             self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
-        """Queue an already encoded message (one text shared by a whole audience: :mod:`stich.web.broadcast`)."""
+        """Queue an already encoded message (one text shared by a whole audience: :mod:`stich.web.runtime.broadcast`)."""
         if self.closed:
             return
         try:
@@ -359,14 +359,14 @@ class TableRuntime:
         self.turn_seconds = row.turn_seconds
         self.continue_seconds = row.continue_seconds
         self.clock = TurnClock(row.turn_seconds)
-        """The turn timer of the person to move (:mod:`stich.web.turn_clock`)."""
+        """The turn timer of the person to move (:mod:`stich.web.runtime.turn_clock`)."""
         self.ready_wait: ReadyWait | None = None
-        """Between deals: who has said "Weiter" (:mod:`stich.web.ready_wait`)."""
+        """Between deals: who has said "Weiter" (:mod:`stich.web.runtime.ready_wait`)."""
         self._last_waiting: dict[str, Any] | None = None
         if creator is None and row.creator_session_id is not None:
             creator = Owner(("session", row.creator_session_id), None)
         self.creator = creator
-        """Whom the table counts against (:mod:`stich.web.table_caps`)."""
+        """Whom the table counts against (:mod:`stich.web.guards.table_caps`)."""
         self.search_owner = creator if any(s.kind == "bot" and s.bot and is_search_bot(parse_bot_spec(s.bot)) for s in self.seats) else None
         """Whom the table counts against as a table with search bots (who seated the first one)."""
         self.lock = asyncio.Lock()
@@ -549,7 +549,7 @@ class TableRuntime:
             conn.send_text(text)
 
     def _broadcast_state(self) -> None:
-        """Send every client its ``state``: each view built once, each audience's message encoded once (:mod:`stich.web.broadcast`)."""
+        """Send every client its ``state``: each view built once, one encoding per audience (:mod:`stich.web.runtime.broadcast`)."""
         if self.state is None:
             return
         views, now = StateViews(self.state), time.monotonic()
@@ -642,7 +642,7 @@ class TableRuntime:
         """One message from a client: answered with an error, or applied and broadcast.
 
         Every message spends one of the client's and the address's budget
-        (:mod:`stich.web.socket_limits`); a client past it is disconnected.  A
+        (:mod:`stich.web.guards.socket_limits`); a client past it is disconnected.  A
         player's ``sync`` and ``action`` first check that the session the
         socket was opened with still holds (after a logout it does not).
         """
@@ -795,7 +795,7 @@ class TableRuntime:
         """Fill empty seats with bots (the creator or a seated player); starts the table when it is full.
 
         The bot's level and the number of tables with search bots are capped
-        (:mod:`stich.web.table_caps`); ``owner`` is whom a first search bot
+        (:mod:`stich.web.guards.table_caps`); ``owner`` is whom a first search bot
         makes the table count against.
         """
         async with self.lock:
@@ -1115,7 +1115,7 @@ class TableManager:
         self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
         """Where the bots think (closed by :meth:`stop`)."""
         self.actions = ActionLog(db)
-        """Where played actions are stored, committed in groups (:mod:`stich.web.action_log`)."""
+        """Where played actions are stored, committed in groups (:mod:`stich.web.runtime.action_log`)."""
         self.sockets = SocketLimits(settings)
         """Open WebSockets and message budgets per client, address and table."""
         self.sessions = SessionWatch(settings.session_recheck_seconds)
@@ -1149,7 +1149,7 @@ class TableManager:
         self.sockets.close(ticket)
 
     async def allow_message(self, conn: Connection) -> bool:
-        """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.socket_limits`; shared across workers with Redis)."""
+        """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.guards.socket_limits`; shared with Redis)."""
         return self.sockets.allow_message(conn.identity, conn.address)
 
     async def claim(self, table_id: str) -> TableRuntime | None:
@@ -1195,7 +1195,7 @@ class TableManager:
         return self.tables.get(table_id)
 
     def lost_table(self, runtime: TableRuntime) -> None:
-        """A write of ``runtime`` was refused as stale (:class:`~stich.web.db.StaleOwner`): another worker runs the table now.
+        """A write of ``runtime`` was refused as stale (:class:`~stich.web.storage.db.StaleOwner`): another worker runs the table now.
 
         One process fences nothing, so this does not happen there; several
         workers (:mod:`stich.web.cluster`) let the table go.
@@ -1244,7 +1244,7 @@ class TableManager:
         """Store a new table of ``identity`` (asking over ``connection``) and start running it; ``bots`` fill its empty seats.
 
         Refused before anything is stored past the caps of
-        :mod:`stich.web.table_caps`: 429 ``tables`` past the creator's
+        :mod:`stich.web.guards.table_caps`: 429 ``tables`` past the creator's
         unfinished tables; for ``bots``, 403 ``bots`` for a level above the
         creator's and 429 ``bots`` past the tables with search bots.  The
         table counts from the moment it is checked (while it is stored,

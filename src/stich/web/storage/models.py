@@ -1,7 +1,7 @@
 """Database models (SQLAlchemy 2, dialect-neutral: SQLite and PostgreSQL).
 
 The schema is created and changed only by the Alembic migrations in
-``stich/web/migrations``; a test checks that these models and the migrations
+``stich/web/storage/migrations``; a test checks that these models and the migrations
 agree.  Seeds are 64-bit unsigned integers, wider than SQL's ``BIGINT``, so
 they are stored as decimal text.  Times are stored in UTC.
 """
@@ -49,7 +49,7 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
     name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True)
-    """:func:`stich.web.names.name_key` of the name: two accounts may not differ only in case, width or spacing."""
+    """:func:`stich.web.guards.names.name_key` of the name: two accounts may not differ only in case, width or spacing."""
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -86,7 +86,7 @@ class GameTable(Base):
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Seconds a person has for each move before a stand-in bot makes it; ``NULL``: no turn timer."""
     continue_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """Seconds the evaluation waits at most for every person's "Weiter"; ``NULL``: see :mod:`stich.web.ready_wait`."""
+    """Seconds the evaluation waits at most for every person's "Weiter"; ``NULL``: see :mod:`stich.web.runtime.ready_wait`."""
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """How often another worker took the table over (several workers: a write checks it, fencing a stale owner; decision 0033)."""
 

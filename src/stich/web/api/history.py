@@ -8,11 +8,11 @@
 * ``GET /api/me/stats`` and ``GET /api/me/deals`` cover the finished deals
   where the current person (guest or account) had a seat; what a deal was
   for the person (contract, party, result, announcements) comes from
-  :mod:`stich.web.deal_facts`.
+  :mod:`stich.web.deals.deal_facts`.
 * ``GET /api/bots`` lists the bot specs a table accepts, with labels and a
   rough thinking time per decision.
 
-Everything here only reads; the live play is in :mod:`stich.web.tables`.
+Everything here only reads; the live play is in :mod:`stich.web.runtime.table`.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
-from stich.web.absence import played_by_stand_in, stand_in_seats
-from stich.web.auth import Identity, current_identity
-from stich.web.db import PlayedDeal
-from stich.web.deal_facts import DealFacts, deal_facts, richer_stats
-from stich.web.lobby import visible_deal
+from stich.web.api.accounts import Identity, current_identity
+from stich.web.api.lobby import visible_deal
+from stich.web.api.services import services
+from stich.web.deals.absence import played_by_stand_in, stand_in_seats
+from stich.web.deals.deal_facts import DealFacts, deal_facts, richer_stats
+from stich.web.guards.table_caps import takes_level
 from stich.web.protocol import ApiError, hand_groups
-from stich.web.services import services
-from stich.web.table_caps import takes_level
+from stich.web.storage.db import PlayedDeal
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -242,7 +242,7 @@ def game_stats(deals: Sequence[PlayedDeal]) -> list[dict[str, Any]]:
     """Per game: deals, won (score above 0), lost (below 0), score total and mean, and the richer figures; games in name order.
 
     Thrown-in deals are not played deals and are left out (issue 28).  The
-    richer figures (:func:`stich.web.deal_facts.richer_stats`) are the
+    richer figures (:func:`stich.web.deals.deal_facts.richer_stats`) are the
     Re/Kontra (or declarer/defender) split, the deals played alone (solos,
     Tarock contracts) per contract, and the announcements made and won.
     """
@@ -301,7 +301,7 @@ async def my_deals(
 ) -> dict[str, Any]:
     """Your finished deals, newest first, ``limit`` at a time from ``offset``; each with its seat, your score,
     and the deal's contract, your party (``re``/``kontra``/``solo``, ``declarer``/``defender``/``idle``),
-    whether you won, and your announcements (:mod:`stich.web.deal_facts`)."""
+    whether you won, and your announcements (:mod:`stich.web.deals.deal_facts`)."""
     identity = await _identity(request)
     db = services(request).db
     deals = await asyncio.to_thread(db.played_deals, identity.user_id, identity.session_id, limit=limit, offset=offset)

@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from stich.web.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
-from stich.web.names import name_key
+from stich.web.guards.names import name_key
+from stich.web.storage.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x5717C4
@@ -85,7 +85,7 @@ class TableRow:
     turn_seconds: int | None = None
     """Seconds per move before a stand-in bot makes it (``None``: no turn timer)."""
     continue_seconds: int | None = None
-    """Longest wait for every person's "Weiter" after a deal (``None``: see :mod:`stich.web.ready_wait`)."""
+    """Longest wait for every person's "Weiter" after a deal (``None``: see :mod:`stich.web.runtime.ready_wait`)."""
     lease_epoch: int = 0
     """How often a worker took the table over (several workers: the fencing token of its writes, :meth:`Database.take_over`)."""
 
@@ -237,7 +237,7 @@ class Database:
 
     # ------------------------------------------------------------- accounts
     def create_user(self, name: str, password_hash: str) -> int:
-        """Register ``name``; raises :class:`NameTaken` if the name exists (compared by :func:`~stich.web.names.name_key`)."""
+        """Register ``name``; raises :class:`NameTaken` if the name exists (compared by :func:`~stich.web.guards.names.name_key`)."""
         with self._write() as db:
             user = User(name=name, name_key=name_key(name), password_hash=password_hash, created_at=utcnow())
             db.add(user)
@@ -445,7 +445,7 @@ class Database:
         """Store several actions ``(deal_id, position, seat, action, stand_in)`` in one transaction: all of them, or none.
 
         One commit (one sync to disk) for actions of several tables played at
-        the same moment (:mod:`stich.web.action_log`).  ``fences``: the
+        the same moment (:mod:`stich.web.runtime.action_log`).  ``fences``: the
         tables' lease epochs (several workers); should one have moved on,
         nothing is stored and :class:`StaleOwner` names the stale tables.
         """

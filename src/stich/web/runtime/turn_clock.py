@@ -2,7 +2,7 @@
 
 A table may be opened with ``turn_seconds`` (off by default).  Then the
 person to move has that many seconds; when they run out, the stand-in bot of
-:mod:`stich.web.absence` makes that one move for them, the move is stored as
+:mod:`stich.web.deals.absence` makes that one move for them, the move is stored as
 a stand-in's (``deal_actions.stand_in``, so the record's
 ``meta.stand_in_seats`` and the score sheet mark the deal), and the person
 keeps the seat: their next turn gets a fresh clock.

@@ -15,7 +15,7 @@ apply, each in a sliding window:
 The counts live in memory, per server process; with several workers
 :class:`stich.web.cluster.shared_limits.RedisLoginLimiter` keeps them in
 Redis.  The server uses either through :class:`LoginLimits`.  The client address comes
-from :func:`stich.web.client_address.client_address`, which believes
+from :func:`stich.web.guards.client_address.client_address`, which believes
 ``X-Forwarded-For`` only from configured proxies.
 """
 
