@@ -159,7 +159,7 @@ def test_web_tables_neither_offer_nor_seat_it(trained: Path) -> None:
     # A table takes no option but level: a file path sent by a browser must not reach the server's disk (decision 0031).
     from stich.web.api.history import offered_bots
     from stich.web.protocol import ApiError
-    from stich.web.runtime.table import table_bot_spec
+    from stich.web.runtime.seats import table_bot_spec
 
     offers = offered_bots()
     assert {"random", "heuristic"} <= {o["bot"] for o in offers} and "policy" not in {o["bot"] for o in offers}

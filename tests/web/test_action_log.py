@@ -10,10 +10,11 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from stich.core.registry import game_from_string
-from stich.web.api.accounts import Identity, hash_token
+from stich.web.identity import Identity
 from stich.web.runtime.action_log import ActionLog
-from stich.web.runtime.table import new_table_row
+from stich.web.runtime.seats import new_table_row
 from stich.web.storage.db import Database, utcnow
+from stich.web.storage.login_sessions import hash_token
 
 from .helpers import run_async
 

@@ -22,7 +22,7 @@ from stich.core.registry import make_game
 from stich.web.deals.fairness import Commitment
 from stich.web.protocol import card_faces_in
 from stich.web.runtime.bot_pool import BotJob, BotPool, _Fair, _Waiting, decide
-from stich.web.runtime.table import bot_seed
+from stich.web.runtime.seats import bot_seed
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, run_async, running, svc, wait_for
 

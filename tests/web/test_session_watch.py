@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from stich.web.api.accounts import hash_token
 from stich.web.runtime.session_watch import SessionWatch
+from stich.web.storage.login_sessions import hash_token
 from stich.web.storage.models import utcnow
 
 from .helpers import Reader, connect, create_table, make_settings, new_guest, play_as_seat, running, svc

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from stich.web.api.accounts import Identity
 from stich.web.cluster.shared_limits import RedisLoginLimiter, SharedBudgets
 from stich.web.guards.login_limit import Attempt
+from stich.web.identity import Identity
 from stich.web.settings import Settings
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, run_async, running

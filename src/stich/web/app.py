@@ -33,17 +33,14 @@ from starlette.staticfiles import PathLike
 from starlette.types import Scope
 
 from stich import __version__
-from stich.web.api import accounts as auth
-from stich.web.api import cards as cards_api
-from stich.web.api import history, lobby
-from stich.web.api.accounts import LoginLimiter, Passwords
+from stich.web.api import accounts, cards, history, lobby, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
-from stich.web.guards.login_limit import LoginLimits
+from stich.web.guards.login_limit import LoginLimiter, LoginLimits
+from stich.web.guards.passwords import Passwords
 from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
-from stich.web.runtime import table as tables
-from stich.web.runtime.table import TableManager
+from stich.web.runtime.manager import TableManager
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
 
@@ -153,11 +150,11 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         """Liveness check."""
         return {"status": "ok", "version": __version__}
 
-    app.include_router(auth.router)
+    app.include_router(accounts.router)
     app.include_router(lobby.router)
-    app.include_router(tables.router)
+    app.include_router(table_socket.router)
     app.include_router(history.router)
-    app.include_router(cards_api.router)
+    app.include_router(cards.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

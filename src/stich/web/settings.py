@@ -7,12 +7,21 @@ Every setting has a default suitable for a server on one's own machine;
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from stich.web.guards.client_address import proxy_networks
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@cache
+def proxy_networks(trusted: tuple[str, ...]) -> tuple[Network, ...]:
+    """The networks of ``trusted_proxies`` (``"10.0.0.5"``, ``"10.0.0.0/8"``, ``"::1"``); raises ``ValueError`` for a malformed entry."""
+    return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in trusted)
+
 
 APP_NAME = "stich"
 

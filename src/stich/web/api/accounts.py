@@ -1,230 +1,45 @@
-"""Accounts, guests and session cookies.
+"""Accounts and guests: ``/api/auth`` (register, login, logout, me, guest).
 
-* Passwords are hashed with Argon2id (``argon2-cffi``'s defaults); a login
-  for an unknown name still spends one hash, so timing does not tell which
-  names exist.
-* A session is a random 256-bit token in the cookie ``stich_session``
-  (HttpOnly, SameSite=Lax, Secure unless the server is reached as
-  localhost); the database keeps only its SHA-256, so a copy of the database
-  opens no session.  Logging in or registering gives the browser a new token
-  (no session fixation) but keeps the session, so a guest's seats carry over.
-* Guests play without an account: the first request that needs a player
-  (creating or joining a table) makes a guest session with a name like
-  ``Gast-3f9a``; ``POST /api/auth/guest`` chooses the name.  Account and
-  guest names follow one rule (:mod:`stich.web.guards.names`); a guest may not go
-  by an account's name.
+* Passwords are hashed with Argon2id on a pool of their own
+  (:class:`~stich.web.guards.passwords.Passwords`); a login for an unknown
+  name still spends one hash, so timing does not tell which names exist.
+* Logging in or registering gives the browser a new session token
+  (:mod:`stich.web.api.session`; no session fixation) but keeps the session,
+  so a guest's seats carry over.
+* ``POST /api/auth/guest`` chooses a guest's name.  Account and guest names
+  follow one rule (:mod:`stich.web.guards.names`); a guest may not go by an
+  account's name.
 * Login attempts are counted before the password is checked, per account
   name and client address and per address across names
   (:mod:`stich.web.guards.login_limit`); past a limit the answer is 429 with
-  ``Retry-After``, whatever the password.  Hashes run on a small pool of
-  their own (:class:`Passwords`), so logins cannot hold up other requests.
+  ``Retry-After``, whatever the password.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import secrets
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from datetime import timedelta
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.requests import HTTPConnection
 
 from stich.web.api.services import Services, services
+from stich.web.api.session import current_identity, guest_name, new_session, rotate_session
 from stich.web.guards.client_address import client_address
 from stich.web.guards.login_limit import Attempt
-from stich.web.guards.login_limit import LoginLimiter as LoginLimiter  # re-exported: the app builds it, Services names it
 from stich.web.guards.names import NAME_RULE, BadName, checked_name, name_key
+from stich.web.guards.passwords import HashersBusy
 from stich.web.protocol import WHOLE, ApiError
 from stich.web.storage.db import NameTaken
+from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
 from stich.web.storage.models import utcnow
 
-_T = TypeVar("_T")
-
-COOKIE_NAME = "stich_session"
-LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
-"""Hosts on which the cookie is sent without ``Secure`` (plain HTTP on one's own machine)."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
 
-@dataclass(frozen=True)
-class Identity:
-    """Who is making a request: a session, its user (``None`` for a guest) and the name shown at tables."""
-
-    session_id: int
-    user_id: int | None
-    name: str
-
-    @property
-    def guest(self) -> bool:
-        """Whether this is a guest without an account."""
-        return self.user_id is None
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (``GET /api/auth/me``)."""
-        return {"name": self.name, "guest": self.guest}
-
-
-class HashersBusy(Exception):
-    """More password checks are waiting than the server queues; the request is refused (503) rather than queued."""
-
-
-class Passwords:
-    """Argon2id hashing with a constant-time path for unknown accounts, on a small pool of its own.
-
-    The server hashes through :meth:`check` and :meth:`make`, which run on a
-    pool of ``workers`` threads of their own (opened by :meth:`open_pool`
-    for the app's lifetime) and queue at most ``max_waiting`` more.  Argon2
-    is built to be slow and memory-hungry: run in the shared worker threads
-    that the database calls use, 30 parallel logins filled them all and held
-    up every other request (a bystander's 3 ms request took 1.9 s).  Here
-    only as many hashes run as there are hashing threads, and everything
-    else goes on.
-    """
-
-    def __init__(self, hasher: PasswordHasher | None = None) -> None:
-        self.hasher = hasher or PasswordHasher()
-        self._dummy = self.hasher.hash(secrets.token_hex(16))
-        self._pool: ThreadPoolExecutor | None = None
-        self._slots = 0
-        self._taken = 0
-
-    def open_pool(self, workers: int, max_waiting: int) -> None:
-        """Start the hashing threads: ``workers`` hashes at once, ``max_waiting`` more queued, the rest refused."""
-        self.close_pool()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stich-argon2")
-        self._slots = workers + max_waiting
-
-    def close_pool(self) -> None:
-        """Stop the hashing threads (queued hashes are dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-    async def _on_pool(self, work: Callable[[], _T]) -> _T:
-        if self._pool is None:
-            raise RuntimeError("the password pool is not open (Passwords.open_pool)")
-        if self._taken >= self._slots:
-            raise HashersBusy
-        self._taken += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, work)
-        finally:
-            self._taken -= 1
-
-    async def check(self, stored: str | None, password: str) -> bool:
-        """:meth:`verify` on the hashing pool; raises :class:`HashersBusy` when its queue is full."""
-        return await self._on_pool(lambda: self.verify(stored, password))
-
-    async def make(self, password: str) -> str:
-        """:meth:`hash` on the hashing pool; raises :class:`HashersBusy` when its queue is full."""
-        return await self._on_pool(lambda: self.hash(password))
-
-    def hash(self, password: str) -> str:
-        """A new hash of ``password``."""
-        return self.hasher.hash(password)
-
-    def verify(self, stored: str | None, password: str) -> bool:
-        """Whether ``password`` matches ``stored`` (``None``: an unknown account, always false, same cost)."""
-        try:
-            return self.hasher.verify(stored if stored is not None else self._dummy, password) and stored is not None
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return False
-
-    def needs_rehash(self, stored: str) -> bool:
-        """Whether ``stored`` was made with weaker parameters than the current ones."""
-        return self.hasher.check_needs_rehash(stored)
-
-
-def hash_token(token: str) -> str:
-    """SHA-256 of a session token, as stored."""
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
-
-
-def set_session_cookie(request: Request, response: Response, token: str, max_age: int) -> None:
-    """Set the session cookie: HttpOnly, SameSite=Lax, Secure unless reached as localhost."""
-    secure = (request.url.hostname or "") not in LOCAL_HOSTS
-    response.set_cookie(COOKIE_NAME, token, max_age=max_age, httponly=True, samesite="lax", secure=secure, path="/")
-
-
-async def current_identity(connection: HTTPConnection) -> Identity | None:
-    """The identity of a valid session cookie, or ``None``."""
-    token = connection.cookies.get(COOKIE_NAME)
-    if not token or len(token) > 200:
-        return None
-    row = await asyncio.to_thread(services(connection).db.find_session, hash_token(token))
-    if row is None:
-        return None
-    return Identity(row.id, row.user_id, row.display_name)
-
-
-async def _new_session(request: Request, response: Response, svc: Services, name: str, user_id: int | None) -> Identity:
-    token = secrets.token_urlsafe(32)
-    lifetime = timedelta(days=svc.settings.session_days)
-    session_id = await asyncio.to_thread(svc.db.create_session, hash_token(token), name, user_id, utcnow() + lifetime)
-    set_session_cookie(request, response, token, int(lifetime.total_seconds()))
-    return Identity(session_id, user_id, name)
-
-
-async def _rotate(request: Request, response: Response, svc: Services, identity: Identity, name: str, user_id: int | None) -> Identity:
-    """Give an existing session a new token, user and name (login, register, renaming a guest)."""
-    token = secrets.token_urlsafe(32)
-    lifetime = timedelta(days=svc.settings.session_days)
-    await asyncio.to_thread(
-        svc.db.update_session,
-        identity.session_id,
-        token_hash=hash_token(token),
-        user_id=user_id,
-        display_name=name,
-        expires_at=utcnow() + lifetime,
-    )
-    await svc.tables.session_changed(identity.session_id)
-    set_session_cookie(request, response, token, int(lifetime.total_seconds()))
-    return Identity(identity.session_id, user_id, name)
-
-
-def guest_name() -> str:
-    """A fresh guest name, e.g. ``Gast-3f9a`` (it follows the name rule)."""
-    return f"Gast-{secrets.token_hex(2)}"
-
-
-async def identity_or_guest(request: Request, response: Response) -> Identity:
-    """The request's identity, making a guest session (and setting its cookie) if there is none."""
-    identity = await current_identity(request)
-    if identity is not None:
-        return identity
-    return await _new_session(request, response, services(request), guest_name(), None)
-
-
-@contextlib.asynccontextmanager
-async def player(request: Request, response: Response) -> AsyncIterator[Identity]:
-    """:func:`identity_or_guest` for a request that may still be refused: a guest made for it is deleted again on refusal.
-
-    A refused ``join`` (or table) thus leaves no guest session row behind;
-    the refusal's response carries no cookie either.
-    """
-    known = await current_identity(request)
-    identity = known if known is not None else await _new_session(request, response, services(request), guest_name(), None)
-    try:
-        yield identity
-    except ApiError:
-        if known is None:
-            svc = services(request)
-            await asyncio.to_thread(svc.db.delete_session, identity.session_id)
-            await svc.tables.session_changed(identity.session_id)
-        raise
-
-
-# ------------------------------------------------------------------ routes
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
 
@@ -278,9 +93,9 @@ async def register(body: Credentials, request: Request, response: Response) -> d
         raise ApiError(409, "name", "this name is taken") from None
     current = await current_identity(request)
     if current is not None and current.guest:
-        identity = await _rotate(request, response, svc, current, name, user_id)
+        identity = await rotate_session(request, response, svc, current, name, user_id)
     else:
-        identity = await _new_session(request, response, svc, name, user_id)
+        identity = await new_session(request, response, svc, name, user_id)
     return identity.to_json()
 
 
@@ -314,9 +129,9 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
             await asyncio.to_thread(svc.db.set_password_hash, user_id, await svc.passwords.make(body.password))
     current = await current_identity(request)
     if current is not None and (current.guest or current.user_id == user_id):
-        identity = await _rotate(request, response, svc, current, name, user_id)
+        identity = await rotate_session(request, response, svc, current, name, user_id)
     else:
-        identity = await _new_session(request, response, svc, name, user_id)
+        identity = await new_session(request, response, svc, name, user_id)
     return identity.to_json()
 
 
@@ -359,7 +174,7 @@ async def guest(body: GuestBody, request: Request, response: Response) -> dict[s
     if body.name is not None and await asyncio.to_thread(svc.db.find_user, name) is not None:
         raise ApiError(409, "name", "this name belongs to an account; log in, or choose another name")
     if current is not None:
-        identity = await _rotate(request, response, svc, current, name, None)
+        identity = await rotate_session(request, response, svc, current, name, None)
     else:
-        identity = await _new_session(request, response, svc, name, None)
+        identity = await new_session(request, response, svc, name, None)
     return identity.to_json()

@@ -34,12 +34,13 @@ from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
-from stich.web.api.accounts import Identity, current_identity
 from stich.web.api.lobby import visible_deal
 from stich.web.api.services import services
+from stich.web.api.session import current_identity
 from stich.web.deals.absence import played_by_stand_in, stand_in_seats
 from stich.web.deals.deal_facts import DealFacts, deal_facts, richer_stats
 from stich.web.guards.table_caps import takes_level
+from stich.web.identity import Identity
 from stich.web.protocol import ApiError, hand_groups
 from stich.web.storage.db import PlayedDeal
 

@@ -20,12 +20,14 @@ from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_value
 from stich.core.registry import game_class, game_names, make_game
-from stich.web.api.accounts import Identity, current_identity, player
-from stich.web.api.services import Services, services
+from stich.web.api.services import Services, request_address, services
+from stich.web.api.session import current_identity, player
 from stich.web.deals.session_kinds import TableKind, kind_deals, kind_options, session_rules
 from stich.web.guards.table_caps import Owner
+from stich.web.identity import Identity
 from stich.web.protocol import ApiError
-from stich.web.runtime.table import TableRuntime, new_table_row, table_bot_spec
+from stich.web.runtime.seats import new_table_row, table_bot_spec
+from stich.web.runtime.table import TableRuntime
 from stich.web.runtime.turn_clock import MAX_CONTINUE_SECONDS, MAX_TURN_SECONDS, check_limit
 from stich.web.storage.db import DealRow, TableRow
 from stich.web.storage.models import utcnow
@@ -204,7 +206,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
     async with player(request, response) as identity:
         row = new_table_row(game, deals, body.private, identity, body.seat, utcnow(), turn, wait)
-        runtime = await svc.tables.create(row, identity, request, bots)
+        runtime = await svc.tables.create(row, identity, request_address(request), bots)
     return runtime.summary(identity)
 
 
@@ -287,7 +289,7 @@ async def add_bots(table_id: str, body: AddBots, request: Request) -> dict[str, 
     identity = await current_identity(request)
     if identity is None:
         raise ApiError(401, "session", "no session")
-    owner = Owner.of(identity, request)
+    owner = Owner.of(identity, request_address(request))
     if svc.tables.shared and svc.tables.get(table_id) is None:
         return await _forward(svc, table_id, "bots", identity, {"bot": body.bot, "seats": body.seats, "address": owner.address})
     runtime = _runtime(svc, table_id, identity, None)

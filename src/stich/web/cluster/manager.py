@@ -46,21 +46,24 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from stich.web.api.accounts import Identity
 from stich.web.cluster import keys
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.cluster.shared_sockets import SharedSockets
+from stich.web.guards.client_address import client_address
 from stich.web.guards.socket_limits import Ticket
-from stich.web.guards.table_caps import Owner, check_bot_level, client_address, is_search_bot
+from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
+from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError, error_message
 from stich.web.runtime.bot_pool import BotThinker
-from stich.web.runtime.table import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
+from stich.web.runtime.connection import Connection, screen_message
+from stich.web.runtime.manager import TableManager
+from stich.web.runtime.seats import table_bot_spec
+from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
 
@@ -255,12 +258,12 @@ class ClusterTableManager(TableManager):
         await self._publish_summaries([runtime])
 
     async def create(
-        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
+        self, row: TableRow, identity: Identity | None = None, address: str | None = None, bots: str | None = None
     ) -> TableRuntime:
         """Create the table (:meth:`TableManager.create`) under this worker's lease, taken before the table is stored."""
         if not await self.leases.acquire(row.id):  # pragma: no cover - a fresh random id
             raise ApiError(503, WHOLE, "the new table's id is taken; try again")
-        creator = Owner.of(identity, connection) if identity is not None else None
+        creator = Owner.of(identity, address) if identity is not None else None
         counts: list[tuple[str, str]] = []
         try:
             if creator is not None:
@@ -272,7 +275,7 @@ class ClusterTableManager(TableManager):
                         counts.append((SEARCH, "bots"))
                 counts.append((TABLES, "tables"))
                 await self.caps.claim(row.id, creator, counts)  # counted from here on (the lease is held), on every worker
-            runtime = await super().create(row, identity, connection, bots)
+            runtime = await super().create(row, identity, address, bots)
         except BaseException:
             stored = self.tables.get(row.id)
             if creator is not None and stored is None:
@@ -643,7 +646,7 @@ class ClusterTableManager(TableManager):
             return False
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
         await websocket.accept()
-        address = client_address(websocket)
+        address = client_address(websocket, self.settings.trusted_proxies)
         ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
@@ -651,7 +654,7 @@ class ClusterTableManager(TableManager):
             if not isinstance(ticket, str):
                 await self.close_socket(ticket)
             return True
-        conn = Connection(websocket, identity, self.settings, address, self.sessions)  # its first message asks the database
+        conn = Connection(websocket, identity, self.settings, address, self.sessions, db=self.db)  # its first message asks the database
         client = secrets.token_hex(8)
         writer = asyncio.create_task(conn.writer())
         self.relayed[client] = Relayed(conn, table_id, owner, writer)

@@ -21,10 +21,10 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from stich.web.api.accounts import Identity
 from stich.web.cluster import keys
+from stich.web.identity import Identity
 from stich.web.runtime.broadcast import encode
-from stich.web.runtime.table import Connection
+from stich.web.runtime.connection import Connection
 from stich.web.settings import Settings
 
 if TYPE_CHECKING:

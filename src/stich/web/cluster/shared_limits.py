@@ -19,10 +19,10 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from stich.web.api.accounts import Identity
 from stich.web.cluster import keys
 from stich.web.guards.login_limit import Attempt
 from stich.web.guards.socket_limits import client_key
+from stich.web.identity import Identity
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis

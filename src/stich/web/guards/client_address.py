@@ -15,20 +15,13 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from functools import cache
 
 from starlette.requests import HTTPConnection
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+from stich.web.settings import Network, proxy_networks
 
 UNKNOWN = "unknown"
 """The address of a connection without a peer (not seen over TCP)."""
-
-
-@cache
-def proxy_networks(trusted: tuple[str, ...]) -> tuple[Network, ...]:
-    """The networks of ``trusted`` (``"10.0.0.5"``, ``"10.0.0.0/8"``, ``"::1"``); raises ``ValueError`` for a malformed entry."""
-    return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in trusted)
 
 
 def _is_trusted(address: str, networks: Iterable[Network]) -> bool:

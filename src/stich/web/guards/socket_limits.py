@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from stich.web.api.accounts import Identity
+from stich.web.identity import Identity
 from stich.web.settings import Settings
 
 MAX_TRACKED = 100_000

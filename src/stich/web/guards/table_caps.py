@@ -29,17 +29,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from starlette.requests import HTTPConnection
-
 from stich.arena.duplicate import BotSpec, parse_bot_spec
 from stich.core.errors import OptionError
-from stich.web.api.accounts import Identity
-from stich.web.api.services import services
-from stich.web.guards.client_address import client_address as address_of
+from stich.web.identity import Identity
 from stich.web.protocol import ApiError
-from stich.web.runtime.bot_pool import QUICK_BOTS
 from stich.web.settings import Settings
 
+QUICK_BOTS = frozenset({"random", "heuristic"})
+"""Bots that do not search (well under a millisecond a decision): they think on a thread of the server process
+and count towards no search cap."""
 HIGHEST_LEVEL = 5
 """The strongest search level; a search bot seated without a ``level`` counts as this one."""
 
@@ -52,21 +50,16 @@ class Owner:
     address: str | None
 
     @classmethod
-    def of(cls, identity: Identity, connection: HTTPConnection | None) -> Owner:
-        """The owner for ``identity`` making a request over ``connection``."""
+    def of(cls, identity: Identity, address: str | None) -> Owner:
+        """The owner for ``identity`` asking from the client ``address`` (``None``: not known)."""
         person = ("user", identity.user_id) if identity.user_id is not None else ("session", identity.session_id)
-        return cls(person, client_address(connection) if connection is not None else None)
+        return cls(person, address)
 
     def shares(self, other: Owner | None) -> tuple[bool, bool]:
         """Whether ``other`` is the same person, and whether it is the same (known) address."""
         if other is None:
             return False, False
         return other.person == self.person, self.address is not None and other.address == self.address
-
-
-def client_address(connection: HTTPConnection) -> str:
-    """The client's address under the server's proxy rule (:func:`stich.web.guards.client_address.client_address`, ``trusted_proxies``)."""
-    return address_of(connection, services(connection).settings.trusted_proxies)
 
 
 def is_search_bot(spec: BotSpec) -> bool:

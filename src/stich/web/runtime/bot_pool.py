@@ -67,11 +67,10 @@ from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.registry import register_bot, registered_bots
 from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string
+from stich.web.guards.table_caps import QUICK_BOTS
 
 log = logging.getLogger("stich.web.bots")
 
-QUICK_BOTS = frozenset({"random", "heuristic"})
-"""Bots that do not search (well under a millisecond a decision): they think on a thread of the server process."""
 FALLBACK_BOT = "heuristic"
 """The bot that decides when a bot's own decision failed (its process died twice, or the bot raised)."""
 

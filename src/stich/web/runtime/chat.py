@@ -36,8 +36,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from stich.web.api.accounts import Identity
 from stich.web.guards.names import name_key
+from stich.web.identity import Identity
 from stich.web.protocol import ChatMessage, ProtocolError, error_message
 from stich.web.settings import Settings
 

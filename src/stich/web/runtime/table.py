@@ -34,141 +34,51 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
-import math
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
 
-from fastapi import APIRouter, WebSocket
-from starlette.requests import HTTPConnection
-from starlette.websockets import WebSocketDisconnect, WebSocketState
-
-from stich.arena.duplicate import BotSpec, parse_bot_spec
+from stich.arena.duplicate import parse_bot_spec
 from stich.cards import Card
-from stich.core.errors import NotationError, OptionError, StichError
+from stich.core.errors import NotationError, StichError
 from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
-from stich.web.api.accounts import Identity, current_identity
-from stich.web.api.services import services
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.session_kinds import forced_seat, session_rules
-from stich.web.guards.cross_site import foreign_origin, normal_origins
-from stich.web.guards.socket_limits import SocketLimits, Ticket
-from stich.web.guards.table_caps import Owner, check_bot_level, check_count, client_address, is_search_bot
+from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
+from stich.web.identity import Identity
 from stich.web.protocol import (
     WHOLE,
     ActionMessage,
     ApiError,
     ChatMessage,
-    ClientMessage,
     ContinueMessage,
-    PingMessage,
     ProtocolError,
     SyncMessage,
     error_message,
     hand_groups,
-    parse_client_message,
 )
 from stich.web.runtime.action_log import ActionLog
-from stich.web.runtime.bot_pool import BotJob, BotPool, BotThinker
+from stich.web.runtime.bot_pool import BotJob, BotThinker
 from stich.web.runtime.broadcast import StateViews, encode, send_per_audience
 from stich.web.runtime.chat import TableChat
+from stich.web.runtime.connection import Connection, screen_message
 from stich.web.runtime.presence import next_change, shown_away
 from stich.web.runtime.ready_wait import ReadyWait, wait_limit
-from stich.web.runtime.session_watch import SessionWatch
+from stich.web.runtime.seats import Seat, bot_seed, table_bot_spec
 from stich.web.runtime.turn_clock import TurnClock, sooner
 from stich.web.settings import Settings
-from stich.web.storage.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
+from stich.web.storage.db import Database, DealRow, Fence, StaleOwner, TableRow
 
 log = logging.getLogger("stich.web")
 
 COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
 """How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.deals.fairness`)."""
-
-
-TABLE_BOT_OPTIONS = frozenset({"level"})
-"""The bot options a table accepts: the strength ``level`` (1..5) of the search bots.
-
-Options such as ``time`` are refused, so that nobody can seat a bot that
-thinks for minutes per card at a shared server.
-"""
-MAX_BOT_SPEC = 32
-"""Longest bot spec text (the ``table_seats.bot`` column)."""
-
-
-def table_bot_spec(text: str, field_name: str = "bot") -> BotSpec:
-    """A bot spec a table accepts (``heuristic``, ``pimc:level=2``...), or an :class:`ApiError` naming ``field_name``.
-
-    The spec is parsed and checked against the bot's factory by
-    :func:`stich.arena.duplicate.parse_bot_spec`; beyond that only the options
-    in :data:`TABLE_BOT_OPTIONS` are allowed.
-    """
-    try:
-        spec = parse_bot_spec(text)
-    except OptionError as exc:
-        raise ApiError(422, field_name, str(exc)) from None
-    extra = [key for key, _value in spec.options if key not in TABLE_BOT_OPTIONS]
-    if extra:
-        allowed = ", ".join(sorted(TABLE_BOT_OPTIONS))
-        raise ApiError(422, field_name, f"bot {spec.name!r}: option {extra[0]!r} is not offered at tables; tables accept: {allowed}")
-    if spec.options:
-        level = dict(spec.options).get("level")
-        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 5:
-            raise ApiError(422, field_name, f"bot {spec.name!r}: level must be 1, 2, 3, 4 or 5, not {level!r}")
-    if len(spec.text) > MAX_BOT_SPEC:  # pragma: no cover - a registered name would have to be absurdly long
-        raise ApiError(422, field_name, f"bot spec {spec.text!r} is longer than {MAX_BOT_SPEC} characters")
-    return spec
-
-
-def bot_seed(fair: Commitment, seat: int, step: int) -> int:
-    """The seed of the bot deciding for ``seat`` at ``step`` of the deal committed by ``fair``.
-
-    A one-way hash of the deal's secret seed and salt, the seat and the step:
-    the bot's choice is the same whenever this moment is reached (after a
-    restart, in any worker process), and once the deal ends and its seed is
-    revealed anybody can recompute it, while during the deal the bot's
-    seed tells nobody anything about the cards.
-    """
-    text = f"stich bot:{fair.seed}:{fair.salt}:{seat}:{step}"
-    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
-
-
-@dataclass
-class Seat:
-    """One seat in memory (mirrors ``table_seats``)."""
-
-    kind: str = "empty"
-    bot: str | None = None
-    name: str | None = None
-    user_id: int | None = None
-    session_id: int | None = None
-
-    @classmethod
-    def from_row(cls, row: SeatRow) -> Seat:
-        """The seat of a stored row."""
-        return cls(row.kind, row.bot, row.name, row.user_id, row.session_id)
-
-    def row(self, index: int) -> SeatRow:
-        """The row to store."""
-        return SeatRow(index, self.kind, self.bot, self.name, self.user_id, self.session_id)
-
-    def owned_by(self, identity: Identity | None) -> bool:
-        """Whether ``identity`` is the person in this seat (same session, or same account)."""
-        if identity is None or self.kind != "human":
-            return False
-        return self.session_id == identity.session_id or (self.user_id is not None and self.user_id == identity.user_id)
-
-    def player_name(self, index: int) -> str:
-        """The name written into records."""
-        if self.kind == "bot":
-            return f"{self.bot} bot"
-        return self.name or f"seat {index}"
 
 
 @dataclass
@@ -203,133 +113,6 @@ class Decision:
     code: int
 
 
-class Connection:
-    """One WebSocket client: a seat's player or a spectator, with its own outgoing queue.
-
-    Messages are queued and written by a separate task, so a slow client
-    never holds up the table; a client whose queue overflows is disconnected.
-    """
-
-    def __init__(
-        self,
-        websocket: WebSocket,
-        identity: Identity | None,
-        settings: Settings,
-        address: str = "unknown",
-        sessions: SessionWatch | None = None,
-        session_checked_at: float = -math.inf,
-    ) -> None:
-        self.websocket = websocket
-        self.identity = identity
-        self.sessions = sessions
-        """Recent session changes (:mod:`stich.web.runtime.session_watch`); ``None``: ask the database on every check."""
-        self.session_checked_at = session_checked_at
-        """When (monotonic) the database last confirmed the socket's session; taken *before* that lookup began."""
-        self.address = address
-        """The client's address (its message budget is shared with the address's other sockets)."""
-        self.seat: int | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue_size)
-        """Encoded messages (:func:`stich.web.runtime.broadcast.encode`) waiting for the writer, then ``None`` to stop it."""
-        self.closed = False
-        self.kicked = False
-        """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
-        self.close_code = 1008
-        """The close code once kicked: 1008 (policy), or 4401 when its session has ended."""
-
-    def send(self, message: Mapping[str, Any]) -> None:
-        """Queue a message (dropped once the connection is closed)."""
-        if not self.closed:
-            self.send_text(encode(message))
-
-    def send_text(self, text: str) -> None:
-        """Queue an already encoded message (one text shared by a whole audience: :mod:`stich.web.runtime.broadcast`)."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            log.warning("client queue overflowed; disconnecting it")
-            self.closed = True
-            self.kicked = True
-            asyncio.get_running_loop().create_task(self._close(1013))
-
-    async def _close(self, code: int) -> None:
-        if self.websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
-                await self.websocket.close(code=code)
-
-    async def writer(self) -> None:
-        """Write queued messages until the ``None`` sentinel."""
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    return
-                await self.websocket.send_text(text)
-        except (WebSocketDisconnect, RuntimeError, OSError) as exc:
-            log.info("a client went away while being written to: %r", exc)
-            self.closed = True
-
-    async def session_holds(self) -> bool:
-        """Whether the cookie the socket was opened with still names the session it was opened for.
-
-        The database is asked only when :attr:`sessions` cannot vouch for the
-        last answer (a change of this session recorded since, or the answer
-        is older than ``session_recheck_seconds``): asking on every message
-        was about a third of an action's CPU.
-        """
-        if self.identity is None:
-            return False
-        now = time.monotonic()
-        if self.sessions is not None and self.sessions.holds(self.identity.session_id, self.session_checked_at, now):
-            return True
-        current = await current_identity(self.websocket)
-        if current is None or current.session_id != self.identity.session_id:
-            return False
-        self.session_checked_at = now
-        return True
-
-    def finish(self) -> None:
-        """Stop the writer after what is queued."""
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-
-
-async def screen_message(
-    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int
-) -> ClientMessage | None:
-    """The checks every client message passes first, wherever its table runs; the message if it goes on, else ``None``.
-
-    In order: it spends one of the client's and the address's message budget
-    (``allow``; past it the client is disconnected), it must parse
-    (:func:`~stich.web.protocol.parse_client_message`; else an error naming the
-    field), a ping is answered here, and a player's socket must still hold the
-    session it was opened with (else 4401).  ``None`` means it was answered
-    here or the socket is kicked (:attr:`Connection.kicked`).  The owner of a
-    table (:meth:`TableRuntime.handle`) and a worker relaying a socket to the
-    owner (:mod:`stich.web.cluster.manager`) both screen with this.
-    """
-    if not await allow(conn):
-        conn.send(error_message(WHOLE, "too many messages; slow down"))
-        conn.kicked = True
-        return None
-    try:
-        message = parse_client_message(raw, max_bytes)
-    except ProtocolError as exc:
-        conn.send(error_message(exc.field, exc.message))
-        return None
-    if isinstance(message, PingMessage):
-        conn.send({"type": "pong", "id": message.id})
-        return None
-    if conn.identity is not None and not await conn.session_holds():
-        conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
-        conn.close_code = 4401
-        conn.kicked = True
-        return None
-    return message
-
-
 def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Session:
     """The game's session whose deal ``i`` is dealt from ``seeds[i]`` (the committed seeds) instead of a derived seed."""
     base = session_class(game.name)
@@ -341,10 +124,36 @@ def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Ses
     return cast(Session, cls(game, 0, deals))
 
 
+class TableHost(Protocol):
+    """What a table needs of whoever runs it: the one-process :class:`~stich.web.runtime.manager.TableManager`,
+    or the cluster's, which builds on it (a protocol, so that the table does not import its manager)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def db(self) -> Database: ...
+    @property
+    def shared(self) -> bool:
+        """Whether other workers run tables too (then the table's writes are fenced by its lease epoch)."""
+        ...
+
+    @property
+    def actions(self) -> ActionLog: ...
+    @property
+    def bots(self) -> BotThinker: ...
+    async def allow_message(self, conn: Connection) -> bool: ...
+    def check_search_tables(self, owner: Owner, field: str, besides: TableRuntime | None = None) -> None: ...
+    async def count_search_table(self, runtime: TableRuntime, owner: Owner, field: str) -> None: ...
+    def uncount_search_table(self, runtime: TableRuntime) -> None: ...
+    def lost_table(self, runtime: TableRuntime) -> None: ...
+    def forget(self, runtime: TableRuntime) -> None: ...
+    def table_finished(self, runtime: TableRuntime) -> None: ...
+
+
 class TableRuntime:
     """A table in memory: seats, the list being played, the deal in progress and the clients."""
 
-    def __init__(self, manager: TableManager, row: TableRow, creator: Owner | None = None) -> None:
+    def __init__(self, manager: TableHost, row: TableRow, creator: Owner | None = None) -> None:
         self.manager = manager
         self.settings = manager.settings
         self.db = manager.db
@@ -1100,277 +909,3 @@ class TableRuntime:
         self._follow_clock()  # the person to move gets their whole limit again (decision 0035)
         if self.state is None and rows and rows[-1].status == "finished" and not session.is_over():
             self.ready_wait = ReadyWait(rows[-1].id, now, wait_limit(self.continue_seconds, self.turn_seconds))
-
-
-class TableManager:
-    """Every table this server process runs, by id."""
-
-    shared = False
-    """Whether other workers run tables too (:mod:`stich.web.cluster`): then a table missing here may be theirs."""
-
-    def __init__(self, settings: Settings, db: Database, bots: BotThinker | None = None) -> None:
-        self.settings = settings
-        self.db = db
-        self.tables: dict[str, TableRuntime] = {}
-        self.bots: BotThinker = bots if bots is not None else BotPool(settings.bot_workers, nice=settings.bot_nice)
-        """Where the bots think (closed by :meth:`stop`)."""
-        self.actions = ActionLog(db)
-        """Where played actions are stored, committed in groups (:mod:`stich.web.runtime.action_log`)."""
-        self.sockets = SocketLimits(settings)
-        """Open WebSockets and message budgets per client, address and table."""
-        self.sessions = SessionWatch(settings.session_recheck_seconds)
-        """Login sessions changed lately, so that sockets need not ask the database on every message (:meth:`session_changed`)."""
-        self._being_created: list[Owner] = []
-        """Creators of tables being stored right now (they count towards the caps already)."""
-
-    def load(self) -> None:
-        """Load the open and running tables from the database, replaying the running ones."""
-        for row in self.db.tables_with_status(["open", "playing"]):
-            self.load_table(row)
-
-    def load_table(self, row: TableRow) -> TableRuntime:
-        """Load one open or running table (replaying its stored actions) into this process; its driver is not started yet."""
-        runtime = TableRuntime(self, row)
-        if row.status == "playing":
-            try:
-                runtime.restore(self.db.deals_of(row.id, with_actions=True))
-            except (StichError, ValueError, KeyError) as exc:
-                runtime.broken = str(exc)
-                log.error("table %s cannot be resumed: %s", row.id, exc)
-        self.tables[row.id] = runtime
-        return runtime
-
-    async def open_socket(self, identity: Identity | None, address: str, table_id: str) -> Ticket | str:
-        """Count a new table socket (:meth:`SocketLimits.open`; several workers: on every worker); a ticket, or why it is refused."""
-        return self.sockets.open(identity, address, table_id)
-
-    async def close_socket(self, ticket: Ticket) -> None:
-        """A socket counted by :meth:`open_socket` has closed."""
-        self.sockets.close(ticket)
-
-    async def allow_message(self, conn: Connection) -> bool:
-        """Spend one message of ``conn``'s client and address budgets (:mod:`stich.web.guards.socket_limits`; shared with Redis)."""
-        return self.sockets.allow_message(conn.identity, conn.address)
-
-    async def claim(self, table_id: str) -> TableRuntime | None:
-        """Take over a table no process runs (several workers: :mod:`stich.web.cluster`); one process runs them all, so ``None``."""
-        return None
-
-    async def relay(self, websocket: WebSocket, identity: Identity | None, table_id: str) -> bool:
-        """Serve a table socket for a table another worker runs (:mod:`stich.web.cluster`); whether it did (one process: never)."""
-        return False
-
-    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
-        """Carry out a REST call (``join``, ``leave``, ``bots``, ``summary``) on the worker running the table; ``None``: nobody does."""
-        return None
-
-    async def remote_summaries(self, identity: Identity | None) -> list[dict[str, Any]]:
-        """Lobby summaries of the tables other workers run (one process: none)."""
-        return []
-
-    def start(self) -> None:
-        """Start every table's driver (needs the running event loop)."""
-        for runtime in self.tables.values():
-            runtime.start_driver()
-
-    async def stop(self) -> None:
-        """Stop every driver and close every client (server shutdown)."""
-        drivers = [rt.driver for rt in self.tables.values() if rt.driver is not None]
-        for task in drivers:
-            task.cancel()
-        for task in drivers:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for runtime in self.tables.values():
-            for conn in list(runtime.connections):
-                conn.finish()
-        await self.bots.close()
-
-    async def session_changed(self, session_id: int) -> None:
-        """A session ended or got a new token (the database has it already): its sockets ask the database again at their next message."""
-        self.sessions.changed(session_id)
-
-    def get(self, table_id: str) -> TableRuntime | None:
-        """The running or open table ``table_id``, or ``None``."""
-        return self.tables.get(table_id)
-
-    def lost_table(self, runtime: TableRuntime) -> None:
-        """A write of ``runtime`` was refused as stale (:class:`~stich.web.storage.db.StaleOwner`): another worker runs the table now.
-
-        One process fences nothing, so this does not happen there; several
-        workers (:mod:`stich.web.cluster`) let the table go.
-        """
-        log.error("table %s: a write was refused as stale, but this process fences nothing", runtime.id)
-
-    def forget(self, runtime: TableRuntime) -> None:
-        """Drop a finished table with no clients left."""
-        if self.tables.get(runtime.id) is runtime:
-            del self.tables[runtime.id]
-            self.bots.forget(runtime.id)
-
-    def _unfinished(self, besides: TableRuntime | None = None) -> list[TableRuntime]:
-        return [runtime for runtime in self.tables.values() if runtime.status != "finished" and runtime is not besides]
-
-    def check_new_table(self, owner: Owner, field: str = "tables") -> None:
-        """Refuse (429) a new table when ``owner``'s person or address has its cap of unfinished tables."""
-        settings = self.settings
-        owners = [runtime.creator for runtime in self._unfinished()] + self._being_created
-        check_count(owners, owner, settings.max_tables_per_person, settings.max_tables_per_address, field, "tables")
-
-    def check_search_tables(self, owner: Owner, field: str, besides: TableRuntime | None = None) -> None:
-        """Refuse (429, naming ``field``) one more table with search bots for ``owner``'s person or address."""
-        settings = self.settings
-        owners = [runtime.search_owner for runtime in self._unfinished(besides)]
-        per_person, per_address = settings.max_search_tables_per_person, settings.max_search_tables_per_address
-        check_count(owners, owner, per_person, per_address, field, "tables with search bots")
-
-    async def count_search_table(self, runtime: TableRuntime, owner: Owner, field: str) -> None:
-        """Count ``runtime`` as ``owner``'s table with search bots where other workers see it (429 naming ``field`` past the cap).
-
-        One process: nothing to do, :meth:`check_search_tables` counted the
-        process's tables; several workers count in Redis
-        (:mod:`stich.web.cluster.shared_caps`).
-        """
-
-    def uncount_search_table(self, runtime: TableRuntime) -> None:
-        """Take back :meth:`count_search_table` (seating the bot failed); one process: nothing to do."""
-
-    def table_finished(self, runtime: TableRuntime) -> None:
-        """The table ended: it no longer counts against anybody (one process counts only unfinished tables anyway)."""
-
-    async def create(
-        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
-    ) -> TableRuntime:
-        """Store a new table of ``identity`` (asking over ``connection``) and start running it; ``bots`` fill its empty seats.
-
-        Refused before anything is stored past the caps of
-        :mod:`stich.web.guards.table_caps`: 429 ``tables`` past the creator's
-        unfinished tables; for ``bots``, 403 ``bots`` for a level above the
-        creator's and 429 ``bots`` past the tables with search bots.  The
-        table counts from the moment it is checked (while it is stored,
-        through ``_being_created``), so that requests at the same time cannot
-        all slip under the cap.
-        """
-        creator = Owner.of(identity, connection) if identity is not None else None
-        if creator is not None:
-            assert identity is not None
-            if bots is not None:
-                spec = table_bot_spec(bots, "bots")
-                check_bot_level(self.settings, spec, identity, "bots")
-                if is_search_bot(spec):
-                    self.check_search_tables(creator, "bots")
-            self.check_new_table(creator)
-            self._being_created.append(creator)
-        try:
-            await asyncio.to_thread(self.db.create_table, row)
-        finally:
-            if creator is not None:
-                self._being_created.remove(creator)
-        runtime = TableRuntime(self, row, creator)
-        self.tables[row.id] = runtime
-        runtime.start_driver()
-        if bots is not None and identity is not None and any(seat.kind == "empty" for seat in runtime.seats):
-            await runtime.add_bots(identity, bots, None, creator)
-        return runtime
-
-
-def new_table_row(
-    game: Game,
-    deals: int,
-    private: bool,
-    creator: Identity,
-    creator_seat: int | None,
-    created_at: Any,
-    turn_seconds: int | None = None,
-    continue_seconds: int | None = None,
-) -> TableRow:
-    """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given, and its time limits."""
-    seats = [SeatRow(i, "empty") for i in range(game.num_seats)]
-    if creator_seat is not None:
-        seats[creator_seat] = replace(
-            seats[creator_seat], kind="human", name=creator.name, user_id=creator.user_id, session_id=creator.session_id
-        )
-    return TableRow(
-        id=secrets.token_urlsafe(9),
-        game=game.canonical,
-        game_name=game.name,
-        deals_requested=deals,
-        private=private,
-        invite_token=secrets.token_urlsafe(24),
-        status="open",
-        creator_session_id=creator.session_id,
-        created_at=created_at,
-        seats=tuple(seats),
-        turn_seconds=turn_seconds,
-        continue_seconds=continue_seconds,
-    )
-
-
-# --------------------------------------------------------------- WebSocket
-router = APIRouter()
-
-
-def _same_origin(websocket: WebSocket, allowed_origins: tuple[str, ...]) -> bool:
-    """A browser's WebSocket must come from a page of this server or an allowed origin (no cross-site WebSocket hijacking)."""
-    return foreign_origin(websocket.headers, normal_origins(allowed_origins)) is None
-
-
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """The table's live channel: players act for their own seat; everybody gets a message after every action."""
-    svc = services(websocket)
-    if not _same_origin(websocket, svc.settings.allowed_origins):
-        await websocket.close(code=1008)
-        return
-    checked_at = time.monotonic()  # before the lookup: a session change recorded during it makes the socket ask again
-    identity = await current_identity(websocket)
-    runtime = svc.tables.get(table_id) or await svc.tables.claim(table_id)
-    if runtime is None and await svc.tables.relay(websocket, identity, table_id):
-        return
-    await websocket.accept()
-    if runtime is None:
-        finished = await asyncio.to_thread(svc.db.get_table, table_id)
-        text = "the table has finished" if finished is not None and finished.status == "finished" else "no such table"
-        await websocket.send_json(error_message("table", text))
-        await websocket.close(code=4404)
-        return
-    if not runtime.may_see(identity, websocket.query_params.get("invite")):
-        await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
-        await websocket.close(code=4403)
-        return
-    address = client_address(websocket)
-    ticket = await svc.tables.open_socket(identity, address, table_id)
-    if isinstance(ticket, str):
-        await websocket.send_json(error_message(WHOLE, ticket))
-        await websocket.close(code=4429)
-        return
-    conn = Connection(websocket, identity, svc.settings, address, svc.tables.sessions, checked_at)
-    writer = asyncio.create_task(conn.writer())
-    try:
-        await runtime.attach(conn)
-        await _serve(runtime, conn)
-    finally:
-        with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
-            await svc.tables.close_socket(ticket)
-        await runtime.detach(conn)
-        conn.finish()
-        try:
-            await asyncio.wait_for(writer, timeout=5)
-        except (TimeoutError, asyncio.CancelledError):
-            writer.cancel()
-        if websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
-                await websocket.close(code=conn.close_code if conn.kicked else 1000)
-
-
-async def _serve(runtime: TableRuntime, conn: Connection) -> None:
-    """Read the client's messages until it leaves or is disconnected."""
-    websocket = conn.websocket
-    try:
-        while not conn.kicked:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            await runtime.handle(conn, message.get("text") if message.get("text") is not None else message.get("bytes"))
-    except WebSocketDisconnect:
-        pass
