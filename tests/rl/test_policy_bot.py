@@ -16,9 +16,9 @@ import pytest
 from stich.arena.duplicate import run_duplicate
 from stich.bots.spec import build_bot, parse_bot_spec, parse_bot_specs, required_options
 from stich.cli.main import main
-from stich.core.errors import OptionError
 from stich.core.records import replay_deal
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.rl.encoding import Encoding
 from stich.rl.examples import train_policy
 from stich.rl.policy import FORMAT, MLPPolicy, load_policy, masked_softmax

@@ -37,10 +37,10 @@ from stich.cli.render import (
     trick_eyes,
     trick_markup,
 )
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Action, DealResult, Game, Observation, State, TrickView
 from stich.core.registry import SESSIONS
 from stich.core.session import Session, SheetRow
+from stich.errors import IllegalActionError, NotationError
 
 InputFn = Callable[[str], str]
 

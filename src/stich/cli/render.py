@@ -21,8 +21,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from stich.cards import Card, Suit, parse_card
-from stich.core.errors import NotationError
 from stich.core.game import Game, TrickView
+from stich.errors import NotationError
 
 SUIT_STYLE = {
     Suit.CLUBS: "bold",

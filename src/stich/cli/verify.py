@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from stich.cli.common import UsageError
-from stich.core.errors import RecordError
 from stich.core.records import parse_record
+from stich.errors import RecordError
 
 
 def add_verify_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argparse.Namespace], int] | None = None) -> None:

@@ -7,6 +7,12 @@ stored actions; at shutdown it stops the tables' background tasks.
 ``stich serve`` runs it with uvicorn; tests drive it with FastAPI's
 ``TestClient``.  ``docs/web.md`` describes the API and the protocol.
 
+This is the one composition root (decision 0042): the only place that builds the
+database, the login limiter, the password hasher and the table manager (or the
+cluster's, with ``redis_url``) and hands them down, to the routes through
+:class:`~stich.web.api.services.Services` and to the runtime as constructor
+arguments.  Nothing below it reads a global.
+
 The browser client is a single page (``static/index.html``) with plain ES
 modules, CSS and the translations under ``/static``; no build step.  ``/``
 serves the page, and an invite link's path ``/tables/{id}?invite=...`` (what

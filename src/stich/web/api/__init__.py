@@ -3,9 +3,9 @@
 * :mod:`.accounts` – register, login, logout, ``me``, guest names (``/api/auth``);
 * :mod:`.session` – the session cookie: who is asking (an :class:`~stich.web.identity.Identity`),
   and a guest session made on first need;
-* :mod:`.lobby` – tables: list, create, join, leave, bots, invites, deal records (``/api/tables``);
-* :mod:`.history` – a person's played deals, statistics and replays (``/api/history``, ``/api/stats``);
-* :mod:`.cards` – the card pictures (``/cards``);
+* :mod:`.lobby` – games, tables, seats, bots, invites, deals and records (``/api/*``);
+* :mod:`.history` – replays, a person's statistics and deals, the bots on offer (``/api/deals/{id}/replay``, ``/api/me/*``, ``/api/bots``);
+* :mod:`.cards` – the card pictures;
 * :mod:`.table_socket` – the table WebSocket (``/ws/tables/{id}``), handed to the live table;
 * :mod:`.services` – the objects the composition root (:func:`stich.web.app.create_app`) builds
   and hands to every handler.

@@ -30,10 +30,10 @@ from fastapi import APIRouter, Query, Request, Response
 
 from stich.bots.registry import bot_names
 from stich.bots.spec import required_options
-from stich.core.errors import OptionError, StichError
 from stich.core.game import Game, State
 from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
+from stich.errors import OptionError, StichError
 from stich.web.api.lobby import visible_deal
 from stich.web.api.services import services
 from stich.web.api.session import current_identity

@@ -16,10 +16,10 @@ from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from stich.bots.registry import bot_names
-from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_value
 from stich.core.registry import game_class, game_names, make_game
+from stich.errors import OptionError
 from stich.web.api.services import Services, request_address, services
 from stich.web.api.session import current_identity, player
 from stich.web.deals.session_kinds import TableKind, kind_deals, kind_options, session_rules

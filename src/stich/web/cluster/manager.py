@@ -1,14 +1,14 @@
 """The table manager of one worker among several: leases, forwarded commands, relayed sockets, takeover.
 
 :class:`ClusterTableManager` is the one-process
-:class:`~stich.web.runtime.table.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
+:class:`~stich.web.runtime.manager.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
 
 * It runs (*owns*) only the tables whose lease it holds
   (:mod:`~stich.web.cluster.leases`): the tables it creates, and the ones it
   finds without an owner when a client asks for them or when it sweeps the
   database (every ``lease_seconds``), which is how a dead worker's tables
   move.  A taken-over table is rebuilt from its stored actions as after a
-  restart (:meth:`~stich.web.runtime.table.TableManager.load_table`); an action is
+  restart (:meth:`~stich.web.runtime.manager.TableManager.load_table`); an action is
   stored before it is applied or told to anybody, so nothing confirmed is
   lost and nothing is played twice.
 * A socket for a table another worker owns is *relayed*: this worker checks

@@ -1,7 +1,7 @@
 """The owner's side of a client connected to another worker: a :class:`RemoteConnection` and the :class:`Outbox`.
 
 A :class:`RemoteConnection` stands in the table's ``connections`` like a
-local :class:`~stich.web.runtime.table.Connection`: it has the client's identity,
+local :class:`~stich.web.runtime.connection.Connection`: it has the client's identity,
 address and seat, counts for presence, and receives exactly the messages the
 table would write to a local socket of that seat (its own view, or the public
 one for a spectator).  Instead of a socket it has the :class:`Outbox`, which

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stich.cards import parse_card
-from stich.core.errors import RecordError, StichError
 from stich.core.records import MAX_SEED, replay_deal, validate_record
 from stich.core.registry import game_from_string
+from stich.errors import RecordError, StichError
 
 SALT_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 """A salt: 64 lower-case hexadecimal digits (32 bytes)."""

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
 from stich.web.settings import Settings

@@ -1,8 +1,8 @@
 """The live tables: everything that runs while people play, in the process that owns a table.
 
-* :mod:`.table` – one table's owner: the command loop (check, store, apply, broadcast) and its driver task;
-* :mod:`.views` – what each seat and each spectator is sent (per-seat views, the table message);
-* :mod:`.seats` – a table's seats and deal in progress, and the bot seeds;
+* :mod:`.table` – one table's owner: the command loop (check, store, apply, broadcast), its driver
+  task, and what each seat and spectator is sent;
+* :mod:`.seats` – a table's seats, the bot specs it accepts, the bot seeds, a new table's row;
 * :mod:`.connection` – one client socket's outgoing queue and session check;
 * :mod:`.manager` – all tables of this process: loading, creating, finding, caps, shutdown;
 * :mod:`.broadcast`, :mod:`.turn_clock`, :mod:`.presence`, :mod:`.ready_wait`, :mod:`.chat`,

@@ -86,7 +86,7 @@ class BotJob:
     """The game string (:attr:`stich.core.game.Game.canonical`)."""
     seat: int
     seed: int
-    """The bot's seed for this decision (see :func:`stich.web.runtime.table.bot_seed`)."""
+    """The bot's seed for this decision (see :func:`stich.web.runtime.seats.bot_seed`)."""
     observation: Observation
 
 

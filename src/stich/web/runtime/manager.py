@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from stich.core.errors import StichError
+from stich.errors import StichError
 from stich.web.guards.socket_limits import SocketLimits, Ticket
 from stich.web.guards.table_caps import Owner, check_bot_level, check_count, is_search_bot
 from stich.web.identity import Identity

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from stich.arena.duplicate import BotSpec, parse_bot_spec
-from stich.core.errors import OptionError
 from stich.core.game import Game
+from stich.errors import OptionError
 from stich.web.deals.fairness import Commitment
 from stich.web.identity import Identity
 from stich.web.protocol import (

@@ -3,7 +3,7 @@
 Every message a player sends over a table's socket is first checked against
 the session the socket was opened with: after a logout, or a login that gave
 the session a new token, the old socket must stop acting for it
-(:meth:`stich.web.runtime.table.Connection.session_holds`).  Asking the database for
+(:meth:`stich.web.runtime.connection.Connection.session_holds`).  Asking the database for
 that on every message was the largest single cost of an action: a query in a
 worker thread, about 1 ms of CPU of the 2.5-3 ms an action took
 (bench/README.md, "CPU per action").

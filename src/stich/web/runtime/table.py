@@ -1,4 +1,4 @@
-"""Live tables: the authoritative game loop, bots on the server, and the table WebSocket.
+"""A live table's owner: the authoritative game loop, bots on the server, and what each client is sent.
 
 One :class:`TableRuntime` per open or running table holds the session (the
 list of deals), the deal in progress and the connected clients.  Everything
@@ -43,11 +43,11 @@ from typing import Any, Protocol, cast
 
 from stich.arena.duplicate import parse_bot_spec
 from stich.cards import Card
-from stich.core.errors import NotationError, StichError
 from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
+from stich.errors import NotationError, StichError
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.session_kinds import forced_seat, session_rules
 from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
