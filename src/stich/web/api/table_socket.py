@@ -17,10 +17,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from stich.web.api.services import request_address, services
 from stich.web.api.session import current_identity
 from stich.web.guards.cross_site import foreign_origin, normal_origins
-from stich.web.protocol import (
-    WHOLE,
-    error_message,
-)
+from stich.web.protocol import WHOLE, error_message
 from stich.web.runtime.connection import Connection
 from stich.web.runtime.table import TableRuntime
 

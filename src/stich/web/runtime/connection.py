@@ -18,14 +18,7 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from stich.web.identity import Identity
-from stich.web.protocol import (
-    WHOLE,
-    ClientMessage,
-    PingMessage,
-    ProtocolError,
-    error_message,
-    parse_client_message,
-)
+from stich.web.protocol import WHOLE, ClientMessage, PingMessage, ProtocolError, error_message, parse_client_message
 from stich.web.runtime.broadcast import encode
 from stich.web.runtime.session_watch import SessionWatch
 from stich.web.settings import Settings

@@ -15,9 +15,7 @@ from stich.core.game import Game
 from stich.errors import OptionError
 from stich.web.deals.fairness import Commitment
 from stich.web.identity import Identity
-from stich.web.protocol import (
-    ApiError,
-)
+from stich.web.protocol import ApiError
 from stich.web.storage.db import SeatRow, TableRow
 
 TABLE_BOT_OPTIONS = frozenset({"level"})
