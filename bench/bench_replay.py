@@ -37,7 +37,7 @@ from argon2 import PasswordHasher  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from stich.web.app import create_app  # noqa: E402
-from stich.web.auth import Passwords  # noqa: E402
+from stich.web.guards.passwords import Passwords  # noqa: E402
 from stich.web.settings import Settings  # noqa: E402
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")

@@ -6,7 +6,7 @@ sockets (compressed per socket with permessage-deflate, written by each
 socket's own writer task).  This benchmark serves exactly that with the same
 stack (FastAPI's WebSocket route under uvicorn in a subprocess, the default
 WebSocket implementation and deflate, an asyncio queue and writer task per
-socket, as ``stich.web.tables.Connection`` has) and nothing else: the frames
+socket, as ``stich.web.runtime.connection.Connection`` has) and nothing else: the frames
 sent are real Doppelkopf ``state`` messages, encoded before the clients
 connect, and the received frame is only parsed as JSON.  The server's CPU
 time per action is then the part of bench_action_cost.py's figure that no
@@ -40,7 +40,7 @@ import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 import stich.games  # registers the games
 from stich.core.registry import make_game
-from stich.web.broadcast import encode
+from stich.web.runtime.broadcast import encode
 
 game = make_game("doppelkopf")
 texts = []

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stich.cards import MAX_TAROCK, Card, Deck, Rank, Suit, format_cards, iter_bits, parse_card, parse_cards
-from stich.core.errors import NotationError, StichError
+from stich.errors import NotationError, StichError
 from stich.games.doppelkopf.contracts import DECK_40, DECK_48, FACES
 
 PLAIN_SUITS = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)

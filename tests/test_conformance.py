@@ -31,10 +31,10 @@ import pytest
 
 from doppelkopf_contradictions import contradiction
 from stich.cards import Card, parse_card
-from stich.core.errors import IllegalActionError, OptionError
 from stich.core.game import TERMINAL
 from stich.core.records import deal_record, replay_deal
 from stich.core.registry import make_game
+from stich.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.state import DoppelkopfState
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_card
-from stich.core.errors import NotationError
 from stich.core.registry import make_game
+from stich.errors import NotationError
 
 GAMES = ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"]
 

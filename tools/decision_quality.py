@@ -43,7 +43,7 @@ from stich.arena.duplicate import BotSpec, build_bot, parse_bot_spec, parse_bot_
 from stich.arena.stats import mean_interval
 from stich.bots.base import Bot
 from stich.cli.common import build_game
-from stich.core.errors import StichError
+from stich.errors import StichError
 from stich.core.game import Game, State
 from stich.core.rng import derive_seed
 from stich.search.ismcts import heuristic_step

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 
-from stich.core.errors import NotationError
+from stich.errors import NotationError
 
 
 class Suit(IntEnum):

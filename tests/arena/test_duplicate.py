@@ -21,11 +21,11 @@ from stich.arena.duplicate import (
 from stich.arena.stats import mean_interval
 from stich.bots import registry
 from stich.bots.random_bot import RandomBot
-from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
 from stich.core.records import replay_deal, validate_record
 from stich.core.registry import make_game
 from stich.core.rng import derive_seed
+from stich.errors import OptionError
 
 
 def _match(game: Game, deals: int, seed: int, workers: int, *refs: str) -> tuple[ArenaResult, list[dict[str, Any]]]:

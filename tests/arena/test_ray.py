@@ -52,7 +52,7 @@ def _assert_same_match(one: Path, other: Path) -> None:
 
 BROKEN = '''
 """A bot that fails at its first decision, as a bug in a bot would."""
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 
 
 class Broken:

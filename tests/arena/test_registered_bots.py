@@ -12,8 +12,8 @@ from stich.arena import duplicate
 from stich.arena.duplicate import parse_bot_spec, run_duplicate
 from stich.bots import registry
 from stich.bots.random_bot import RandomBot
-from stich.core.errors import OptionError
 from stich.core.registry import make_game
+from stich.errors import OptionError
 
 from .helpers import assert_one_error_line, run_cli
 

@@ -16,8 +16,8 @@ from stich.arena import duplicate
 from stich.arena.duplicate import PlayedDeals, run_duplicate
 from stich.arena.journal import JOURNAL_FILE, JournalError, read_journal
 from stich.bots import registry
-from stich.core.errors import OptionError
 from stich.core.registry import make_game
+from stich.errors import OptionError
 
 from .helpers import assert_one_error_line, run_cli
 
@@ -319,7 +319,7 @@ def test_a_worker_leaves_ctrl_c_to_the_main_process_and_dies_of_sigterm(monkeypa
 
 FAILING = """
 from stich.bots.heuristic import make_heuristic
-from stich.core.errors import StichError
+from stich.errors import StichError
 
 BUILT = [0]
 

@@ -12,9 +12,9 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.bots.registry import make_bot
 from stich.cards import parse_cards
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Action, Game, State
 from stich.core.registry import game_from_string
+from stich.errors import IllegalActionError, NotationError
 from stich.games.doppelkopf.contracts import CONTRACTS, N_FACES, card_order, face
 from stich.games.doppelkopf.options import DoppelkopfOptions
 

@@ -3,7 +3,7 @@
 Issue 30 (fault 6): whatever a record file holds, ``stich replay``,
 ``stich verify`` and the Python API (``read_jsonl`` then ``replay_any``) must
 either accept the record and replay it, or refuse it with a
-:class:`~stich.core.errors.RecordError` (CLI: a non-zero exit and one line
+:class:`~stich.errors.RecordError` (CLI: a non-zero exit and one line
 naming the field), never with a traceback.  This module makes damaged records
 from real ones of all five games and runs them through those doors:
 
@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from stich.cli.main import main as stich_main
-from stich.core.errors import RecordError
 from stich.core.game import State
 from stich.core.records import deal_record, dumps_record, list_record, play_session, read_jsonl, replay_any, session_class
 from stich.core.registry import game_from_string
+from stich.errors import RecordError
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
 """Every game stich plays: each gives the mutator a seeded deal, a deal dealt by hand and a list."""

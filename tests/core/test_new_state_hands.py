@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from stich.cards import Card
-from stich.core.errors import NotationError
 from stich.core.game import Game
 from stich.core.registry import make_game
+from stich.errors import NotationError
 
 GAMES = ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"]
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doppelkopf_contradictions import contradiction
-from stich.core.errors import OptionError, StichError
 from stich.core.options import OptionInfo, format_value, parse_assignments, parse_game_string, parse_value
 from stich.core.registry import game_class, game_from_string, game_names, make_game
+from stich.errors import OptionError, StichError
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DDV_SOLOS, DoppelkopfOptions
 

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stich.core.errors import RecordError
 from stich.core.records import (
     MAX_DEPTH,
     deal_record,
@@ -32,6 +31,7 @@ from stich.core.records import (
     validate_record,
 )
 from stich.core.registry import game_from_string
+from stich.errors import RecordError
 
 from .record_fuzz import GAMES, KINDS, RAW_TOKENS, base_text, mutant, run_door, through_cli
 

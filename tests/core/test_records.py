@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stich.core.errors import RecordError
 from stich.core.game import DealResult, Game, State
 from stich.core.records import (
     DEAL_KEYS,
@@ -41,6 +40,7 @@ from stich.core.records import (
 )
 from stich.core.registry import game_from_string
 from stich.core.session import Session, SheetRow
+from stich.errors import RecordError
 
 PRESETS = (
     "doppelkopf",

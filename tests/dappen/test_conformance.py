@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import OptionError
 from stich.core.game import State
+from stich.errors import OptionError
 from stich.games.dappen import actions as A
 from stich.games.dappen.options import OPTION_TABLE
 from stich.games.dappen.state import DappenState

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.dappen.state import DappenState
 
 from .helpers import act, dapp, deal, game, legal, passes_until, snapshot, solo

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.errors import NotationError, OptionError
+from stich.errors import NotationError, OptionError
 from stich.games.dappen.pack import DECK, FIVES, POINTS, TOTAL_POINTS, has_trump_stop
 from stich.games.dappen.scoring import pair_points, thirds
 

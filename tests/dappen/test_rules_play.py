@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.errors import IllegalActionError
 from stich.core.tricks import led_suit
+from stich.errors import IllegalActionError
 from stich.games.dappen.pack import DECK, ORDER
 from stich.games.dappen.state import DappenState
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.dappen.pack import DECK
 
 from .helpers import act, dapp, deal, discard, game, legal_discards, snapshot, solo, texts

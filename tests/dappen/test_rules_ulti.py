@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 
 from .helpers import act, dapp, deal, discard, game, legal, legal_plays, play, solo
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import OptionError
 from stich.core.registry import game_from_string
+from stich.errors import OptionError
 from stich.games.dobbm.game import Dobbm
 from stich.games.dobbm.options import DobbmOptions
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError, NotationError
+from stich.errors import IllegalActionError, NotationError
 
 from .helpers import act, deal, game, legal, snapshot
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import Card, Rank, Suit, parse_cards
-from stich.core.errors import NotationError
 from stich.core.rng import shuffled
+from stich.errors import NotationError
 from stich.games.dobbm.pack import DECK, FACES, HEARTS, ORDER, POINTS, face, points_of
 from stich.games.dobbm.state import active_seats
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.dobbm.state import DobbmState
 
 from .helpers import act, deal, game, legal, snapshot

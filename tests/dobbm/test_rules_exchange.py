@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stich.cards import parse_cards
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.dobbm.pack import DECK
 
 from .helpers import accept_all, act, deal, discard, game, legal_cards, play_out, snapshot

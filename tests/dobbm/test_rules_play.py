@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.dobbm.state import DobbmState
 
 from .helpers import accept_all, act, deal, legal_cards, play, snapshot

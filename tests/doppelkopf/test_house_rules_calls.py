@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError, OptionError
+from stich.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, deal_hands, fill, game, healthy, legal, legal_calls, play, public, solo

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import OptionError
 from stich.core.records import deal_record, replay_deal
+from stich.errors import OptionError
 from stich.games.doppelkopf.contracts import face
 from stich.games.doppelkopf.state import DoppelkopfState
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, healthy, legal, play, play_out, public, snapshot, solo

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError, OptionError
 from stich.core.records import deal_record, replay_deal
+from stich.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, fill, game, healthy, legal, play, play_out, public, snapshot, solo, winner_of_last_trick

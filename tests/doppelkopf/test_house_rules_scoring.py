@@ -9,7 +9,7 @@ from itertools import pairwise
 
 import pytest
 
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 from stich.games.doppelkopf.outcome import KEINE90, RE_KONTRA, SCHWARZ
 from stich.games.doppelkopf.scoring import DealFacts, evaluate
 from stich.games.doppelkopf.session import DoppelkopfSession

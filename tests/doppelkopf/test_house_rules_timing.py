@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from stich.core.errors import IllegalActionError
 from stich.core.records import deal_record, replay_deal
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import PLAY, DoppelkopfState
 
 from .helpers import deal, game, healthy, legal_calls, play, play_out

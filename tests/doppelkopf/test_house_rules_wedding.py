@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, legal, play, public

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, healthy, legal_calls, play, public, solo

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError, OptionError
+from stich.errors import IllegalActionError, OptionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, deal_hands, fill, game, legal, public

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError, NotationError
+from stich.errors import IllegalActionError, NotationError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, healthy, legal, play, play_out, public, solo

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from stich.core.errors import IllegalActionError, NotationError
+from stich.errors import IllegalActionError, NotationError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, healthy, play, play_out, snapshot

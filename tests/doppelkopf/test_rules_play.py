@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import deal, fill, game, healthy, legal_plays, play, public, solo, winner_of_last_trick

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.errors import NotationError
+from stich.errors import NotationError
 
 from .helpers import act, deal_hands, fill, game, play_out, public
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf.state import DoppelkopfState
 
 from .helpers import act, deal, game, legal_calls, play, play_out, public, winner_of_last_trick

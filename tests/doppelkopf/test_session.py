@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from stich.cards import Card, parse_cards
-from stich.core.errors import StichError
 from stich.core.game import DealResult
 from stich.core.session import SessionError
+from stich.errors import StichError
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.session import DoppelkopfSession, bock_triggers
 from stich.games.doppelkopf.state import DoppelkopfState

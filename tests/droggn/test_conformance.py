@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import OptionError
 from stich.core.game import State
+from stich.errors import OptionError
 from stich.games.droggn.game import Droggn
 from stich.testing.conformance import run_conformance
 

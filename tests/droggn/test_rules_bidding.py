@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.errors import IllegalActionError, NotationError
+from stich.errors import IllegalActionError, NotationError
 from stich.games.droggn.game import PATTERNS
 
 from .helpers import act, bid, deal, fill, game, legal, snapshot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 
 from .helpers import act, bid, deal, game, hand_text, legal, legal_cards, snapshot
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from stich.core.errors import IllegalActionError, NotationError
+from stich.errors import IllegalActionError, NotationError
 from stich.games.droggn.state import DroggnState
 
 from .helpers import act, bid, deal, game, play_out, snapshot, to_play

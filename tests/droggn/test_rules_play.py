@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.droggn.state import DroggnState
 
 from .helpers import act, bid, deal, game, hand_text, legal_cards, play, snapshot, to_play

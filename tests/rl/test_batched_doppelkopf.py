@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf import actions as A
 from stich.rl.table import Table, TableConfig
 

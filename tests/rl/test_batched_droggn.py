@@ -162,7 +162,7 @@ def test_a_laid_out_gstiess_wins_the_last_trick_of_a_super_mord() -> None:
 
 def test_an_illegal_card_raises_and_changes_nothing() -> None:
     """droggn.md §6.1: a card the seat may not play is refused by the batch as by the engine; no deal moves."""
-    from stich.core.errors import IllegalActionError
+    from stich.errors import IllegalActionError
 
     batch = tarock.TarockBatch(2, "stich/droggn-stubai-v1")
     batch.reset(seed=3)

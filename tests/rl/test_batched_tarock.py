@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.rl.encoding import Encoding
 
 tarock = pytest.importorskip("stich.rl.batched.tarock")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from stich.cards import Card
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
+from stich.errors import IllegalActionError, NotationError
 from stich.rl.encoding import Encoding, card_universe
 from stich.rl.game_slices import IGNORED
 from stich.rl.ids import game_for

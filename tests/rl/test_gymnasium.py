@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-from stich.core.errors import IllegalActionError, OptionError
+from stich.errors import IllegalActionError, OptionError
 from stich.rl.gymnasium_env import StichGymEnv, make_vector
 
 from .test_pettingzoo import GAMES

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import OptionError
 from stich.core.registry import game_class, game_names
+from stich.errors import OptionError
 from stich.rl.ids import ENCODING_VERSION, env_id, game_for, registered_ids, resolve
 
 

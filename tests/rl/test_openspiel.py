@@ -7,8 +7,8 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 
-from stich.core.errors import OptionError
 from stich.core.registry import game_names
+from stich.errors import OptionError
 from stich.rl.encoding import Encoding
 from stich.rl.openspiel_game import config_of, load
 

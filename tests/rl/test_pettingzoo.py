@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from stich.core.errors import IllegalActionError
 from stich.core.registry import game_names
+from stich.errors import IllegalActionError
 from stich.rl.pettingzoo_env import StichAECEnv, env
 
 GAMES = [

@@ -16,9 +16,9 @@ import pytest
 from stich.arena.duplicate import run_duplicate
 from stich.bots.spec import build_bot, parse_bot_spec, parse_bot_specs, required_options
 from stich.cli.main import main
-from stich.core.errors import OptionError
 from stich.core.records import replay_deal
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.rl.encoding import Encoding
 from stich.rl.examples import train_policy
 from stich.rl.policy import FORMAT, MLPPolicy, load_policy, masked_softmax
@@ -157,9 +157,9 @@ def test_sampling_mode_is_seeded_and_legal(trained: Path) -> None:
 
 def test_web_tables_neither_offer_nor_seat_it(trained: Path) -> None:
     # A table takes no option but level: a file path sent by a browser must not reach the server's disk (decision 0031).
-    from stich.web.history import offered_bots
+    from stich.web.api.history import offered_bots
     from stich.web.protocol import ApiError
-    from stich.web.tables import table_bot_spec
+    from stich.web.runtime.seats import table_bot_spec
 
     offers = offered_bots()
     assert {"random", "heuristic"} <= {o["bot"] for o in offers} and "policy" not in {o["bot"] for o in offers}

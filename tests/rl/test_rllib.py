@@ -10,7 +10,7 @@ pytest.importorskip("ray.rllib", reason="RLlib needs the 'rllib' extra")
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.rl.rllib_env import StichMultiAgentEnv
 
 from .test_pettingzoo import EXTRA, GAMES

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 from stich.rl.examples import train_policy
 from stich.rl.pettingzoo_env import env
 from stich.rl.policy import MLPPolicy

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 from stich.search.budget import DEFAULT_LEVEL, LEVELS, Deadline, resolve_budget
 
 

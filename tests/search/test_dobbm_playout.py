@@ -26,9 +26,9 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.rollouts import make_rollout
 from stich.bots.tarock_rollout import HeuristicFinish, TarockKernelRollout
-from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.games.dobbm.pack import FACES
 from stich.games.dobbm.state import DobbmState
 from stich.search.ismcts import MixedRollout

@@ -17,10 +17,10 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
 from stich.bots.rollouts import make_rollout
 from stich.bots.tarock_family.greedy_playout import GAMES, GreedyRollout
-from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.core.tricks import led_suit, trick_winner
+from stich.errors import OptionError
 from stich.search.ismcts import PLAY_PHASE, heuristic_step
 from stich.search.perfect_info import teams
 

@@ -20,9 +20,9 @@ from stich.bots.ismcts import IsmctsBot, is_defender_double, make_ismcts
 from stich.bots.registry import make_bot
 from stich.bots.rollouts import make_rollout
 from stich.bots.samplers import SAMPLERS, prepare_sampler
-from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.search.ismcts import ISMCTS, PLAY_PHASE, HeuristicRollout, MixedRollout, Node, RandomRollout, bounded_rewards, choose_root
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision

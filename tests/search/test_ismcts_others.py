@@ -17,9 +17,9 @@ import pytest
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
 from stich.bots.rollouts import make_rollout
-from stich.core.errors import OptionError
 from stich.core.game import Observation
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.search.ismcts import ISMCTS, Node, choose_paired
 
 from ._ismcts_helpers import _OneWorld, _play_decision, _twin_deals

@@ -15,8 +15,8 @@ import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.ismcts import PLAIN, TUNED, IsmctsBot, Tuning, make_ismcts
-from stich.core.errors import OptionError
 from stich.core.registry import make_game
+from stich.errors import OptionError
 
 LADDER = Path(__file__).resolve().parents[2] / "docs" / "ladder"
 

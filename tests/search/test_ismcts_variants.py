@@ -15,9 +15,9 @@ from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.ismcts import SCORE_SCALE_FACTOR, IsmctsBot, make_ismcts
 from stich.bots.rollouts import make_rollout
 from stich.bots.samplers import prepare_sampler
-from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.search.ismcts import EXPLORATION, ISMCTS, MIN_SWEEPS, Node, bounded_rewards, halve, rescale, reward_scale
 from stich.search.scores import score_value
 

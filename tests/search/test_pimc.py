@@ -14,9 +14,9 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.pimc import MIN_WORLDS, OVERRUN, PimcBot, make_pimc
 from stich.bots.registry import bot_names, make_bot
 from stich.bots.samplers import SAMPLERS, prepare_sampler
-from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.search.budget import LEVELS
 from stich.search.voting import vote, winsorized_mean
 

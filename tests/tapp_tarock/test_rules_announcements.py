@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.tapp_tarock.state import TappTarockState
 
 from .helpers import act, deal, game, legal, snapshot

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stich.cards import parse_card, parse_cards
-from stich.core.errors import NotationError
 from stich.core.tricks import TRUMP
+from stich.errors import NotationError
 from stich.games.tapp_tarock.pack import CONTRACTS, DECK, FACES, ORDER, TOTAL_POINTS, card_points, thirds
 
 from .helpers import PACK, act, deal, game, legal, legal_plays, play, to_play

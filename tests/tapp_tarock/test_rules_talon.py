@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stich.core.errors import IllegalActionError
+from stich.errors import IllegalActionError
 from stich.games.tapp_tarock.state import cards_text
 
 from .helpers import act, deal, game, legal, play_out, snapshot, to_play

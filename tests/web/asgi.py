@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 import httpx
 
 from stich.web.app import create_app
-from stich.web.auth import Passwords
+from stich.web.guards.passwords import Passwords
 from stich.web.settings import Settings
 
 from .helpers import FAST_HASHER

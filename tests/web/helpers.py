@@ -24,10 +24,11 @@ from stich.cards import parse_card  # noqa: E402
 from stich.core.game import Game, State  # noqa: E402
 from stich.core.records import replay_deal  # noqa: E402
 from stich.core.registry import game_from_string  # noqa: E402
+from stich.web.api.services import Services  # noqa: E402
 from stich.web.app import create_app  # noqa: E402
-from stich.web.auth import COOKIE_NAME, Passwords  # noqa: E402
-from stich.web.services import Services  # noqa: E402
+from stich.web.guards.passwords import Passwords  # noqa: E402
 from stich.web.settings import Settings  # noqa: E402
+from stich.web.storage.login_sessions import COOKIE_NAME  # noqa: E402
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 """Cheap Argon2 parameters, so that tests stay fast (the server's default is argon2-cffi's)."""
@@ -172,7 +173,7 @@ def play_as_seat(
     """Play every turn of this seat until a message of a type in ``until`` arrives; returns that message.
 
     At each deal's end the seat says "Weiter" (``continue``), as the evaluation's button does, unless ``ready`` is false
-    (the next deal waits for every person at the table: :mod:`stich.web.ready_wait`).
+    (the next deal waits for every person at the table: :mod:`stich.web.runtime.ready_wait`).
     """
     acted: set[tuple[int, int]] = set()
     while True:

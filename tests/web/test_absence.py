@@ -15,8 +15,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from stich.web.db import PlayedDeal
-from stich.web.history import game_stats
+from stich.web.api.history import game_stats
+from stich.web.storage.db import PlayedDeal
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, wait_for
 

@@ -1,4 +1,4 @@
-"""Group commit of played actions (stich.web.action_log): fewer commits, and still every acknowledged action on disk."""
+"""Group commit of played actions (stich.web.runtime.action_log): fewer commits, and still every acknowledged action on disk."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from stich.core.registry import game_from_string
-from stich.web.action_log import ActionLog
-from stich.web.auth import Identity, hash_token
-from stich.web.db import Database, utcnow
-from stich.web.tables import new_table_row
+from stich.web.identity import Identity
+from stich.web.runtime.action_log import ActionLog
+from stich.web.runtime.seats import new_table_row
+from stich.web.storage.db import Database, utcnow
+from stich.web.storage.login_sessions import hash_token
 
 from .helpers import run_async
 

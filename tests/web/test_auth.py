@@ -6,9 +6,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from stich.web.auth import COOKIE_NAME, LoginLimiter, Passwords, hash_token
-from stich.web.login_limit import Attempt
-from stich.web.models import AuthSession, User
+from stich.web.guards.login_limit import Attempt, LoginLimiter
+from stich.web.guards.passwords import Passwords
+from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
+from stich.web.storage.models import AuthSession, User
 
 from .helpers import FAST_HASHER, call, create_table, make_settings, new_guest, running, session_token, svc
 

@@ -19,10 +19,10 @@ from fastapi.testclient import TestClient
 from stich.bots.registry import BOTS
 from stich.core.records import replay_deal
 from stich.core.registry import make_game
-from stich.web.bot_pool import BotJob, BotPool, _Fair, _Waiting, decide
-from stich.web.fairness import Commitment
+from stich.web.deals.fairness import Commitment
 from stich.web.protocol import card_faces_in
-from stich.web.tables import bot_seed
+from stich.web.runtime.bot_pool import BotJob, BotPool, _Fair, _Waiting, decide
+from stich.web.runtime.seats import bot_seed
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, run_async, running, svc, wait_for
 

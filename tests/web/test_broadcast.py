@@ -1,4 +1,4 @@
-"""Views built once and messages encoded once per audience (stich.web.broadcast), without changing what anybody gets.
+"""Views built once and messages encoded once per audience (stich.web.runtime.broadcast), without changing what anybody gets.
 
 Hidden information stays hidden (project standard): a seat's socket only
 ever gets its own seat's view, and the spectators' shared view names no card
@@ -16,8 +16,8 @@ import pytest
 
 from stich.core.game import State
 from stich.core.registry import game_from_string
-from stich.web.broadcast import StateViews, encode, send_per_audience
 from stich.web.protocol import public_faces, public_view
+from stich.web.runtime.broadcast import StateViews, encode, send_per_audience
 
 from .helpers import card_words, knowable_faces
 

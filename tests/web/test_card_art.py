@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from stich.cards import Card, Suit, parse_card  # noqa: E402
 from stich.core.registry import game_names, make_game  # noqa: E402
-from stich.web import cards_api  # noqa: E402
+from stich.web.api import cards as cards_api  # noqa: E402
 from stich.web.card_art import (  # noqa: E402
     ART_VERSION,
     PACKS,

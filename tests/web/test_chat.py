@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.web.chat import PHRASES, ChatRate, ChatRefused, clean_text
+from stich.web.runtime.chat import PHRASES, ChatRate, ChatRefused, clean_text
 from stich.web.settings import Settings
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, svc

@@ -334,7 +334,7 @@ async def _stalled_owner(db_url: str, redis_url: str, tmp_path: Path) -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    from stich.web.db import Database
+    from stich.web.storage.db import Database
 
     a, b = await _start(tmp_path, db_url, redis_url)
     redis = Redis.from_url(redis_url, decode_responses=True)

@@ -1,4 +1,4 @@
-"""A logout on one worker stops the player's socket on another at its next message (issue 33; :mod:`stich.web.session_watch`).
+"""A logout on one worker stops the player's socket on another at its next message (issue 33; :mod:`stich.web.runtime.session_watch`).
 
 A table socket no longer asks the database about its session on every
 message; it keeps the last answer until a change of the session is heard of.
@@ -19,7 +19,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from stich.web.db import Database
+from stich.web.storage.db import Database
 
 from .cluster_helpers import COOKIE, Player, Worker, worker_settings
 from .helpers import run_async

@@ -11,9 +11,9 @@ from sqlalchemy import inspect
 
 import stich.web.settings as settings_module
 from stich.cli.main import main
-from stich.web.db import Database
-from stich.web.models import Base
 from stich.web.settings import Settings, default_database_url
+from stich.web.storage.db import Database
+from stich.web.storage.models import Base
 
 pytestmark = pytest.mark.both_databases
 
@@ -43,7 +43,7 @@ def test_an_id_past_the_key_columns_range_is_no_deal(db_url: str, deal_id: int) 
 
 
 def test_migration_scripts_ship_inside_the_package() -> None:
-    import stich.web.migrations as migrations
+    import stich.web.storage.migrations as migrations
 
     folder = Path(migrations.__file__).parent
     assert (folder / "env.py").is_file() and (folder / "versions" / "0001_initial.py").is_file()

@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stich.cli.main import main
-from stich.core.errors import RecordError
 from stich.core.records import deal_record
 from stich.core.registry import make_game
-from stich.web.fairness import Commitment, commitment, verify_record
+from stich.errors import RecordError
+from stich.web.deals.fairness import Commitment, commitment, verify_record
 
 from .helpers import Reader, call, connect, create_table, new_guest, play_as_seat
 

@@ -20,13 +20,15 @@ from typing import Any
 import pytest
 
 from stich.core.registry import game_from_string
-from stich.web.action_log import ActionLog
-from stich.web.auth import Identity, hash_token
-from stich.web.bot_pool import BotJob
 from stich.web.cluster import keys
-from stich.web.db import Database, StaleOwner, TableRow, utcnow
+from stich.web.identity import Identity
+from stich.web.runtime.action_log import ActionLog
+from stich.web.runtime.bot_pool import BotJob
+from stich.web.runtime.seats import new_table_row
+from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
-from stich.web.tables import TableRuntime, new_table_row
+from stich.web.storage.db import Database, StaleOwner, TableRow, utcnow
+from stich.web.storage.login_sessions import hash_token
 
 from .helpers import run_async
 from .postgres import PostgresServer

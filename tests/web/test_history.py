@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stich.core.registry import game_from_string
-from stich.web.deal_facts import thrown_in
+from stich.web.deals.deal_facts import thrown_in
 
 from .helpers import (
     Reader,

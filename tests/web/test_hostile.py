@@ -135,7 +135,7 @@ def test_a_cross_site_websocket_is_refused(client: TestClient) -> None:
 
 
 def test_a_websocket_from_an_allowed_origin_is_let_in(db_url: str) -> None:
-    """The WebSocket reads ``allowed_origins`` as the HTTP requests do (one origin rule, stich.web.cross_site)."""
+    """The WebSocket reads ``allowed_origins`` as the HTTP requests do (one origin rule, stich.web.guards.cross_site)."""
     with running(make_settings(db_url, allowed_origins=("https://play.example/",))) as client:
         token = new_guest(client)
         table = create_table(client, token, game="doppelkopf")

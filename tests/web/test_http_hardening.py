@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from stich.web import history
-from stich.web.history import REPLAYS
-from stich.web.models import AuthSession
+from stich.web.api import history
+from stich.web.api.history import REPLAYS
+from stich.web.storage.models import AuthSession
 
 from .helpers import call, create_table, make_settings, new_guest, running, wait_for
 

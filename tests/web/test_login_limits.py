@@ -12,8 +12,8 @@ import httpx
 import pytest
 from starlette.requests import HTTPConnection
 
-from stich.web.auth import Passwords
-from stich.web.client_address import client_address
+from stich.web.guards.client_address import client_address
+from stich.web.guards.passwords import Passwords
 
 from .asgi import started
 from .helpers import FAST_HASHER, make_settings, run_async

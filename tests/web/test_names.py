@@ -11,8 +11,8 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from stich.web.db import MIGRATIONS, Database
-from stich.web.names import MAX_LENGTH, NAME_RULE, BadName, checked_name, name_key
+from stich.web.guards.names import MAX_LENGTH, NAME_RULE, BadName, checked_name, name_key
+from stich.web.storage.db import MIGRATIONS, Database
 
 from .helpers import call, make_settings, new_guest, running
 

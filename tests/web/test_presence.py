@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from stich.web.presence import next_change, shown_away
+from stich.web.runtime.presence import next_change, shown_away
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running
 

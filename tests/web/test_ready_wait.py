@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from stich.web.ready_wait import ReadyWait, wait_limit
+from stich.web.runtime.ready_wait import ReadyWait, wait_limit
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running
 

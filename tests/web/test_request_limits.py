@@ -16,7 +16,7 @@ from contextlib import contextmanager
 import pytest
 
 from stich.web.app import create_app
-from stich.web.auth import Passwords
+from stich.web.guards.passwords import Passwords
 from stich.web.server import make_server
 from stich.web.settings import Settings
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import update
 
 from stich.core.records import replay_deal
-from stich.web.models import Deal, DealAction, GameTable
+from stich.web.storage.models import Deal, DealAction, GameTable
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
 

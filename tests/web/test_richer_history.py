@@ -1,7 +1,7 @@
 """Richer history and statistics (issue 28): per deal contract, party and result; per game the Re/Kontra
 (declarer/defender) split, deals played alone per contract, announcements made and won.
 
-The facts are checked twice: :func:`stich.web.deal_facts.deal_facts` against deals the engine plays here
+The facts are checked twice: :func:`stich.web.deals.deal_facts.deal_facts` against deals the engine plays here
 (expected values read from the deal itself: who held the Kreuz-Damen, who said "solo", whether the
 declarer took every trick), and the API against deals the server's bots really played, counted from
 the stored records in the test.
@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from stich.core.records import deal_record
 from stich.core.registry import game_from_string
-from stich.web.deal_facts import deal_facts, thrown_in
+from stich.web.deals.deal_facts import deal_facts, thrown_in
 
 from .helpers import call, create_table, make_settings, new_guest, running, wait_for
 

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from stich.core.registry import make_game, session_class
-from stich.web.session_kinds import forced_seat, list_length, session_rules
+from stich.web.deals.session_kinds import forced_seat, list_length, session_rules
 
 from .helpers import Reader, call, connect, create_table, new_guest
 

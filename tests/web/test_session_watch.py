@@ -1,7 +1,7 @@
 """The table socket's session check without a database query per message (issue 33, "cheaper actions").
 
 A socket keeps the database's last answer about its session
-(:mod:`stich.web.session_watch`) until a change of that session is recorded
+(:mod:`stich.web.runtime.session_watch`) until a change of that session is recorded
 (logout, a new token from registering or logging in) or
 ``session_recheck_seconds`` pass.  Checked here: the rules of the watch
 itself; that playing a deal asks the database for the session only once (at
@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from stich.web.auth import hash_token
-from stich.web.models import utcnow
-from stich.web.session_watch import SessionWatch
+from stich.web.runtime.session_watch import SessionWatch
+from stich.web.storage.login_sessions import hash_token
+from stich.web.storage.models import utcnow
 
 from .helpers import Reader, connect, create_table, make_settings, new_guest, play_as_seat, running, svc
 

@@ -3,7 +3,7 @@
 Issue 33, "Bots off the event loop, across workers": one bot pool per worker
 with shared quotas.
 
-In one process the caps of :mod:`stich.web.table_caps` (issue 30) count the
+In one process the caps of :mod:`stich.web.guards.table_caps` (issue 30) count the
 process's own tables; with several workers they are counted in Redis
 (:mod:`stich.web.cluster.shared_caps`, docs/decisions/0033-several-workers.md
 "Shared limits"), so that a person cannot open the cap of search tables on
@@ -25,9 +25,9 @@ from fastapi.testclient import TestClient
 
 from stich.web.cluster import keys
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
+from stich.web.guards.table_caps import Owner
 from stich.web.protocol import ApiError
 from stich.web.settings import Settings
-from stich.web.table_caps import Owner
 
 from .helpers import call, create_table, make_settings, new_guest, run_async, running, svc, wait_for
 

@@ -1,8 +1,8 @@
 """The login and message rate limits hold across workers when counted in Redis (issue 33; a real redis-server).
 
 Two limiters on their own Redis connections stand for two workers; the
-limits are those of one process (:mod:`stich.web.login_limit`,
-:mod:`stich.web.socket_limits`), now shared: what one worker counted, the
+limits are those of one process (:mod:`stich.web.guards.login_limit`,
+:mod:`stich.web.guards.socket_limits`), now shared: what one worker counted, the
 other refuses.  The last test runs two whole apps (two "workers" on one
 database and one Redis) and logs in wrongly on both.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from stich.web.auth import Identity
 from stich.web.cluster.shared_limits import RedisLoginLimiter, SharedBudgets
-from stich.web.login_limit import Attempt
+from stich.web.guards.login_limit import Attempt
+from stich.web.identity import Identity
 from stich.web.settings import Settings
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, run_async, running

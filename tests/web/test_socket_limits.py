@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.web.socket_limits import Budget
+from stich.web.guards.socket_limits import Budget
 
 from .helpers import Reader, call, connect, create_table, first_and_close, make_settings, new_guest, running, svc
 

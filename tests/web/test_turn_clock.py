@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from stich.web.protocol import ApiError
-from stich.web.turn_clock import TurnClock, check_limit
+from stich.web.runtime.turn_clock import TurnClock, check_limit
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, running, svc, wait_for
 

@@ -82,11 +82,11 @@ from stich.bots.base import Bot
 from stich.bots.fallbacks import fallback_counts
 from stich.bots.registry import register_bot, registered_bots
 from stich.bots.spec import BotSpec, build_bot, check_options, parse_bot_spec, parse_bot_specs
-from stich.core.errors import OptionError, StichError
 from stich.core.game import Action, Game, State
 from stich.core.records import MAX_SEED, deal_record
 from stich.core.registry import game_from_string
 from stich.core.rng import MASK64, derive_seed
+from stich.errors import OptionError, StichError
 
 __all__ = [
     "ARENA_SALT",

@@ -37,7 +37,7 @@ from typing import IO, Any
 
 from stich import __version__
 from stich.arena.duplicate import BotTiming, DealOutcome, FallbackTally, PairingDeal, PlayedDeals, RunPart, add_fallbacks
-from stich.core.errors import StichError
+from stich.errors import StichError
 
 __all__ = [
     "JOURNAL_FILE",

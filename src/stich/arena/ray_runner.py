@@ -29,7 +29,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from stich.arena.duplicate import ArenaError, _Chunk, _ChunkResult, _play_chunk
-from stich.core.errors import OptionError, StichError
+from stich.errors import OptionError, StichError
 
 __all__ = ["RayRunner"]
 

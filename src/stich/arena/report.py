@@ -35,8 +35,8 @@ from stich.arena.stats import (
     win_rates,
 )
 from stich.bots.fallbacks import FALLBACK_REASONS
-from stich.core.errors import StichError
 from stich.core.records import dumps_record
+from stich.errors import StichError
 
 RESULTS_FILE = "results.json"
 DEALS_FILE = "deals.csv"

@@ -121,9 +121,9 @@ from stich.bots.rollouts import kernel_games, make_rollout
 from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_family.greedy_playout import GAMES as GREEDY_GAMES
 from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES
-from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
 from stich.core.rng import derive_seed
+from stich.errors import OptionError
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import EXPLORATION, ISMCTS, PLAY_PHASE, OutOfTime, SearchResult, rescale, reward_scale

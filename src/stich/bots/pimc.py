@@ -104,9 +104,9 @@ from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
-from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation, State
 from stich.core.rng import derive_seed
+from stich.errors import OptionError
 from stich.search.budget import Deadline, resolve_budget
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.ismcts import PLAY_PHASE

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from stich.bots.base import Bot
-from stich.core.errors import OptionError
 from stich.core.game import Game
+from stich.errors import OptionError
 
 BUILTIN_BOTS: dict[str, str] = {
     "random": "stich.bots.random_bot:RandomBot",

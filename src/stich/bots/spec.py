@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from stich.bots.base import Bot
 from stich.bots.registry import BOT_NAME, BOTS, bot_names, load_factory, make_bot
-from stich.core.errors import OptionError
 from stich.core.game import Game
+from stich.errors import OptionError
 
 OptionValue = bool | int | float | str
 """The value of one bot option."""

@@ -1,7 +1,7 @@
 """Helpers the commands share: configuring a game, naming bots, sessions and seeds.
 
 Everything here turns command-line text into engine objects and raises a
-:class:`~stich.core.errors.StichError` subclass with a one-line message when
+:class:`~stich.errors.StichError` subclass with a one-line message when
 the text is wrong, so that ``main`` can print ``stich: error: ...`` and exit 2.
 """
 
@@ -14,12 +14,12 @@ from stich.bots.base import Bot
 from stich.bots.registry import bot_names
 from stich.bots.spec import build_bot, parse_bot_spec, parse_bot_specs
 from stich.core import registry
-from stich.core.errors import StichError
 from stich.core.game import Game
 from stich.core.options import parse_assignments
 from stich.core.registry import make_game
 from stich.core.rng import MASK64, derive_seed
 from stich.core.session import Session
+from stich.errors import StichError
 
 BOT_SALT = 0xB07_5EED_0000_0001
 """Mixed into bot seeds so that a bot never draws from the same stream as the deal."""

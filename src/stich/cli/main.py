@@ -18,10 +18,10 @@ from typing import NoReturn
 from stich import __version__
 from stich.bots.registry import bot_names
 from stich.cli.common import UsageError, build_game, parse_bot_list
-from stich.core.errors import StichError
 from stich.core.extras import is_missing_extra, missing_extra
 from stich.core.game import Game
 from stich.core.records import MAX_SEED
+from stich.errors import StichError
 
 EXIT_USAGE = 2
 

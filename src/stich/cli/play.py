@@ -41,10 +41,10 @@ from stich.cli.render import (
     trick_markup,
 )
 from stich.cli.texts import COMMAND_WORDS, COMMANDS_SHOWN, Texts
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Action, DealResult, Game, Observation, State, TrickView
 from stich.core.registry import SESSIONS
 from stich.core.session import Session, SheetRow
+from stich.errors import IllegalActionError, NotationError
 
 InputFn = Callable[[str], str]
 

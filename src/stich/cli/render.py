@@ -22,8 +22,8 @@ from rich.table import Table
 
 from stich.cards import Card, Suit, parse_card
 from stich.cli.texts import Texts
-from stich.core.errors import NotationError
 from stich.core.game import Game, TrickView
+from stich.errors import NotationError
 
 SUIT_STYLE = {
     Suit.CLUBS: "bold",

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from stich.core.errors import RecordError, StichError, one_line
 from stich.core.records import parse_record, replay_any
+from stich.errors import RecordError, StichError, one_line
 
 
 @dataclass

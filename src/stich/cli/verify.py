@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from stich.cli.common import UsageError
-from stich.core.errors import RecordError
 from stich.core.records import parse_record
+from stich.errors import RecordError
 
 
 def add_verify_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argparse.Namespace], int] | None = None) -> None:
@@ -66,7 +66,7 @@ def _is_record(line: bytes) -> bool:
 
 def run_verify(path: str, salt: str | None, commitment: str | None, as_json: bool) -> int:
     """Verify one record; exit status 0 when every check passes, 1 when one fails."""
-    from stich.web.fairness import fairness_meta, verify_record
+    from stich.web.deals.fairness import fairness_meta, verify_record
 
     record = read_record(path)
     block = fairness_meta(record)

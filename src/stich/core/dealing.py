@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from stich.core.errors import NotationError
+from stich.errors import NotationError
 
 
 def seats_in_turn(num_seats: int, dealer: int, *, dealer_sits_out: bool) -> tuple[int, ...]:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from stich.cards import Card, Deck, Suit, parse_card
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.options import OptionTable
+from stich.errors import IllegalActionError, NotationError
 
 TERMINAL = -1
 """``current_player()`` of a finished deal."""

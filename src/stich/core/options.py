@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ Replaying trusts nothing in the record: :func:`replay_deal` rebuilds the game
 from its string, re-deals, re-checks every action against the rules and
 recomputes the result; :func:`replay_list` also re-runs the session, so each
 deal's seed, dealer and context and the final score sheet are checked too.
-Every problem is a :class:`~stich.core.errors.RecordError` whose ``where``
+Every problem is a :class:`~stich.errors.RecordError` whose ``where``
 names the field or position (``deal[2][5]``, ``actions[17][1]``,
 ``deals[3].result.scores``...), so a broken file never ends in a traceback.
 
@@ -35,10 +35,10 @@ from typing import Any
 from stich import __version__
 from stich.cards import format_cards, iter_bits, parse_card
 from stich.core import registry
-from stich.core.errors import IllegalActionError, NotationError, OptionError, RecordError, StichError
 from stich.core.game import TERMINAL, Action, Game, State
 from stich.core.registry import game_from_string
 from stich.core.session import Session
+from stich.errors import IllegalActionError, NotationError, OptionError, RecordError, StichError
 
 __all__ = [
     "CONTEXT_SHAPES",

@@ -10,10 +10,10 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.options import parse_game_string
 from stich.core.session import Session
+from stich.errors import OptionError
 
 # name -> "module:Class" of every game, in the order the project lists them.
 GAMES: dict[str, str] = {

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stich.cards import Card
-from stich.core.errors import StichError
 from stich.core.game import DealResult, Game, State
 from stich.core.rng import derive_seed
+from stich.errors import StichError
 
 
 class SessionError(StichError, ValueError):

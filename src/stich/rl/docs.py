@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from stich.cards import Card
-from stich.core.errors import NotationError
 from stich.core.game import Game
 from stich.core.registry import game_class, game_from_string, game_names, make_game
+from stich.errors import NotationError
 from stich.rl.encoding import Encoding
 from stich.rl.ids import ENCODING_VERSION, env_id
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from stich.core.errors import OptionError
 from stich.core.game import Game
 from stich.core.registry import game_class, game_from_string, game_names
+from stich.errors import OptionError
 
 ENCODING_VERSION = 1
 """Version of the observation encoding (tensor layout); the ``vN`` of every id.  Raise it whenever a slice changes."""

@@ -47,10 +47,10 @@ import numpy as np
 import pyspiel
 
 from stich.bots.samplers import prepare_sampler
-from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.options import parse_game_string
 from stich.core.registry import game_class, game_names, make_game
+from stich.errors import OptionError
 from stich.rl.encoding import Encoding, encoding_for
 from stich.rl.ids import game_for
 from stich.rl.slices import card_values

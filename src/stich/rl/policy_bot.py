@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from stich.core.errors import OptionError
 from stich.core.game import Action, Game, Observation
+from stich.errors import OptionError
 from stich.rl.encoding import Encoding
 from stich.rl.policy import MLPPolicy, load_policy
 

@@ -47,7 +47,7 @@ import numpy.typing as npt
 from stich.arena.duplicate import _init_worker, _stop_now
 from stich.bots.base import Bot
 from stich.bots.spec import build_bot, parse_bot_spec
-from stich.core.errors import OptionError, StichError
+from stich.errors import OptionError, StichError
 from stich.rl.pettingzoo_env import StichAECEnv, env
 from stich.rl.policy import Floats, MLPPolicy
 

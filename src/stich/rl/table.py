@@ -26,8 +26,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
+from stich.errors import IllegalActionError, NotationError
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 

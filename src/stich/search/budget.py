@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time as _time
 
-from stich.core.errors import OptionError
+from stich.errors import OptionError
 
 LEVELS: dict[int, float] = {1: 0.05, 2: 0.2, 3: 0.6, 4: 2.0, 5: 6.0}
 """Strength level -> seconds of thinking per decision (each level roughly triples the previous one)."""

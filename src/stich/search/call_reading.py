@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
+from stich.errors import IllegalActionError, NotationError
 from stich.search.policy import Policy
 from stich.search.sampling import World, WorldSampler
 

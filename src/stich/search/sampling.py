@@ -56,9 +56,9 @@ from math import factorial, prod
 from typing import Any, Protocol
 
 from stich.cards import Card
-from stich.core.errors import IllegalActionError, NotationError, StichError
 from stich.core.game import Game, Observation, State, TrickView
 from stich.core.tricks import EXCUSE, NO_SUIT, TRUMP, PlayOrder
+from stich.errors import IllegalActionError, NotationError, StichError
 
 Predicate = Callable[[tuple[int, ...]], bool]
 

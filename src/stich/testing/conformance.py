@@ -30,9 +30,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from stich.cards import Card, parse_card
-from stich.core.errors import IllegalActionError
 from stich.core.game import TERMINAL, Game, State
 from stich.core.records import deal_record, replay_deal
+from stich.errors import IllegalActionError
 
 Chooser = Callable[[State, random.Random], int]
 ContextMaker = Callable[[Game, int, random.Random], Mapping[str, Any]]

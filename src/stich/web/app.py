@@ -7,6 +7,12 @@ stored actions; at shutdown it stops the tables' background tasks.
 ``stich serve`` runs it with uvicorn; tests drive it with FastAPI's
 ``TestClient``.  ``docs/web.md`` describes the API and the protocol.
 
+This is the one composition root (decision 0042): the only place that builds the
+database, the login limiter, the password hasher and the table manager (or the
+cluster's, with ``redis_url``) and hands them down, to the routes through
+:class:`~stich.web.api.services.Services` and to the runtime as constructor
+arguments.  Nothing below it reads a global.
+
 The browser client is a single page (``static/index.html``) with plain ES
 modules, CSS and the translations under ``/static``; no build step.  ``/``
 serves the page, and an invite link's path ``/tables/{id}?invite=...`` (what
@@ -33,16 +39,16 @@ from starlette.staticfiles import PathLike
 from starlette.types import Scope
 
 from stich import __version__
-from stich.web import auth, cards_api, history, lobby, tables
-from stich.web.auth import LoginLimiter, Passwords
-from stich.web.cross_site import CrossSiteGuard
-from stich.web.db import Database
-from stich.web.login_limit import LoginLimits
+from stich.web.api import accounts, cards, history, lobby, table_socket
+from stich.web.api.services import Services
+from stich.web.guards.cross_site import CrossSiteGuard
+from stich.web.guards.login_limit import LoginLimiter, LoginLimits
+from stich.web.guards.passwords import Passwords
+from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
-from stich.web.request_limits import RequestLimits
-from stich.web.services import Services
+from stich.web.runtime.manager import TableManager
 from stich.web.settings import Settings
-from stich.web.tables import TableManager
+from stich.web.storage.db import Database
 
 STATIC_DIR = Path(__file__).parent / "static"
 """The browser client: ``index.html``, ``js/*.js`` (ES modules), ``css/``, ``i18n/{en,de}.json``."""
@@ -150,11 +156,11 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         """Liveness check."""
         return {"status": "ok", "version": __version__}
 
-    app.include_router(auth.router)
+    app.include_router(accounts.router)
     app.include_router(lobby.router)
-    app.include_router(tables.router)
+    app.include_router(table_socket.router)
     app.include_router(history.router)
-    app.include_router(cards_api.router)
+    app.include_router(cards.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

@@ -121,7 +121,7 @@ class ChatMessage(_Message):
     """Say something at the table: ``{"type": "chat", "text": "Hallo"}``, or a quick phrase ``{"type": "chat", "phrase": "thanks"}``.
 
     Exactly one of ``text`` and ``phrase``; the text's cleaning and length
-    cap, the phrase ids and the rate limit are :mod:`stich.web.chat`'s.
+    cap, the phrase ids and the rate limit are :mod:`stich.web.runtime.chat`'s.
     """
 
     type: Literal["chat"]
@@ -130,7 +130,7 @@ class ChatMessage(_Message):
 
 
 class ContinueMessage(_Message):
-    """ "Weiter" after a deal's evaluation: ``{"type": "continue", "deal": 17}`` (see :mod:`stich.web.ready_wait`).
+    """ "Weiter" after a deal's evaluation: ``{"type": "continue", "deal": 17}`` (see :mod:`stich.web.runtime.ready_wait`).
 
     ``deal`` names the finished deal the player has read; a late "Weiter" for
     an earlier deal changes nothing.
@@ -304,7 +304,7 @@ def public_view(state: State, views: Sequence[Mapping[str, Any]] | None = None) 
     lie on the table, and only the public facts on which every observation
     agrees, without any entry naming a card beyond :func:`public_faces`.
     ``views`` are the seats' ``observation(seat).to_json()`` in seat order
-    when the caller has built them already (:mod:`stich.web.broadcast`); they
+    when the caller has built them already (:mod:`stich.web.runtime.broadcast`); they
     are only read.
     """
     game = state.game

@@ -9,12 +9,12 @@ runs (and tests start on loopback):
   HTTP protocol here (:func:`deadline_protocol`) closes a connection whose
   request headers are not complete within ``request_timeout_seconds`` of
   its opening (or of the previous response, for a kept-alive connection).
-  The body has its own deadline (:mod:`stich.web.request_limits`).
+  The body has its own deadline (:mod:`stich.web.guards.request_limits`).
 * **Forwarded addresses are the app's business.**  uvicorn's own proxy-header
   handling believes ``X-Forwarded-For`` from loopback by default, which let
   login guesses go on from "another address" while the first was locked.
   It is switched off; the app reads the header only from the configured
-  ``trusted_proxies`` (:mod:`stich.web.client_address`).
+  ``trusted_proxies`` (:mod:`stich.web.guards.client_address`).
 """
 
 from __future__ import annotations

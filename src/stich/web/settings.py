@@ -7,12 +7,21 @@ Every setting has a default suitable for a server on one's own machine;
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from stich.web.client_address import proxy_networks
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@cache
+def proxy_networks(trusted: tuple[str, ...]) -> tuple[Network, ...]:
+    """The networks of ``trusted_proxies`` (``"10.0.0.5"``, ``"10.0.0.0/8"``, ``"::1"``); raises ``ValueError`` for a malformed entry."""
+    return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in trusted)
+
 
 APP_NAME = "stich"
 
@@ -65,7 +74,7 @@ class Settings:
     send_queue_size: int = 512
     """Messages queued for one client before it counts as stuck and is disconnected."""
     chat_max_chars: int = 200
-    """Longest chat text, in characters after cleaning (:mod:`stich.web.chat`)."""
+    """Longest chat text, in characters after cleaning (:mod:`stich.web.runtime.chat`)."""
     chat_burst: int = 5
     """Chat messages one person may send at a table in a row before the rate limit holds them back."""
     chat_per_minute: float = 12.0
@@ -93,7 +102,7 @@ class Settings:
     min_limit_seconds: int = 5
     """Shortest turn limit, and shortest wait for "Weiter", a table may ask for (``turn_seconds``, ``continue_seconds``)."""
     bot_workers: int = 2
-    """Worker processes in which search bots think (see :mod:`stich.web.bot_pool`)."""
+    """Worker processes in which search bots think (see :mod:`stich.web.runtime.bot_pool`)."""
     bot_nice: int = 10
     """How much lower the bot workers' CPU priority is than the server's (``nice`` increment; 0 for the same)."""
     guest_max_bot_level: int = 2
@@ -113,7 +122,7 @@ class Settings:
     lease_seconds: float = 5.0
     """With Redis: how long a worker's lease on a table lasts unless renewed (every third of it); a dead worker's tables move after it."""
     session_recheck_seconds: float = 60.0
-    """How long a table socket trusts its last database check of its session, no change of it heard of (:mod:`stich.web.session_watch`)."""
+    """How long a table socket trusts its last session check in the database, no change heard (:mod:`stich.web.runtime.session_watch`)."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""

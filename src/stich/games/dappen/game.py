@@ -18,16 +18,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
-from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
-from stich.core.errors import NotationError
+from stich.core.dealing import check_pile_sizes, deal_packets
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
+from stich.errors import NotationError
 from stich.games.dappen.actions import ACTIONS
 from stich.games.dappen.describe import describe_result, hand_groups
+from stich.games.dappen.observe import observe
 from stich.games.dappen.options import OPTION_TABLE, DappenOptions
 from stich.games.dappen.pack import DEAL_TABLES, DECK, EACH, POINTS, Packet, dapp_first, hand_and_dapp_size
-from stich.games.dappen.state import DappenState
+from stich.games.dappen.state import DappenState, active_seats
 
 
 class Dappen(Game):
@@ -65,7 +66,7 @@ class Dappen(Game):
 
     def active_seats(self, dealer: int) -> tuple[int, ...]:
         """Seats that take part, in the order of play from the dealer's right (the dealer last, or out) [§2]."""
-        return seats_in_turn(self.num_seats, dealer, dealer_sits_out=self.options.idle_dealer)
+        return active_seats(self.num_seats, dealer, self.options)
 
     def deal(self, seed: int, dealer: int) -> list[int]:
         """Shuffle with ``seed`` and deal the packets of the deal table, from the dealer's right [§2, §8.4].
@@ -104,7 +105,7 @@ class Dappen(Game):
             masks = self.deal(seed, dealer)
         else:
             raise NotationError("a deal needs a seed or explicit piles")
-        return DappenState(self, masks, dealer, seed, context or {})
+        return DappenState(self, masks, dealer, seed, context or {}, observe)
 
     # ------------------------------------------------------------ display hooks
     def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.errors import OptionError
 from stich.games.dappen.pack import CONTRACTS, LADDERS, SCORINGS
 
 VARIANTS = ("furtwangen", "breitnau", "buchenbach", "schollach", "waldau", "jeu_du_tarot")

@@ -33,17 +33,19 @@ each card), so hands are plain bitmasks over :data:`~stich.games.dappen.pack.FAC
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from stich.cards import iter_bits, mask_value, memo_bits, value_groups
-from stich.core.dealing import next_seats
-from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.dealing import next_seats, seats_in_turn
+from stich.core.game import DealResult, Game, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dappen import actions as A
+from stich.games.dappen.options import DappenOptions
 from stich.games.dappen.outcome import DealFacts
 from stich.games.dappen.pack import (
     CONTRACTS,
+    DEAL_TABLES,
     EMPTY_SUIT_CARDS,
     FACES,
     FIVES,
@@ -60,14 +62,12 @@ from stich.games.dappen.pack import (
     SUIT_CARDS,
     TRUMPS,
     ULTI_CARDS,
+    hand_and_dapp_size,
     has_trump_stop,
     meets_requirement,
 )
 from stich.games.dappen.scoring import evaluate, penalty_result, thrown_result
 from stich.games.tarock_family.talon import LaysAway
-
-if TYPE_CHECKING:
-    from stich.games.dappen.game import Dappen
 
 SOLO, SOLO_STRETCH, DAPP, ANSWER, RAISE, DISCARD, ULTI, PLAY, END = range(9)
 PHASE_NAMES = ("solo", "solo_stretch", "dapp", "answer", "raise", "discard", "ulti", "play", "end")
@@ -88,6 +88,11 @@ def top_card(mask: int) -> int:
     return 1 << (mask.bit_length() - 1)
 
 
+def active_seats(num_seats: int, dealer: int, options: DappenOptions) -> tuple[int, ...]:
+    """Seats that take part, in the order of play from the dealer's right (the dealer last, or out) [§2]."""
+    return seats_in_turn(num_seats, dealer, dealer_sits_out=options.idle_dealer)
+
+
 class DappenState(LaysAway, PhasedState):
     """A Dappen deal in progress; see the module docstring for the phases."""
 
@@ -97,11 +102,23 @@ class DappenState(LaysAway, PhasedState):
     CARD_CODES = A.DISCARD
     MUTABLE = ("hands", "history", "bidders", "ulti", "trick_seats", "trick_cards", "tricks")
 
-    game: Dappen
+    options: DappenOptions
+    """The game's options (``game.options``, typed)."""
 
-    def __init__(self, game: Dappen, piles: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
-        opts = game.options
+    def __init__(
+        self,
+        game: Game,
+        piles: list[int],
+        dealer: int,
+        seed: int | None,
+        context: Mapping[str, Any],
+        observe: Callable[[DappenState, int], Observation],
+    ) -> None:
+        opts: DappenOptions = game.options
         self.game = game
+        self.options = game.options
+        self._observe = observe
+        """The game's information model (its ``observe`` module's function, handed in by the game)."""
         self.seed = seed
         self.dealer = dealer
         self.dealt = tuple(piles)
@@ -111,7 +128,7 @@ class DappenState(LaysAway, PhasedState):
         self.dapp = piles[n]
         """Talon cards still face down on the table (the whole Dapp until it is taken; in a Solo to the end)."""
         self.discards = 0
-        self.active = game.active_seats(dealer)
+        self.active = active_seats(n, dealer, opts)
         self.idle: int | None = dealer if opts.idle_dealer else None
         self.next_seat = next_seats(self.active, n)
         self.history: list[tuple[int, int]] = []
@@ -135,7 +152,8 @@ class DappenState(LaysAway, PhasedState):
         self.ulti: list[int] = []
         self.ulti_mask = 0
         # play
-        self.n_tricks = game.hand_size
+        self.n_tricks, self.dapp_size = hand_and_dapp_size(DEAL_TABLES[(opts.deal, opts.active_players)])
+        """Cards per hand and in the Dapp (``dapp_first`` reorders the packets, the sizes stay)."""
         self.leader = self.active[0]
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []
@@ -150,7 +168,7 @@ class DappenState(LaysAway, PhasedState):
     @property
     def ladder(self) -> tuple[str, ...]:
         """The Dapp round's bids, lowest first."""
-        return self.game.options.ladder
+        return self.options.ladder
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
@@ -177,7 +195,7 @@ class DappenState(LaysAway, PhasedState):
     # ---------------------------------------------------------------- bidding
     def must_dapp(self, seat: int) -> str | None:
         """Why ``seat`` must dapp now (``"a"`` or ``"b"``), or ``None`` [§3.2.5]."""
-        opts = self.game.options
+        opts = self.options
         if self.phase != DAPP or self.holder is not None or seat != self.to_move:
             return None
         if opts.compulsory_b and len(self.active) >= 2 and seat == self.active[-2]:
@@ -189,7 +207,7 @@ class DappenState(LaysAway, PhasedState):
     def _dapp_codes(self, p: int) -> list[int]:
         if self.holder is None:
             reason = self.must_dapp(p)
-            blocked = reason == "b" or (reason == "a" and self.game.options.compulsory_enforcement == "engine_blocks_pass")
+            blocked = reason == "b" or (reason == "a" and self.options.compulsory_enforcement == "engine_blocks_pass")
             return [A.BID_CODE["dapp"]] if blocked else [A.PASS, A.BID_CODE["dapp"]]
         codes = [A.PASS]
         nxt = self._next_bid()
@@ -262,7 +280,7 @@ class DappenState(LaysAway, PhasedState):
     def _exchange_over(self) -> None:
         """An overcall is settled: with at most two bidders bidding ends; in Buchenbach the turn moves on [§3.2, §3.4]."""
         self.challenger = None
-        if self.game.options.raise_levels != "hannes_ladder" or self._next_bid() is None:
+        if self.options.raise_levels != "hannes_ladder" or self._next_bid() is None:
             self._close_dapp_round()
             return
         self.phase = DAPP
@@ -270,7 +288,7 @@ class DappenState(LaysAway, PhasedState):
 
     def _settle(self, lone: int, contract: str) -> None:
         """The lone player and the game are settled: take the Dapp, or go straight on in a Solo [§3.1, §4]."""
-        opts = self.game.options
+        opts = self.options
         self.lone = lone
         self.contract = contract
         if CONTRACTS[contract].takes_dapp:
@@ -289,7 +307,7 @@ class DappenState(LaysAway, PhasedState):
     # --------------------------------------------------------------- exchange
     def _discardable(self) -> int:
         """Cards the lone player may lay away now [§4, §8.4]."""
-        opts = self.game.options
+        opts = self.options
         assert self.lone is not None
         hand = self.hands[self.lone]
         rule = opts.discard_rule
@@ -308,7 +326,7 @@ class DappenState(LaysAway, PhasedState):
 
     # ------------------------------------------------------------------- ulti
     def _ulti_numbers(self) -> tuple[int, ...]:
-        opts = self.game.options
+        opts = self.options
         if opts.ulti == "none" or (opts.ulti_solo_only and self.contract != "solo"):
             return ()
         return (3, 2, 1) if opts.ulti == "1_2_3" else (1,)
@@ -352,7 +370,7 @@ class DappenState(LaysAway, PhasedState):
 
     def may_keep_back(self, p: int) -> bool:
         """Gstiesieren: ``p`` is an opponent whose only trump is the Gstieß, and a trump is required [§6.2]."""
-        if not self.game.options.gstiesieren or p == self.lone or self.kept_back is not None or not self.trick_cards:
+        if not self.options.gstiesieren or p == self.lone or self.kept_back is not None or not self.trick_cards:
             return False
         hand = self.hands[p]
         return hand != GSTIESS_BIT and self._base_playable(p) == GSTIESS_BIT
@@ -360,7 +378,7 @@ class DappenState(LaysAway, PhasedState):
     def playable(self, p: int) -> int:
         """Cards ``p`` may play now."""
         hand = self.hands[p]
-        if self.game.options.first_three_tricks and len(self.tricks) < 3:
+        if self.options.first_three_tricks and len(self.tricks) < 3:
             return self._fixed_trick_playable(hand, len(self.tricks))
         legal = self._base_playable(p)
         if p == self.lone and self.ulti_mask & hand:
@@ -440,7 +458,7 @@ class DappenState(LaysAway, PhasedState):
             else:
                 self.soloist = p
                 self.bidders = [p]
-                if self.game.options.solo_stretch and self.pos + 1 < len(self.active):
+                if self.options.solo_stretch and self.pos + 1 < len(self.active):
                     self.phase = SOLO_STRETCH
                     self.pos += 1
                     self.to_move = self.active[self.pos]
@@ -470,7 +488,7 @@ class DappenState(LaysAway, PhasedState):
             else:
                 self._overcall(p)
         elif phase == DISCARD:
-            if self._lay_away(p, code - A.DISCARD) == self.game.dapp_size:
+            if self._lay_away(p, code - A.DISCARD) == self.dapp_size:
                 self._start_ulti()
         elif phase == ULTI:
             if code == A.PASS:
@@ -593,8 +611,8 @@ class DappenState(LaysAway, PhasedState):
             return thrown_result(n)
         if self.penalty is not None:
             others = tuple(s for s in self.active if s != self.penalty)
-            return penalty_result(n, self.penalty, others, self.game.options)
-        return evaluate(self.facts(), self.game.options)
+            return penalty_result(n, self.penalty, others, self.options)
+        return evaluate(self.facts(), self.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
@@ -638,9 +656,9 @@ class DappenState(LaysAway, PhasedState):
             card = code - A.DISCARD
             if not self.hands[p] >> card & 1:
                 return (f"{FACES[card].text} is not in your hand", "§4")
-            if self.game.options.discard_rule == "no_fives":
+            if self.options.discard_rule == "no_fives":
                 return ("five-pointers (kings, Gstieß, Mund, Geiß) may not be laid away", "§4")
-            if self.game.options.discard_rule == "honneurs_kings" and (FIVES & ~KINGS) >> card & 1:
+            if self.options.discard_rule == "honneurs_kings" and (FIVES & ~KINGS) >> card & 1:
                 return ("five-point trumps (Gstieß, Mund, Geiß) may never be laid away", "§8.4, §10.14")
             return ("honneurs may not be laid away", "§8.4")
         if phase == DAPP and code == A.PASS:
@@ -695,7 +713,7 @@ class DappenState(LaysAway, PhasedState):
         text = FACES[card].text
         if not hand >> card & 1:
             return (f"{text} is not in your hand", "§6.1")
-        if self.game.options.first_three_tricks and len(self.tricks) < 3:
+        if self.options.first_three_tricks and len(self.tricks) < 3:
             bound = FIXED_TRICK_CARDS[len(self.tricks)]
             if hand & bound:
                 return (f"trick {len(self.tricks) + 1} belongs to {FACES[bound.bit_length() - 1].text}: play it", "§6.3")
@@ -712,6 +730,4 @@ class DappenState(LaysAway, PhasedState):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know [§3-§7]."""
-        from stich.games.dappen.observe import observe
-
-        return observe(self, seat)
+        return self._observe(self, seat)

@@ -13,12 +13,13 @@ from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
 from stich.core.dealing import check_pile_sizes, deal_packets
-from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
 from stich.core.tricks import TRUMP
+from stich.errors import NotationError
 from stich.games.dobbm.actions import ACTIONS
+from stich.games.dobbm.observe import observe
 from stich.games.dobbm.options import OPTION_TABLE, DobbmOptions
 from stich.games.dobbm.pack import CONTRACTS, DECK, DOBB_SIZE, FACES, HAND_SIZE, ORDER, POINTS
 from stich.games.dobbm.state import DobbmState, active_seats
@@ -97,7 +98,7 @@ class Dobbm(Game):
             masks = self.deal(seed, dealer)
         else:
             raise NotationError("a deal needs a seed or explicit hands")
-        return DobbmState(self, masks, dealer, seed, ctx)
+        return DobbmState(self, masks, dealer, seed, ctx, observe)
 
     # ----------------------------------------------------------- display hooks
     def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.errors import OptionError
 
 MATCH_POINTS = 60
 """Card points over 60 of a Match: the stake is quoted as the price of a Match (§8.2)."""

@@ -27,23 +27,21 @@ of a card is its face index (see :mod:`stich.games.dobbm.pack`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from stich.cards import iter_bits as bits
 from stich.cards import memo_bits
 from stich.core.dealing import next_seats, seats_in_turn
-from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.game import DealResult, Game, Observation, PhasedState
 from stich.core.tricks import led_suit, legal_cards, played_mask, trick_winner
 from stich.games.dobbm import actions as A
+from stich.games.dobbm.options import DobbmOptions
 from stich.games.dobbm.outcome import DealFacts
 from stich.games.dobbm.pack import CONTRACTS, DOBB_SIZE, FACES, HEARTS, NON_SOW_HEARTS, ORDER, PLAIN_SOWS, SOWS, TRICKS, points_of
 from stich.games.dobbm.scoring import all_pass_result, evaluate
 from stich.games.tarock_family.doubling import PASS, RETOUR, SCHWACHER, SchwacherRetour
 from stich.games.tarock_family.talon import LaysAway
-
-if TYPE_CHECKING:
-    from stich.games.dobbm.game import Dobbm
 
 BIDDING, EXCHANGE, DOUBLING, PLAY, END = range(5)
 PHASE_NAMES = ("bidding", "exchange", "doubling", "play", "end")
@@ -71,11 +69,23 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
     CARD_CODES = A.DISCARD
     MUTABLE = ("hands", "history", "bids", "calls", "speakers", "trick_seats", "trick_cards", "tricks")
 
-    game: Dobbm
+    options: DobbmOptions
+    """The game's options (``game.options``, typed)."""
 
-    def __init__(self, game: Dobbm, piles: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        piles: list[int],
+        dealer: int,
+        seed: int | None,
+        context: Mapping[str, Any],
+        observe: Callable[[DobbmState, int], Observation],
+    ) -> None:
         n = game.num_seats
         self.game = game
+        self.options = game.options
+        self._observe = observe
+        """The game's information model (its ``observe`` module's function, handed in by the game)."""
         self.seed = seed
         self.dealer = dealer
         self.dealt = tuple(piles)
@@ -153,7 +163,7 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
 
     def _sow_masks(self) -> tuple[int, int]:
         """(Sows that need a covering heart, hearts that cover) under the ``sow_discard_rule`` [§4.1, §10.4]."""
-        if self.game.options.sow_discard_rule == "any_heart_incl_sow":
+        if self.options.sow_discard_rule == "any_heart_incl_sow":
             return PLAIN_SOWS, HEARTS
         return SOWS, NON_SOW_HEARTS
 
@@ -199,7 +209,7 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
             self.high = A.BID_NAME[code]
             self.high_seat = p
         self.bid_pos += 1
-        forced_only = self.forced is not None and not self.game.options.mussrunde_allow_overbid
+        forced_only = self.forced is not None and not self.options.mussrunde_allow_overbid
         if self.bid_pos == len(self.active) or self.high == "solo" or forced_only:
             self._settle_bidding()
         else:
@@ -231,7 +241,7 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
         """The declarer says "ich liege"; the defenders may give a Schwacher [§5.1, §5.2, §10.1]."""
         assert self.declarer is not None
         self.phase = DOUBLING
-        first = self.declarer if self.game.options.doubling_first_speaker == "declarer_left" else self.dealer
+        first = self.declarer if self.options.doubling_first_speaker == "declarer_left" else self.dealer
         self._open_doubling(self._defenders_after(first))
 
     def _double(self, p: int, code: int) -> None:
@@ -308,8 +318,8 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
 
     def _evaluate(self) -> DealResult:
         if self.thrown:
-            return all_pass_result(self.game.num_seats, self.dealer, self.game.options)
-        return evaluate(self.facts(), self.game.options)
+            return all_pass_result(self.game.num_seats, self.dealer, self.options)
+        return evaluate(self.facts(), self.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
@@ -354,7 +364,7 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
                 return ("only the declarer of a Dobbm discards, after taking up the Dobb", "§4.1")
             if not self.hands[p] >> (code - A.DISCARD) & 1:
                 return (f"{card.text} is not in your hand", "§4.1")
-            if self.game.options.sow_discard_rule == "any_heart_incl_sow":
+            if self.options.sow_discard_rule == "any_heart_incl_sow":
                 return ("a Sow may be discarded only together with a heart, one heart per Sow", "§4.1, §10.4")
             return ("a Sow may be discarded only together with a heart that is no Sow, one per Sow (the heart Sow too)", "§4.1, §10.4")
         if phase == BIDDING:
@@ -389,6 +399,4 @@ class DobbmState(SchwacherRetour, LaysAway, PhasedState):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know [§4.2, §6]."""
-        from stich.games.dobbm.observe import observe
-
-        return observe(self, seat)
+        return self._observe(self, seat)

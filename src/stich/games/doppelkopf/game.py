@@ -6,12 +6,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
-from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
+from stich.errors import NotationError
 from stich.games.doppelkopf.actions import ACTIONS
 from stich.games.doppelkopf.contracts import CONTRACTS, DECK_40, DECK_48, EYES, FACES, TRUMP, card_order, face
+from stich.games.doppelkopf.observe import observe
 from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
 from stich.games.doppelkopf.state import DoppelkopfState
 
@@ -87,7 +88,7 @@ class Doppelkopf(Game):
             masks = self.deal(seed, dealer)
         else:
             raise NotationError("a deal needs a seed or explicit hands")
-        return DoppelkopfState(self, masks, dealer, seed, context or {})
+        return DoppelkopfState(self, masks, dealer, seed, context or {}, observe)
 
     def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:
         """Trumps high to low, then the plain cards clubs, spades, hearts, diamonds, each high to low.

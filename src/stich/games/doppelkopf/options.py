@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
-from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.errors import OptionError
 from stich.games.doppelkopf.contracts import Contract, played_contract
 
 DDV_SOLOS = frozenset({"karo", "kreuz", "pik", "herz", "damen", "buben", "fleischlos"})

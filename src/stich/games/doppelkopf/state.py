@@ -23,11 +23,11 @@ rule depends on which copy is which [§1.1].
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
-from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.game import DealResult, Game, Observation, PhasedState
 from stich.core.tricks import PlayedTrick, played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
@@ -49,7 +49,6 @@ from stich.games.doppelkopf.schweine import schwein_faces
 from stich.games.doppelkopf.scoring import evaluate
 
 if TYPE_CHECKING:
-    from stich.games.doppelkopf.game import Doppelkopf
     from stich.games.doppelkopf.options import DoppelkopfOptions
 
 RESERVATION, DECLARE, ARMUT_GIVE, ARMUT_OFFER, ARMUT_RETURN, PLAY, END = range(7)
@@ -101,11 +100,23 @@ class DoppelkopfState(PhasedState):
     END_PHASE = END
     MUTABLE = ("hands", "history", "said", "party", "level", "late_reply", "trick_seats", "trick_cards", "tricks", "armut_offers")
 
-    game: Doppelkopf
+    options: DoppelkopfOptions
+    """The game's options (``game.options``, typed)."""
 
-    def __init__(self, game: Doppelkopf, hands: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
-        opts = game.options
+    def __init__(
+        self,
+        game: Game,
+        hands: list[int],
+        dealer: int,
+        seed: int | None,
+        context: Mapping[str, Any],
+        observe: Callable[[DoppelkopfState, int], Observation],
+    ) -> None:
+        opts: DoppelkopfOptions = game.options
         self.game = game
+        self.options = game.options
+        self._observe = observe
+        """The game's information model (its ``observe`` module's function, handed in by the game)."""
         self.seed = seed
         self.dealer = dealer
         self.dealt = tuple(hands)
@@ -256,7 +267,7 @@ class DoppelkopfState(PhasedState):
         if phase == ARMUT_GIVE:
             return self._armut_give_codes()
         if phase == ARMUT_OFFER:
-            forced = len(self.armut_offers) == 1 and self.game.options.armut_no_taker == "last_must_take"
+            forced = len(self.armut_offers) == 1 and self.options.armut_no_taker == "last_must_take"
             return [A.ACCEPT] if forced else [A.ACCEPT, A.DECLINE]
         if phase == ARMUT_RETURN:
             return face_codes(faces_of(self.hands[self.to_move]), A.DISCARD)
@@ -324,14 +335,14 @@ class DoppelkopfState(PhasedState):
     def _reservation_codes(self) -> list[int]:
         p = self.to_move
         both_cq = count_face(self.hands[p], CQ) == 2
-        if both_cq and not self.game.options.stille_hochzeit:
+        if both_cq and not self.options.stille_hochzeit:
             return [A.VORBEHALT]
         return [A.GESUND, A.VORBEHALT]
 
     def _tier_codes(self, seat: int, tier: str) -> list[int]:
         if tier in (T_PFLICHT, T_LUST):
-            return sorted(A.SOLO_CODE[name] for name in self.game.options.solos)
-        if tier == T_HOCHZEIT and self.game.options.hochzeit_rule == "named_suit":
+            return sorted(A.SOLO_CODE[name] for name in self.options.solos)
+        if tier == T_HOCHZEIT and self.options.hochzeit_rule == "named_suit":
             return [A.HOCHZEIT_SUIT + i for i in range(len(A.HOCHZEIT_SUITS))]
         return [{T_THROW: A.SCHMEISSEN, T_ARMUT: A.ARMUT, T_HOCHZEIT: A.HOCHZEIT}[tier]]
 
@@ -346,14 +357,14 @@ class DoppelkopfState(PhasedState):
 
     def _priority(self) -> list[str]:
         """Query tiers, highest first: Pflichtsolo > Lustsolo > Schmeißen > Armut > Hochzeit [§3.2, A-18]."""
-        opts = self.game.options
+        opts = self.options
         solos = [T_PFLICHT, T_LUST]
         order = [T_THROW, *solos] if opts.throw_before_solo else [*solos, T_THROW]
         return order + ([T_HOCHZEIT, T_ARMUT] if opts.hochzeit_before_armut else [T_ARMUT, T_HOCHZEIT])
 
     def _eligible_tiers(self, seat: int) -> list[str]:
         """Reservations ``seat`` could name, in query priority order."""
-        opts = self.game.options
+        opts = self.options
         hand = self.hands[seat]
         ok = {
             T_PFLICHT: self.owes[seat],
@@ -367,14 +378,14 @@ class DoppelkopfState(PhasedState):
     def _poor(self, hand: int) -> bool:
         """Poverty: at most ``armut_max_trumps`` trumps of the normal game [§4.5]."""
         trumps = (hand & self.order.follow[TRUMP]).bit_count()
-        return trumps <= self.game.options.armut_max_trumps
+        return trumps <= self.options.armut_max_trumps
 
     def _throw_reason(self, hand: int) -> str | None:
         """The first throw-in condition this hand meets, if any [§4.6]."""
-        conds = self.game.options.schmeissen
+        conds = self.options.schmeissen
         if not conds:
             return None
-        nines = self.game.options.nines
+        nines = self.options.nines
         low = _NINE_FACES if nines else _KING_FACES
         n_low = sum(count_face(hand, f) for f in low)
         n_kings = sum(count_face(hand, f) for f in _KING_FACES)
@@ -428,7 +439,7 @@ class DoppelkopfState(PhasedState):
         self._start_play(self.active[0])
 
     def _settle_solo(self, seat: int, name: str) -> None:
-        opts = self.game.options
+        opts = self.options
         self.contract = name
         self.kind = "solo"
         self.soloist = seat
@@ -451,7 +462,7 @@ class DoppelkopfState(PhasedState):
         self._start_play(self.active[0])
 
     def _start_play(self, leader: int) -> None:
-        opts = self.game.options
+        opts = self.options
         # A wedding settles its game type (and so its Schweine) only after the clarification window (OPEN-POINTS),
         # unless schweine_fixed=reservation judges them on the dealt hands when the game is named.
         if self.kind != "hochzeit" or opts.schweine_fixed == "reservation":
@@ -465,7 +476,7 @@ class DoppelkopfState(PhasedState):
     def _find_schweine(self) -> None:
         """[VAR §1.3] settle the Schweine: a hand holding both Schwein cards (on the dealt hands with
         ``schweine_fixed=reservation``); with ``second_if_first_won`` they wait for the first one's trick."""
-        opts = self.game.options
+        opts = self.options
         faces = schwein_faces(self.kind, self.contract, opts)
         if faces is None:
             return
@@ -502,7 +513,7 @@ class DoppelkopfState(PhasedState):
 
     def _schweine_go_live(self, hands: Sequence[int]) -> None:
         """The Schweine rank on top from now on, Superschweine above them if a hand holds both [§1.3]."""
-        opts = self.game.options
+        opts = self.options
         self.schweine_live = True
         self.schweine_shown = opts.schweine_announce == "reservation"
         if self.super_face is not None:
@@ -518,11 +529,11 @@ class DoppelkopfState(PhasedState):
         top = ((self.super_face,) if self.super_live and self.super_face is not None else ()) + (
             (self.schwein_face,) if self.schweine_live and self.schwein_face is not None else ()
         )
-        self.order = card_order(self.game.options.contract(self.contract), self.game.options.dullen, top)
+        self.order = card_order(self.options.contract(self.contract), self.options.dullen, top)
 
     def _note_schwein_play(self, p: int, f: int) -> None:
         """A Schwein or Superschwein card is played: record it, show it (``on_play``), plan a change at trick end."""
-        opts = self.game.options
+        opts = self.options
         if f == self.super_face and self.super_live:
             self.super_shown = True
         if f != self.schwein_face:
@@ -663,7 +674,7 @@ class DoppelkopfState(PhasedState):
             self.poor = p
             self.kind = "armut"
             self.phase = ARMUT_GIVE
-            if self.game.options.armut_two_poor == "redeal" and any(self._poor(self.hands[s]) for s in self.active if s != p):
+            if self.options.armut_two_poor == "redeal" and any(self._poor(self.hands[s]) for s in self.active if s != p):
                 # [§4.5 VAR] two poor hands: the usual answer is a redeal.
                 self.thrown = ("two_poor", p)
                 self._finish()
@@ -751,7 +762,7 @@ class DoppelkopfState(PhasedState):
 
     def _second_dulle_wins(self) -> bool:
         """[VAR §1.2] does a second Dulle beat the first in this trick?"""
-        opts = self.game.options
+        opts = self.options
         if not opts.second_dulle_beats_first or self.order.eff[self.order.dulle] != TRUMP:
             return False
         if opts.second_dulle_except_last_trick and len(self.tricks) == self.n_tricks - 1:
@@ -761,7 +772,7 @@ class DoppelkopfState(PhasedState):
 
     def _clarify(self, winner: int) -> None:
         """Find the wedding partner in the clarification window [§4.2]."""
-        opts = self.game.options
+        opts = self.options
         number = len(self.tricks)
         _seats, cards, _w = self.tricks[-1]
         led_trump = self.order.eff[cards[0] % N_FACES] == TRUMP
@@ -807,7 +818,7 @@ class DoppelkopfState(PhasedState):
             self.phase = ARMUT_OFFER
             i = self.active.index(p)
             self.armut_offers = [self.active[(i + k) % len(self.active)] for k in range(1, len(self.active))]
-            if self.game.options.armut_offer == "left_only":
+            if self.options.armut_offer == "left_only":
                 self.armut_offers = self.armut_offers[:1]  # [VAR §4.5, §8.3] only the left neighbour is asked
             self.to_move = self.armut_offers[0]
 
@@ -869,7 +880,7 @@ class DoppelkopfState(PhasedState):
                 {"kind": "thrown", "reason": reason, "seat": seat, "redeal": True},
                 thrown_in=True,
             )
-        return evaluate(self.facts(), self.game.options)
+        return evaluate(self.facts(), self.options)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
@@ -956,11 +967,11 @@ class DoppelkopfState(PhasedState):
     def _explain_announce(self, code: int) -> tuple[str, str]:
         p = self.to_move
         party = self.party[p]
-        if not self.game.options.announcements:
+        if not self.options.announcements:
             return ("announcements are switched off", "§8.4")
         idx = code - A.ANNOUNCE
         if not self.clarified:
-            if self.game.options.hochzeit_announcement_timing == "shifted":
+            if self.options.hochzeit_announcement_timing == "shifted":
                 return ("in a wedding the first call comes after the clarification trick", "§5.4, TSR 4.4.4")
             if idx >= 2:
                 return ("in a wedding absagen come only after the clarification trick", "§5.4 [VAR]")
@@ -971,7 +982,7 @@ class DoppelkopfState(PhasedState):
             return ("your party has already made this call", "§5.1, TSR 6.4.7")
         if self.late_reply[party]:
             return ("after a late reply your party may make no absagen", "§5.3, TSR 6.4.4")
-        opts = self.game.options
+        opts = self.options
         if self._below_last_limit(self.call_count(p)):
             return (
                 f"no calls with fewer than {opts.call_last_min_cards - self.call_offset} cards in hand (call_last_min_cards)",
@@ -994,11 +1005,9 @@ class DoppelkopfState(PhasedState):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know [§3.1 information model, §4.1, A-21]."""
-        from stich.games.doppelkopf.observe import observe
-
-        return observe(self, seat)
+        return self._observe(self, seat)
 
 
-def physical_hands(game: Doppelkopf, hands: Sequence[Sequence[Card]]) -> list[int]:
+def physical_hands(game: Game, hands: Sequence[Sequence[Card]]) -> list[int]:
     """Explicit hands as physical masks (validated)."""
     return game.hands_from_cards(hands)

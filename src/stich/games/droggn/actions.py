@@ -16,8 +16,8 @@ Verbs (dossier sections in brackets):
 
 from __future__ import annotations
 
-from stich.core.errors import NotationError
 from stich.core.game import Action, ActionSpace
+from stich.errors import NotationError
 from stich.games.droggn.pack import CONTRACTS, FACES, GSTIESS, N_FACES, PAGAT
 
 CARD_VERBS = ("play", "discard", "offer", "buy", "lay_out")

@@ -15,12 +15,13 @@ from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
 from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
-from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
 from stich.core.tricks import EXCUSE, TRUMP
+from stich.errors import NotationError
 from stich.games.droggn.actions import ACTIONS
+from stich.games.droggn.observe import observe
 from stich.games.droggn.options import OPTION_TABLE, DroggnOptions
 from stich.games.droggn.pack import BY_NAME, FACE_INDEX, deck_for, play_order
 from stich.games.droggn.state import TALON_SIZE, DroggnState
@@ -102,7 +103,7 @@ class Droggn(Game):
             masks = self.deal(seed, dealer)
         else:
             raise NotationError("a deal needs a seed or explicit hands")
-        return DroggnState(self, masks, dealer, seed, context or {})
+        return DroggnState(self, masks, dealer, seed, context or {}, observe)
 
     # ----------------------------------------------------------- display hooks
     def hand_groups(self, cards: Sequence[Card], public: Mapping[str, Any]) -> list[list[Card]]:

@@ -63,7 +63,7 @@ def observe(state: DroggnState, seat: int) -> Observation:
         "thrown": state.thrown,
         "stopped": state.stopped,
     }
-    if contract is not None and contract.buy and state.game.options.expose_talon == "ansager_only":
+    if contract is not None and contract.buy and state.options.expose_talon == "ansager_only":
         public["shown_talon"] = state.game.deck.texts(state.talon_taken)
     private: dict[str, Any] = {}
     if contract is not None and seat == state.declarer and contract.exchange:

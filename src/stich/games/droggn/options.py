@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stich.core.errors import OptionError
 from stich.core.options import OptionTable, option
+from stich.errors import OptionError
 
 DEAL_PATTERNS_66 = ("7-7-7-talon", "talon_in_middle", "5-5-5-3-3-talon")
 DEAL_PATTERNS_78 = ("5-5-5-5-5-talon",)

@@ -28,14 +28,15 @@ Seats are numbered in the direction of play (clockwise): seat ``i + 1``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from stich.cards import iter_bits, memo_bits
 from stich.core.dealing import next_seats, seats_in_turn
-from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.game import DealResult, Game, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, led_suit, legal_cards, trick_winner
 from stich.games.droggn import actions as A
+from stich.games.droggn.options import DroggnOptions
 from stich.games.droggn.outcome import DECLARER, DEFENDERS, DealFacts, PagatFact
 from stich.games.droggn.pack import (
     BARRED_DISCARDS,
@@ -54,9 +55,6 @@ from stich.games.droggn.pack import (
 from stich.games.droggn.scoring import evaluate, thrown_in
 from stich.games.tarock_family.doubling import PASS, RETOUR, SCHWACHER, SchwacherRetour
 from stich.games.tarock_family.talon import LaysAway
-
-if TYPE_CHECKING:
-    from stich.games.droggn.game import Droggn
 
 BIDDING, EXCHANGE, BUY, DECLARE, DOUBLING, PLAY, END = range(7)
 PHASE_NAMES = ("bidding", "exchange", "buy", "declare", "doubling", "play", "end")
@@ -84,12 +82,24 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
     CARD_CODES = A.DISCARD
     MUTABLE = ("hands", "history", "bids", "speakers", "trick_seats", "trick_cards", "tricks")
 
-    game: Droggn
+    options: DroggnOptions
+    """The game's options (``game.options``, typed)."""
 
-    def __init__(self, game: Droggn, piles: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
-        opts = game.options
+    def __init__(
+        self,
+        game: Game,
+        piles: list[int],
+        dealer: int,
+        seed: int | None,
+        context: Mapping[str, Any],
+        observe: Callable[[DroggnState, int], Observation],
+    ) -> None:
+        opts: DroggnOptions = game.options
         n = game.num_seats
         self.game = game
+        self.options = game.options
+        self._observe = observe
+        """The game's information model (its ``observe`` module's function, handed in by the game)."""
         self.seed = seed
         self.dealer = dealer
         self.dealt = tuple(piles)
@@ -194,7 +204,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
             if self.laid_out == GSTIESS and self.laid_out_by == seat:
                 if hand != g:
                     legal &= ~g  # a laid-out Gstieß is bound to the last trick [§5.2, OPEN-POINTS]
-            elif self.game.options.gstiess_last_trick_illegal and hand.bit_count() == 2:
+            elif self.options.gstiess_last_trick_illegal and hand.bit_count() == 2:
                 legal = g  # it may not go to the last trick, so it goes now [§6.2 VAR]
         p = PAGAT_BIT
         if self.laid_out == PAGAT and self.laid_out_by == seat and legal & p and legal != p:
@@ -223,7 +233,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         a = (avail & TRUMPS_2_20).bit_count()
         k = (avail & KINGS).bit_count()
         o = avail.bit_count() - a - k
-        per_king = self.game.options.king_discard_rule == "one_trump_per_king"
+        per_king = self.options.king_discard_rule == "one_trump_per_king"
         for x in range(min(a, left) + 1):
             for z in range(min(k, left - x) + 1):
                 if left - x - z > o:
@@ -240,7 +250,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         """Whether defender ``seat`` may lay out the Pagat now [§5.1, §10.7]."""
         contract = self.contract
         return (
-            self.game.options.defender_may_lay_out_pagat
+            self.options.defender_may_lay_out_pagat
             and self.laid_out < 0
             and bool(self.hands[seat] >> PAGAT & 1)
             and contract is not None
@@ -414,7 +424,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         if self.thrown:
             return thrown_in(self.dealer, n)
         extra = {"stopped_after_trick": len(self.tricks) if self.stopped else None}
-        return evaluate(self.facts(), self.game.options, declarer=self.declarer, active=self.active, num_seats=n, extra=extra)
+        return evaluate(self.facts(), self.options, declarer=self.declarer, active=self.active, num_seats=n, extra=extra)
 
     # ------------------------------------------------------- card accounting
     def played_mask(self) -> int:
@@ -443,7 +453,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         if contract.exchange:
             if seat == self.declarer:
                 known |= self.talon_taken | self.discards | (1 << self.offered if self.offered >= 0 else 0)
-            if contract.buy and self.game.options.expose_talon == "ansager_only":
+            if contract.buy and self.options.expose_talon == "ansager_only":
                 known |= self.talon_taken
         if self.laid_out >= 0:
             known |= 1 << self.laid_out
@@ -464,7 +474,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         if code < A.PASS:
             index = (code - A.PLAY) % N_FACES
             if not deck.full_mask >> index & 1:
-                return (f"{FACES[index].text} is not in the {self.game.options.deck_size}-card pack", "§1")
+                return (f"{FACES[index].text} is not in the {self.options.deck_size}-card pack", "§1")
         if phase == BIDDING:
             if A.BID <= code < A.LAY_OUT:
                 return (f"a bid must be higher than {CONTRACTS[self.level].title}; say pass or bid higher", "§3.2")
@@ -496,7 +506,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
             return (f"{FACES[code - A.DISCARD].text} is not in your hand", "§4.1")
         if bit & BARRED_DISCARDS:
             return ("the Gstieß, the Mond and the Pagat may never be discarded", "§4.1")
-        if self.game.options.king_discard_rule == "one_trump_per_king":
+        if self.options.king_discard_rule == "one_trump_per_king":
             return ("a king may be discarded only together with a trump (one trump II-XX for each king)", "§4.1, §10.5")
         return ("a king may be discarded only together with a trump II-XX", "§4.1, §10.5")
 
@@ -521,7 +531,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
         if code == A.LAY_OUT:
             if self.answering:
                 return ("the declarer lays out the Pagat before saying liege", "§5.1")
-            if not self.game.options.defender_may_lay_out_pagat:
+            if not self.options.defender_may_lay_out_pagat:
                 return ("defenders may not lay out the Pagat here (defender_may_lay_out_pagat=false)", "§5.1, §9")
             contract = self.contract
             if contract is not None and contract.mord:
@@ -537,7 +547,7 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
             if self.doubles == 0:
                 return ("a Retour answers a Schwacher; say schwacher or pass", "§5.3")
             if not self.retour_open():
-                return (f"no more Retours: retour_limit={self.game.options.retour_limit}", "§5.3, §9")
+                return (f"no more Retours: retour_limit={self.options.retour_limit}", "§5.3, §9")
             return ("the declarer answers first", "§5.3")
         who = "the declarer answers with pass or retour" if self.answering or p == self.declarer else "say pass, schwacher or retour"
         return (f"this is the doubling round: {who}", "§5.3")
@@ -553,9 +563,9 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
             return ("the Gstieß may not be kept for the last trick (gstiess_last_trick_illegal): play it now", "§6.2")
         if index == PAGAT and self.laid_out == PAGAT and self.laid_out_by == p:
             return ("a laid-out Pagat may be played only when you have no other legal card", "§5.1, §6.3")
-        if hand & (1 << GSTIESS) and self.game.options.gstiess_last_trick_illegal and hand.bit_count() == 2:
+        if hand & (1 << GSTIESS) and self.options.gstiess_last_trick_illegal and hand.bit_count() == 2:
             return ("the Gstieß may not go to the last trick (gstiess_last_trick_illegal): play it now", "§6.2")
-        order = play_order(self.game.options.pack_size)
+        order = play_order(self.options.pack_size)
         led = led_suit(order, self.trick_cards)
         if led == NO_SUIT:
             return ("not possible now", "§6.1")
@@ -567,6 +577,4 @@ class DroggnState(SchwacherRetour, LaysAway, PhasedState):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know [§4.1, §4.2, §6.4]."""
-        from stich.games.droggn.observe import observe
-
-        return observe(self, seat)
+        return self._observe(self, seat)

@@ -7,11 +7,12 @@ from typing import Any, ClassVar
 
 from stich.cards import Card, Deck
 from stich.core.dealing import check_pile_sizes, deal_packets, seats_in_turn
-from stich.core.errors import NotationError
 from stich.core.game import ActionSpace, Game
 from stich.core.options import OptionTable
 from stich.core.rng import shuffled
+from stich.errors import NotationError
 from stich.games.tapp_tarock.actions import ACTIONS
+from stich.games.tapp_tarock.observe import observe
 from stich.games.tapp_tarock.options import OPTION_TABLE, TappTarockOptions
 from stich.games.tapp_tarock.pack import CONTRACT_BY_NAME, DECK, FACE_OF, ORDER, thirds
 from stich.games.tapp_tarock.state import TappTarockState
@@ -157,4 +158,4 @@ class TappTarock(Game):
             piles = self.deal(seed, dealer)
         else:
             raise NotationError("a deal needs a seed or explicit piles")
-        return TappTarockState(self, piles, dealer, seed, context or {})
+        return TappTarockState(self, piles, dealer, seed, context or {}, observe)

@@ -29,15 +29,16 @@ are forehand, middlehand and rearhand [§2].
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stich.cards import Card, iter_bits, memo_bits
 from stich.core.dealing import next_seats, seats_in_turn
-from stich.core.game import DealResult, Observation, PhasedState
+from stich.core.game import DealResult, Game, Observation, PhasedState
 from stich.core.tricks import NO_SUIT, TRUMP, PlayedTrick, led_suit, legal_cards, trick_winner
 from stich.games.tapp_tarock import actions as A
+from stich.games.tapp_tarock.options import TappTarockOptions
 from stich.games.tapp_tarock.outcome import TRICKS, DealFacts
 from stich.games.tapp_tarock.pack import (
     CONTRACT_BY_LEVEL,
@@ -59,9 +60,6 @@ from stich.games.tapp_tarock.pack import (
 )
 from stich.games.tapp_tarock.scoring import hand_bonuses, score, thrown_result
 from stich.games.tarock_family.talon import LaysAway
-
-if TYPE_CHECKING:
-    from stich.games.tapp_tarock.game import TappTarock
 
 BIDDING, TALON, DISCARD, ANNOUNCE, KONTRA, PLAY, END = range(7)
 PHASE_NAMES = ("bidding", "talon", "discard", "announce", "kontra", "play", "end")
@@ -109,10 +107,22 @@ class TappTarockState(LaysAway, PhasedState):
         "won",
     )
 
-    game: TappTarock
+    options: TappTarockOptions
+    """The game's options (``game.options``, typed)."""
 
-    def __init__(self, game: TappTarock, piles: list[int], dealer: int, seed: int | None, context: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        piles: list[int],
+        dealer: int,
+        seed: int | None,
+        context: Mapping[str, Any],
+        observe: Callable[[TappTarockState, int], Observation],
+    ) -> None:
         self.game = game
+        self.options = game.options
+        self._observe = observe
+        """The game's information model (its ``observe`` module's function, handed in by the game)."""
         self.seed = seed
         self.dealer = dealer
         self.dealt = tuple(piles)
@@ -211,9 +221,9 @@ class TappTarockState(LaysAway, PhasedState):
             return False
         if self.position[p] > self.position[self.holder]:
             return False
-        if self.game.options.hold_rule == "forehand_only" and self.position[p] != 0:
+        if self.options.hold_rule == "forehand_only" and self.position[p] != 0:
             return False
-        return self.level < SOLO_LEVEL or not self.game.options.solo_ends_auction
+        return self.level < SOLO_LEVEL or not self.options.solo_ends_auction
 
     def _bidding_codes(self, p: int) -> list[int]:
         codes = [A.PASS]
@@ -221,7 +231,7 @@ class TappTarockState(LaysAway, PhasedState):
             return [*codes, A.BID, A.BID + SOLO_LEVEL - 1]
         if self.level < SOLO_LEVEL:
             codes.append(A.BID + self.level)  # exactly the next level
-            if self.level + 1 < SOLO_LEVEL and (self.game.options.solo_jump == "any_turn" or self.turns[p] == 0):
+            if self.level + 1 < SOLO_LEVEL and (self.options.solo_jump == "any_turn" or self.turns[p] == 0):
                 codes.append(A.BID + SOLO_LEVEL - 1)
         if self.may_hold(p):
             codes.append(A.HOLD)
@@ -239,7 +249,7 @@ class TappTarockState(LaysAway, PhasedState):
             self.level = code - A.BID + 1
             self.holder = p
             self.has_bid[p] = True
-            if self.level == SOLO_LEVEL and self.game.options.solo_ends_auction:
+            if self.level == SOLO_LEVEL and self.options.solo_ends_auction:
                 self._settle(p)
                 return
         left = [s for s in self.active if not self.passed[s]]
@@ -250,7 +260,7 @@ class TappTarockState(LaysAway, PhasedState):
         if self.level > 0 and len(left) == 1:
             self._settle(left[0])
             return
-        if self.game.options.bidding_style == "immediate_hold":
+        if self.options.bidding_style == "immediate_hold":
             self.to_move = self._immediate_next(p, code, previous)
             return
         seat = self.next_active(p)
@@ -280,7 +290,7 @@ class TappTarockState(LaysAway, PhasedState):
         if not contract.talon:
             self.phase = ANNOUNCE
             return
-        rule = self.game.options.talon_half_rule
+        rule = self.options.talon_half_rule
         self.exposed = rule != "fixed_unexposed" or contract.fixed_half is None
         self.phase = TALON
 
@@ -289,7 +299,7 @@ class TappTarockState(LaysAway, PhasedState):
         """Indices of the halves the declarer may pick up [§4.1]."""
         contract = self.contract
         assert contract is not None
-        if self.game.options.talon_half_rule == "free_choice" or contract.fixed_half is None:
+        if self.options.talon_half_rule == "free_choice" or contract.fixed_half is None:
             return [0, 1]
         return [HALVES.index(contract.fixed_half)]
 
@@ -310,7 +320,7 @@ class TappTarockState(LaysAway, PhasedState):
 
     def _discard(self, p: int, f: int) -> None:
         bit = 1 << f
-        if bit & TAROCKS and self.game.options.forced_tarock_discard == "show_card":
+        if bit & TAROCKS and self.options.forced_tarock_discard == "show_card":
             self.shown |= bit
         if self._lay_away(p, f) == DISCARDS:
             self.phase = ANNOUNCE
@@ -328,14 +338,14 @@ class TappTarockState(LaysAway, PhasedState):
         if code != A.PASS:
             self.announced[code - A.ANNOUNCE] = True
             return
-        if self.game.options.kontra_enabled:
+        if self.options.kontra_enabled:
             self._start_doubling(1)
         else:
             self._start_play()
 
     def doublable(self) -> list[int]:
         """Indices into ITEMS of the items that can be doubled in this deal [§5.2]."""
-        if self.game.options.kontra_scope == "game_only":
+        if self.options.kontra_scope == "game_only":
             return [0]
         return [0] + [i + 1 for i in range(2) if self.announced[i]]
 
@@ -381,7 +391,7 @@ class TappTarockState(LaysAway, PhasedState):
         self.phase = PLAY
         self.dbl_queue = []
         assert self.declarer is not None
-        self.to_move = self.declarer if self.game.options.first_lead == "declarer" else self.active[0]
+        self.to_move = self.declarer if self.options.first_lead == "declarer" else self.active[0]
 
     def _play(self, p: int, f: int) -> None:
         self.hands[p] ^= 1 << f
@@ -424,7 +434,7 @@ class TappTarockState(LaysAway, PhasedState):
         """The cards that count for ``seat``'s hand bonuses [§8.3, OPEN-POINTS]."""
         n = self.game.num_seats
         mask = self.dealt[seat]
-        if seat == self.declarer and self.taken >= 0 and self.game.options.hand_bonus_timing == "after_talon":
+        if seat == self.declarer and self.taken >= 0 and self.options.hand_bonus_timing == "after_talon":
             mask |= self.dealt[n + self.taken]  # kings and Trull cards cannot be laid away again
         return mask
 
@@ -461,7 +471,7 @@ class TappTarockState(LaysAway, PhasedState):
 
     def _evaluate(self) -> DealResult:
         if self.thrown:
-            same = self.game.options.all_pass == "redeal_same_dealer"
+            same = self.options.all_pass == "redeal_same_dealer"
             return thrown_result(self.game.num_seats, self.dealer if same else (self.dealer + 1) % self.game.num_seats)
         return self._score()
 
@@ -471,7 +481,7 @@ class TappTarockState(LaysAway, PhasedState):
         declarer_mask = self.won[self.declarer] | self.discards
         return score(
             self.facts(),
-            self.game.options,
+            self.options,
             mask_thirds(declarer_mask),
             mask_thirds(DECK.full_mask & ~declarer_mask),
             self.bonus_names(),
@@ -570,7 +580,7 @@ class TappTarockState(LaysAway, PhasedState):
         return ("tarocks may be laid away only when there is no other choice", "§4.1")
 
     def _explain_bid(self, p: int, code: int) -> tuple[str, str]:
-        opts = self.game.options
+        opts = self.options
         if code == A.HOLD:
             if self.level == 0:
                 return ("there is no bid to hold yet", "§3.2")
@@ -593,7 +603,7 @@ class TappTarockState(LaysAway, PhasedState):
         item = (code - A.KONTRA) % len(ITEMS)
         word = A.DOUBLING_WORDS[level - 1]
         if item not in self.doublable():
-            if self.game.options.kontra_scope == "game_only":
+            if self.options.kontra_scope == "game_only":
                 return ("only the game can be doubled (kontra_scope=game_only)", "§5.2")
             return (f"{ITEMS[item]} was not announced, so it cannot be doubled", "§5.2")
         if level != self.dbl_level:
@@ -604,9 +614,7 @@ class TappTarockState(LaysAway, PhasedState):
     # ------------------------------------------------------------ observation
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know."""
-        from stich.games.tapp_tarock.observe import observe
-
-        return observe(self, seat)
+        return self._observe(self, seat)
 
 
 def cards_text(mask: int) -> list[str]:

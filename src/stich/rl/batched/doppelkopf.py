@@ -28,7 +28,7 @@ anew from their streams.
 :func:`stich.games.doppelkopf.scoring.evaluate`; :meth:`facts` gives a finished
 deal's facts for the engine's evaluation, and the tests check both against it.
 
-**Illegal actions** raise :class:`~stich.core.errors.IllegalActionError`
+**Illegal actions** raise :class:`~stich.errors.IllegalActionError`
 naming the deal and the action, before any deal is changed.
 
 Only the DDV preset is compiled; another configuration raises
@@ -45,8 +45,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from stich.core.errors import IllegalActionError
 from stich.core.tricks import PlayedTrick
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACE_MASK, FACES, N_FACES, SOLO_NAMES, TRUMP, card_order
 from stich.games.doppelkopf.game import Doppelkopf

@@ -47,8 +47,8 @@ from stich.bots.spec import build_bot, parse_bot_spec
 from stich.bots.tarock_family.kernel import TrickPosition, TrickRules, kernel_arrays
 from stich.bots.tarock_rollout import ADAPTERS
 from stich.cards import Card
-from stich.core.errors import IllegalActionError
 from stich.core.game import State
+from stich.errors import IllegalActionError
 from stich.rl.batched import NotSupportedError, require_numba
 from stich.rl.batched.streams import reseed
 from stich.rl.encoding import Encoding

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from stich.core.errors import OptionError, StichError
+from stich.errors import OptionError, StichError
 from stich.rl.pettingzoo_env import env
 from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
 from stich.rl.selfplay import (

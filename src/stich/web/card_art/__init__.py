@@ -5,7 +5,7 @@ a choice for Doppelkopf), ``tarock`` (Industrie und Glück, Tapp Tarock and
 Droggn) and ``cego`` (Dappen).  :func:`card_svg` draws one card (or the
 ``back``) as a standalone SVG document in the viewBox ``0 0 240 360``;
 :func:`default_pack` says which pack a game is shown with.  The web server
-serves the drawings through :mod:`stich.web.cards_api`.
+serves the drawings through :mod:`stich.web.api.cards`.
 
 Modules: ``svg`` (writing SVG text), ``suits`` (suit signs), ``pips`` (pip
 layouts), ``courts`` (court figures), ``faces`` (suit cards and indices),

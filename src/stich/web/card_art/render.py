@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from stich.cards import Card, Suit, parse_card
-from stich.core.errors import NotationError
+from stich.errors import NotationError
 from stich.web.card_art.backs import back_body
 from stich.web.card_art.faces import index_group, sign_defs, suit_card_body, suit_index
 from stich.web.card_art.packs import PACKS, Pack, card_name

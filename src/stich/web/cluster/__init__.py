@@ -2,7 +2,7 @@
 
 With ``redis_url`` set (``stich serve --redis URL``), :func:`stich.web.app.create_app`
 runs a :class:`~stich.web.cluster.manager.ClusterTableManager` instead of the
-one-process :class:`~stich.web.tables.TableManager`:
+one-process :class:`~stich.web.runtime.manager.TableManager`:
 
 * **Leases** (:mod:`.leases`): a worker runs a table only while it holds the
   table's Redis lease, renewed every third of ``lease_seconds``; a dead

@@ -1,14 +1,14 @@
 """The table manager of one worker among several: leases, forwarded commands, relayed sockets, takeover.
 
 :class:`ClusterTableManager` is the one-process
-:class:`~stich.web.tables.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
+:class:`~stich.web.runtime.manager.TableManager` plus Redis (docs/decisions/0033-several-workers.md):
 
 * It runs (*owns*) only the tables whose lease it holds
   (:mod:`~stich.web.cluster.leases`): the tables it creates, and the ones it
   finds without an owner when a client asks for them or when it sweeps the
   database (every ``lease_seconds``), which is how a dead worker's tables
   move.  A taken-over table is rebuilt from its stored actions as after a
-  restart (:meth:`~stich.web.tables.TableManager.load_table`); an action is
+  restart (:meth:`~stich.web.runtime.manager.TableManager.load_table`); an action is
   stored before it is applied or told to anybody, so nothing confirmed is
   lost and nothing is played twice.
 * A socket for a table another worker owns is *relayed*: this worker checks
@@ -20,7 +20,7 @@
   worker's inbox channel, addressed to the client.
 * REST calls that change another worker's table (join, leave, bots, and a
   table's summary) travel the same stream and wait for the owner's answer.
-* The table caps per person and address (:mod:`stich.web.table_caps`) are
+* The table caps per person and address (:mod:`stich.web.guards.table_caps`) are
   counted in Redis for every worker (:mod:`~stich.web.cluster.shared_caps`)
   instead of in the worker: a table counts while it is unfinished and a
   worker holds its lease, and a worker that takes a table over counts it
@@ -46,29 +46,32 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from stich.web.auth import Identity
-from stich.web.bot_pool import BotThinker
 from stich.web.cluster import keys
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
 from stich.web.cluster.shared_limits import SharedBudgets
 from stich.web.cluster.shared_sockets import SharedSockets
-from stich.web.db import Database
+from stich.web.guards.client_address import client_address
+from stich.web.guards.socket_limits import Ticket
+from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
+from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError, error_message
+from stich.web.runtime.bot_pool import BotThinker
+from stich.web.runtime.connection import Connection, screen_message
+from stich.web.runtime.manager import TableManager
+from stich.web.runtime.seats import table_bot_spec
+from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
-from stich.web.socket_limits import Ticket
-from stich.web.table_caps import Owner, check_bot_level, client_address, is_search_bot
-from stich.web.tables import Connection, TableManager, TableRuntime, screen_message, table_bot_spec
+from stich.web.storage.db import Database
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
 
-    from stich.web.db import TableRow
+    from stich.web.storage.db import TableRow
 
 log = logging.getLogger("stich.web.cluster")
 
@@ -255,12 +258,12 @@ class ClusterTableManager(TableManager):
         await self._publish_summaries([runtime])
 
     async def create(
-        self, row: TableRow, identity: Identity | None = None, connection: HTTPConnection | None = None, bots: str | None = None
+        self, row: TableRow, identity: Identity | None = None, address: str | None = None, bots: str | None = None
     ) -> TableRuntime:
         """Create the table (:meth:`TableManager.create`) under this worker's lease, taken before the table is stored."""
         if not await self.leases.acquire(row.id):  # pragma: no cover - a fresh random id
             raise ApiError(503, WHOLE, "the new table's id is taken; try again")
-        creator = Owner.of(identity, connection) if identity is not None else None
+        creator = Owner.of(identity, address) if identity is not None else None
         counts: list[tuple[str, str]] = []
         try:
             if creator is not None:
@@ -272,7 +275,7 @@ class ClusterTableManager(TableManager):
                         counts.append((SEARCH, "bots"))
                 counts.append((TABLES, "tables"))
                 await self.caps.claim(row.id, creator, counts)  # counted from here on (the lease is held), on every worker
-            runtime = await super().create(row, identity, connection, bots)
+            runtime = await super().create(row, identity, address, bots)
         except BaseException:
             stored = self.tables.get(row.id)
             if creator is not None and stored is None:
@@ -643,7 +646,7 @@ class ClusterTableManager(TableManager):
             return False
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
         await websocket.accept()
-        address = client_address(websocket)
+        address = client_address(websocket, self.settings.trusted_proxies)
         ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
@@ -651,7 +654,7 @@ class ClusterTableManager(TableManager):
             if not isinstance(ticket, str):
                 await self.close_socket(ticket)
             return True
-        conn = Connection(websocket, identity, self.settings, address, self.sessions)  # its first message asks the database
+        conn = Connection(websocket, identity, self.settings, address, self.sessions, db=self.db)  # its first message asks the database
         client = secrets.token_hex(8)
         writer = asyncio.create_task(conn.writer())
         self.relayed[client] = Relayed(conn, table_id, owner, writer)

@@ -1,7 +1,7 @@
 """The owner's side of a client connected to another worker: a :class:`RemoteConnection` and the :class:`Outbox`.
 
 A :class:`RemoteConnection` stands in the table's ``connections`` like a
-local :class:`~stich.web.tables.Connection`: it has the client's identity,
+local :class:`~stich.web.runtime.connection.Connection`: it has the client's identity,
 address and seat, counts for presence, and receives exactly the messages the
 table would write to a local socket of that seat (its own view, or the public
 one for a spectator).  Instead of a socket it has the :class:`Outbox`, which
@@ -21,11 +21,11 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from stich.web.auth import Identity
-from stich.web.broadcast import encode
 from stich.web.cluster import keys
+from stich.web.identity import Identity
+from stich.web.runtime.broadcast import encode
+from stich.web.runtime.connection import Connection
 from stich.web.settings import Settings
-from stich.web.tables import Connection
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -94,7 +94,7 @@ class Outbox:
             if message is None:
                 body["close"] = code
             elif isinstance(message, str):
-                body["t"] = message  # already encoded once for its whole audience (stich.web.broadcast)
+                body["t"] = message  # already encoded once for its whole audience (stich.web.runtime.broadcast)
             else:
                 body["m"] = message
             batch.append((keys.inbox(worker), encode(body)))
@@ -135,7 +135,7 @@ class RemoteConnection(Connection):
             self.outbox.send(self.worker, self.client, message)
 
     def send_text(self, text: str) -> None:
-        """Publish an already encoded message (a whole audience's one text, :mod:`stich.web.broadcast`) to the client's worker."""
+        """Publish an already encoded message (a whole audience's one text, :mod:`stich.web.runtime.broadcast`) to the client's worker."""
         if not self.closed:
             self.outbox.send(self.worker, self.client, text)
 

@@ -1,6 +1,6 @@
 """The table caps per person and per address counted in Redis, so that they hold across workers.
 
-In one process the caps of :mod:`stich.web.table_caps` count the process's own
+In one process the caps of :mod:`stich.web.guards.table_caps` count the process's own
 tables.  With several workers each would count only its own, and a person could
 open ``max_search_tables_per_person`` tables with search bots on every worker
 and load every worker's bot pool.  Here each count is a Redis set of table ids
@@ -19,7 +19,7 @@ counts for as long as it is played, on whichever worker.  A table that ends is
 taken out of its sets at once.
 
 The refusals are those of one process (429 naming ``tables``, ``bots`` or
-``bot``, :func:`stich.web.table_caps.refusal`).
+``bot``, :func:`stich.web.guards.table_caps.refusal`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from stich.web.cluster import keys
-from stich.web.table_caps import Owner, refusal
+from stich.web.guards.table_caps import Owner, refusal
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -97,7 +97,7 @@ def _owner(text: str) -> Owner:
 
 
 class SharedTableCaps:
-    """The table caps of :mod:`stich.web.table_caps`, counted in Redis for every worker (see the module's docstring)."""
+    """The table caps of :mod:`stich.web.guards.table_caps`, counted in Redis for every worker (see the module's docstring)."""
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis

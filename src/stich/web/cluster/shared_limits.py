@@ -5,11 +5,11 @@ attempts sent at once to several workers cannot all slip under a limit.
 Times are Redis's own clock (``TIME``), so workers with skewed clocks agree.
 
 * Logins (:class:`RedisLoginLimiter`): the sliding windows of
-  :mod:`stich.web.login_limit` as sorted sets of attempt times, per account
+  :mod:`stich.web.guards.login_limit` as sorted sets of attempt times, per account
   name and address and per address; an attempt that succeeds or is never
   checked is taken back, as in one process.
 * Messages (:class:`SharedBudgets`): the token buckets of
-  :mod:`stich.web.socket_limits` (per client and per address, a minute's
+  :mod:`stich.web.guards.socket_limits` (per client and per address, a minute's
   worth refilling evenly) as hashes; a message spends from both buckets or
   from neither.
 """
@@ -19,10 +19,10 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from stich.web.auth import Identity
 from stich.web.cluster import keys
-from stich.web.login_limit import Attempt
-from stich.web.socket_limits import client_key
+from stich.web.guards.login_limit import Attempt
+from stich.web.guards.socket_limits import client_key
+from stich.web.identity import Identity
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -79,7 +79,7 @@ return 1
 
 
 class RedisLoginLimiter:
-    """:class:`stich.web.login_limit.LoginLimiter`'s limits, counted in Redis for every worker."""
+    """:class:`stich.web.guards.login_limit.LoginLimiter`'s limits, counted in Redis for every worker."""
 
     def __init__(self, redis: Redis, max_failures: int, window: float, max_per_address: int | None = None) -> None:
         self.redis = redis
@@ -128,7 +128,7 @@ class RedisLoginLimiter:
 
 
 class SharedBudgets:
-    """The per-client and per-address message budgets of :class:`stich.web.socket_limits.SocketLimits`, in Redis."""
+    """The per-client and per-address message budgets of :class:`stich.web.guards.socket_limits.SocketLimits`, in Redis."""
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis

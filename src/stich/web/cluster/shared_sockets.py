@@ -1,6 +1,6 @@
 """The caps on open table sockets (per client, address and table) counted in Redis, so that they hold across workers.
 
-:class:`stich.web.socket_limits.SocketLimits` counts the sockets of one
+:class:`stich.web.guards.socket_limits.SocketLimits` counts the sockets of one
 process.  With several workers a client could otherwise open the cap on every
 worker.  Here each count is a Redis hash per client, address or table
 (:func:`~stich.web.cluster.keys.sockets`) holding one field per worker: how
@@ -22,7 +22,7 @@ from stich.web.cluster import keys
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from stich.web.socket_limits import Ticket
+    from stich.web.guards.socket_limits import Ticket
 
 KEPT_SECONDS = 86_400
 """A count expires a day after the last socket opened against it (a safety net: closes and dead workers' lapses keep it right)."""
@@ -77,7 +77,7 @@ class SharedSockets:
     async def open(self, ticket: Ticket, caps: list[tuple[str, int, str]]) -> str | None:
         """Count the socket of ``ticket`` on every worker; ``None``, or the reason it is refused past one of ``caps``.
 
-        ``caps``: (count key, cap, whose) as :meth:`stich.web.socket_limits.SocketLimits.caps` gives them.
+        ``caps``: (count key, cap, whose) as :meth:`stich.web.guards.socket_limits.SocketLimits.caps` gives them.
         """
         found: Any = await self._open(
             keys=[keys.sockets(key) for key, _cap, _whose in caps],

@@ -1,0 +1,17 @@
+"""The HTTP and WebSocket API, one module per resource: the edge where requests come in.
+
+* :mod:`.accounts` – register, login, logout, ``me``, guest names (``/api/auth``);
+* :mod:`.session` – the session cookie: who is asking (an :class:`~stich.web.identity.Identity`),
+  and a guest session made on first need;
+* :mod:`.lobby` – games, tables, seats, bots, invites, deals and records (``/api/*``);
+* :mod:`.history` – replays, a person's statistics and deals, the bots on offer (``/api/deals/{id}/replay``, ``/api/me/*``, ``/api/bots``);
+* :mod:`.cards` – the card pictures;
+* :mod:`.table_socket` – the table WebSocket (``/ws/tables/{id}``), handed to the live table;
+* :mod:`.services` – the objects the composition root (:func:`stich.web.app.create_app`) builds
+  and hands to every handler.
+
+May import: :mod:`stich.web.runtime`, :mod:`stich.web.storage`, :mod:`stich.web.guards`,
+:mod:`stich.web.deals`, :mod:`stich.web.card_art` and the base modules (``identity``,
+``protocol``, ``settings``), and the layers below ``stich.web`` (arena, bots, core).
+Never :mod:`stich.web.app` nor :mod:`stich.web.cluster` (the root picks the table manager).
+"""

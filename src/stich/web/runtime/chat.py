@@ -1,0 +1,205 @@
+"""Table chat (issue 28, decision 0036): two channels per table, quick phrases, free text, a rate limit, recent history.
+
+* **Channels.**  The players of a table write to the ``players`` channel; anyone
+  else connected to it (a spectator with a session) writes to the
+  ``spectators`` channel.  Players never receive the spectators' channel;
+  spectators read both (the players' chat holds nothing a spectator may not
+  know: everything in it was said to the whole table, opponents included).
+* **Quick phrases** are sent and kept as ids (:data:`PHRASES`), so that each
+  reader's client words them in its own language.
+* **Free text** is cleaned (:func:`clean_text`: control and invisible
+  formatting characters dropped, white space made single spaces) and must
+  then hold 1 to ``chat_max_chars`` characters.  It is stored and sent as
+  plain text; clients show it as text, never as markup.
+* **Rate limit** per person (the account, or the guest session) and table: a
+  token bucket of ``chat_burst`` messages refilled at ``chat_per_minute``; a
+  message past it is answered ``{"type": "error", "field": "chat",
+  "status": 429, "retry_after": seconds, ...}`` and nothing is sent.  The
+  socket stays open (the WebSocket's own message budget still applies).
+* **History**: the last ``chat_history`` messages of each channel stay in the
+  table's memory and are sent (``chat_history``) to every client that
+  connects, so late joiners and reconnecting players see the conversation.
+  Nothing is written to the database, and a server restart forgets the chat.
+* **Bots never chat**: only connected people post messages.
+
+Everything happens on the event loop without an ``await``, so a post is one
+atomic step and needs no table lock.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+from stich.web.guards.names import name_key
+from stich.web.identity import Identity
+from stich.web.protocol import ChatMessage, ProtocolError, error_message
+from stich.web.settings import Settings
+
+PLAYERS = "players"
+"""The channel of the people seated at the table."""
+SPECTATORS = "spectators"
+"""The channel of everyone else watching the table (players never receive it)."""
+
+PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "wait", "back", "bye")
+"""Quick phrase ids, in the order clients offer them; their words are the clients' (``chat.phrase.<id>``)."""
+
+ZERO_WIDTH_JOINER = "\u200d"
+"""The one invisible formatting character kept: it joins emoji such as 👨‍👩‍👧 into one picture."""
+_SPACES = re.compile(r"\s+")
+
+
+class Chatter(Protocol):
+    """A connected client as the chat sees it (a table's ``Connection``)."""
+
+    seat: int | None
+    identity: Identity | None
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Queue a message for the client."""
+
+
+def clean_text(raw: str) -> str:
+    """``raw`` as shown at the table: NFC, control characters as spaces, invisible formatting dropped, spaces single, trimmed.
+
+    Control characters (line breaks, tabs, escape sequences) become spaces;
+    format characters (bidirectional overrides that turn text around,
+    zero-width spaces, byte-order marks) and lone surrogates (which JSON may
+    carry but UTF-8 cannot) are dropped, keeping only the zero-width joiner.
+    """
+    kept: list[str] = []
+    for char in raw:
+        kind = unicodedata.category(char)
+        if kind == "Cc":
+            kept.append(" ")
+        elif kind == "Cs" or (kind == "Cf" and char != ZERO_WIDTH_JOINER):
+            continue
+        else:
+            kept.append(char)
+    text = unicodedata.normalize("NFC", "".join(kept))
+    return _SPACES.sub(" ", text).strip()
+
+
+class ChatRefused(ProtocolError):
+    """A chat message that is refused because its sender is writing too fast (HTTP's 429)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("chat", f"too many chat messages; wait {retry_after} s")
+        self.retry_after = retry_after
+
+    def error(self) -> dict[str, Any]:
+        """The error message sent to the client: the usual shape plus ``status`` 429 and ``retry_after`` seconds."""
+        return {**error_message(self.field, self.message), "status": 429, "retry_after": self.retry_after}
+
+
+class ChatRate:
+    """Token buckets per person: ``burst`` messages at once, refilled at ``per_minute`` a minute."""
+
+    def __init__(self, burst: int, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_minute = per_minute
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> None:
+        """Spend one message of ``key``, or raise :class:`ChatRefused` with the seconds until the next one."""
+        now = self.clock()
+        tokens, then = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.per_minute / 60.0)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            raise ChatRefused(max(1, math.ceil((1.0 - tokens) * 60.0 / self.per_minute)))
+        self._buckets[key] = (tokens - 1.0, now)
+
+
+def person_key(identity: Identity) -> str:
+    """Whom the rate limit counts: the account (all its sessions together), else the guest session."""
+    return f"user:{identity.user_id}" if identity.user_id is not None else f"session:{identity.session_id}"
+
+
+class TableChat:
+    """One table's chat: checks and spreads messages, and keeps the latest of each channel."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_chars = settings.chat_max_chars
+        self.rate = ChatRate(settings.chat_burst, settings.chat_per_minute, clock)
+        self.history: dict[str, deque[dict[str, Any]]] = {
+            PLAYERS: deque(maxlen=settings.chat_history),
+            SPECTATORS: deque(maxlen=settings.chat_history),
+        }
+        self._next_id = 1
+
+    @staticmethod
+    def channel_of(client: Chatter) -> str:
+        """The channel a client writes to: the players' when seated, else the spectators'."""
+        return PLAYERS if client.seat is not None else SPECTATORS
+
+    @staticmethod
+    def reads(client: Chatter, channel: str) -> bool:
+        """Whether ``client`` receives ``channel``: everybody the players' one, only spectators the spectators' one."""
+        return channel == PLAYERS or client.seat is None
+
+    def check(self, message: ChatMessage) -> tuple[str | None, str | None]:
+        """The cleaned ``(text, phrase)`` of a chat message (one of them ``None``), or :class:`ProtocolError` naming the field."""
+        if message.text is not None and message.phrase is not None:
+            raise ProtocolError("phrase", "send either text or a quick phrase, not both")
+        if message.phrase is not None:
+            if message.phrase not in PHRASES:
+                raise ProtocolError("phrase", f"unknown quick phrase {message.phrase[:40]!r}; one of {', '.join(PHRASES)}")
+            return None, message.phrase
+        if message.text is None:
+            raise ProtocolError("text", "required field is missing: send text, or a quick phrase in phrase")
+        text = clean_text(message.text)
+        if not text:
+            raise ProtocolError("text", "the message is empty; write something or pick a quick phrase")
+        if len(text) > self.max_chars:
+            raise ProtocolError("text", f"too long: {len(text)} characters, at most {self.max_chars}")
+        return text, None
+
+    def post(self, sender: Chatter, message: ChatMessage, clients: Iterable[Chatter]) -> dict[str, Any] | None:
+        """Check ``sender``'s message, keep it and send it to every client of ``clients`` that reads its channel.
+
+        A refused message is answered to the sender alone (an ``error``) and
+        changes nothing; returns the ``chat`` message sent, or ``None``.
+        """
+        try:
+            identity = sender.identity
+            if identity is None:
+                raise ProtocolError("chat", "only people with a name may chat: log in or play as a guest")
+            text, phrase = self.check(message)
+            self.rate.take(person_key(identity))
+        except ChatRefused as exc:
+            sender.send(exc.error())
+            return None
+        except ProtocolError as exc:
+            sender.send(error_message(exc.field, exc.message))
+            return None
+        channel = self.channel_of(sender)
+        said = {
+            "type": "chat",
+            "id": self._next_id,
+            "channel": channel,
+            "seat": sender.seat,
+            "name": identity.name,
+            "key": name_key(identity.name),
+            "text": text,
+            "phrase": phrase,
+            "at": int(time.time() * 1000),
+        }
+        self._next_id += 1
+        self.history[channel].append(said)
+        for client in list(clients):
+            if self.reads(client, channel):
+                client.send(said)
+        return said
+
+    def history_message(self, client: Chatter) -> dict[str, Any]:
+        """``chat_history``: the kept messages ``client`` may read, oldest first, and the text limit."""
+        messages = [said for channel, kept in self.history.items() if self.reads(client, channel) for said in kept]
+        messages.sort(key=lambda said: int(said["id"]))
+        return {"type": "chat_history", "channel": self.channel_of(client), "max_chars": self.max_chars, "messages": messages}
