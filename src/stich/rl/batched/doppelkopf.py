@@ -152,6 +152,12 @@ class DoppelkopfBatch:
             self._deal(done)
         return done
 
+    def reset_rows(self, rows: npt.ArrayLike) -> None:
+        """Deal the deals ``rows`` anew from their streams, finished or not (the vector env's autoreset)."""
+        picked = np.asarray(rows, dtype=np.int64).reshape(-1)
+        if len(picked):
+            self._deal(picked)
+
     def _deal(self, rows: IntArray) -> None:
         seeds = np.empty(len(rows), dtype=np.uint64)
         dealers = np.empty(len(rows), dtype=np.int64)

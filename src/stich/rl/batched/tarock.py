@@ -203,6 +203,11 @@ class TarockBatch:
             self._deal(int(b))
         return done
 
+    def reset_rows(self, rows: npt.ArrayLike) -> None:
+        """Deal the deals ``rows`` anew from their streams, finished or not (the vector env's autoreset)."""
+        for b in np.asarray(rows, dtype=np.int64).reshape(-1):
+            self._deal(int(b))
+
     def _deal(self, b: int) -> None:
         """Deal ``b``'s next deal, play it through the engine to its first card, and hand it to the kernel."""
         game, stream = self.game, self._streams[b]
