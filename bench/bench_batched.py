@@ -29,6 +29,7 @@ streams), both scaled to 1,000 deals from ``N = 4096``.
 
     python bench/bench_batched.py --steps 400000 --deals 100 --json batched.json
     python bench/bench_batched.py --only-tarock --steps 400000 --deals 200   # the Tarock-family rows alone
+    python bench/bench_batched.py --no-tarock --steps 1000000 --deals 2000   # Doppelkopf against OpenSpiel alone
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="batch sizes (default 1,64,1024,4096)")
     parser.add_argument("--no-spiel", action="store_true", help="leave OpenSpiel out")
     parser.add_argument("--only-tarock", action="store_true", help="only the Tarock-family rows (TarockBatch and their AEC envs)")
+    parser.add_argument("--no-tarock", action="store_true", help="leave the Tarock-family rows out")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     rows: dict[str, Any] = {}
@@ -127,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.only_tarock:
         rows["aec"] = row = _timed(lambda: aec_run(ENV_ID, args.deals))
         print(f"{'aec (PettingZoo)':<28}{row['steps_per_s']:>12,} steps/s")
-    for env_id in TAROCK_IDS:
+    for env_id in () if args.no_tarock else TAROCK_IDS:
         batched_run(2, 100, env_id=env_id)
         rows[f"batched {env_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=env_id)
         label = f"batched {env_id.split('/')[1]} N={TAROCK_SIZE}"

@@ -134,3 +134,19 @@ def test_a_hidden_action_has_a_code_of_its_own_and_an_unknown_event_is_refused()
     assert min(history.code_of("discard ?"), history.code_of("offer ?")) >= len(history.codes)
     with pytest.raises(ValueError, match="neither an action of the game nor a hidden one"):
         history.code_of("shuffle ?!")
+
+
+def test_an_observer_made_without_a_type_is_the_observation_as_in_openspiels_own_games() -> None:
+    """``make_observation(game)`` (no type: the default observation) has no history; the information state has it."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("stich_dobbm")
+    size = config_of(game).encoding.size
+    assert make_observation(game).tensor.size == size
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert info.tensor.size == game.information_state_tensor_size() > size
+    state = game.new_initial_state()
+    _deal(state, np.random.RandomState(1))
+    state.apply_action(state.legal_actions()[0])
+    assert "events" not in make_observation(game).string_from(state, 0)  # was the information state before issue 41
+    assert "events" in info.string_from(state, 0)

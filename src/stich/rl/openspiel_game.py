@@ -177,7 +177,8 @@ class StichSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> StichObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        # OpenSpiel's convention (its Python games): no type given is the default observation, without perfect recall.
+        perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
         return StichObserver(config_of(self).encoding, perfect_recall)
 
 
