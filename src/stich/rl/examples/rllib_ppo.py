@@ -19,6 +19,8 @@ which no stich extra installs (it is large); without it the script says so.
 from __future__ import annotations
 
 import argparse
+import importlib
+import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,8 +49,9 @@ def build_config(env_id: str, *, batch_size: int = 256, hidden: int = 64, seed: 
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
+    ppo_config: Any = PPOConfig  # annotated in some ray releases only: through Any it passes mypy with all of them
     return (
-        PPOConfig()
+        ppo_config()
         .environment(StichMultiAgentEnv, env_config={"env_id": env_id, "reward_scale": 0.01})
         .framework("torch")
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
@@ -71,7 +74,7 @@ def build_config(env_id: str, *, batch_size: int = 256, hidden: int = 64, seed: 
 
 def greedy_check(module: Any, env_id: str, deals: int, seed: int = 0) -> tuple[int, int]:
     """Play ``deals`` deals with the greedy masked policy; ``(moves, illegal moves)``."""
-    import torch
+    torch = importlib.import_module("torch")  # RLlib's learners need it; no stich extra installs it (nor its stubs)
 
     env = StichMultiAgentEnv({"env_id": env_id})
     moves = illegal = 0
@@ -93,7 +96,17 @@ def greedy_check(module: Any, env_id: str, deals: int, seed: int = 0) -> tuple[i
 
 
 def run(env_id: str, iterations: int, *, batch_size: int = 256, check_deals: int = 5, seed: int = 0) -> RunResult:
-    """Train ``iterations`` PPO iterations, then the greedy check."""
+    """Train ``iterations`` PPO iterations, then the greedy check.
+
+    Starts a Ray instance of its own (``address="local"``: a plain ``ray.init()``
+    would join another one already running on the machine) unless the process
+    is connected to Ray already, and stops what it started.
+    """
+    import ray
+
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     algo = build_config(env_id, batch_size=batch_size, seed=seed).build_algo()
     try:
         reports = []
@@ -111,6 +124,8 @@ def run(env_id: str, iterations: int, *, batch_size: int = 256, check_deals: int
         moves, illegal = greedy_check(module, env_id, check_deals, seed)
     finally:
         algo.stop()
+        if started:
+            ray.shutdown()
     return RunResult(reports, moves, illegal)
 
 
@@ -123,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        import torch  # noqa: F401 - RLlib's learners need it
+        importlib.import_module("torch")
     except ImportError:
         print("RLlib's PPO needs torch: pip install torch (no stich extra installs it)", file=sys.stderr)
         return 2
