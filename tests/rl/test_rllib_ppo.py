@@ -20,7 +20,7 @@ ENV = "stich/tapp_tarock-standard-v1"
 
 def test_the_config_shares_one_masked_policy_among_every_seat() -> None:
     config = rllib_ppo.build_config(ENV, batch_size=64)
-    assert config.env_config == {"env_id": ENV, "reward_scale": 0.01}
+    assert config.env_config == {"env_id": ENV, "reward_scale": 0.01, "illegal": "penalty"}
     assert set(config.policies) == {rllib_ppo.POLICY}
     assert config.policy_mapping_fn("player_2", None) == rllib_ppo.POLICY
     spec = config.rl_module_spec.rl_module_specs[rllib_ppo.POLICY]

@@ -10,7 +10,8 @@ action-masking module of RLlib's own examples
 and no Ray cluster beyond the local process (``num_env_runners=0``).  After
 training, the greedy policy (the highest masked logit) plays ``--check-deals``
 deals and the run reports how many of its moves were illegal: with the mask
-applied, none can be.
+applied, none can be.  The env trains in ``illegal="penalty"`` mode: RLlib's
+env checker steps unmasked random actions once, which would otherwise raise.
 
 Needs ``pip install 'stich[rl,rllib]' torch``: RLlib's learners need torch,
 which no stich extra installs (it is large); without it the script says so.
@@ -52,7 +53,7 @@ def build_config(env_id: str, *, batch_size: int = 256, hidden: int = 64, seed: 
     ppo_config: Any = PPOConfig  # annotated in some ray releases only: through Any it passes mypy with all of them
     return (
         ppo_config()
-        .environment(StichMultiAgentEnv, env_config={"env_id": env_id, "reward_scale": 0.01})
+        .environment(StichMultiAgentEnv, env_config={"env_id": env_id, "reward_scale": 0.01, "illegal": "penalty"})
         .framework("torch")
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
         .learners(num_learners=0)
