@@ -114,11 +114,12 @@ def run(env_id: str, iterations: int, *, batch_size: int = 256, check_deals: int
         for _ in range(iterations):
             result = algo.train()
             runners = result.get("env_runners", {})
+            mean = runners.get("episode_return_mean")
             reports.append(
                 {
-                    "episodes": runners.get("num_episodes", 0),
-                    "return_mean": runners.get("episode_return_mean"),
-                    "steps": result.get("num_env_steps_sampled_lifetime"),
+                    "episodes": int(runners.get("num_episodes", 0)),
+                    "return_mean": None if mean is None else round(float(mean), 4),
+                    "steps": int(result.get("num_env_steps_sampled_lifetime", 0)),
                 }
             )
         module = algo.get_module(POLICY)
