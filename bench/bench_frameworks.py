@@ -36,7 +36,7 @@ import numpy as np
 from bench_common import aec_deals, machine_info, no_gc, spiel_deals
 from bench_common import spiel_observation as observation_offered
 
-from stich.rl.pettingzoo_env import env as aec_env
+from stich.rl.pettingzoo_env import raw_env as aec_env
 
 STICH_GAMES = ("doppelkopf", "tapp_tarock")
 SPIEL_GAMES = ("tarok(players=4)", "skat", "hearts")

@@ -48,7 +48,7 @@ from bench_common import aec_deals, machine_info, no_gc, spiel_deals
 from bench_common import spiel_observation as observation_offered
 
 from stich.core.registry import make_game
-from stich.rl.pettingzoo_env import env as aec_env
+from stich.rl.pettingzoo_env import raw_env as aec_env
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
 SPIEL_GAMES = ("tarok(players=4)", "skat", "hearts")

@@ -33,7 +33,7 @@ from typing import Any
 
 from bench_common import machine_info
 
-from stich.rl.pettingzoo_env import env
+from stich.rl.pettingzoo_env import raw_env
 from stich.rl.policy import MLPPolicy
 from stich.rl.selfplay import Episode, InProcess, LearnerPlay, LocalProcesses, Runner, TeacherPlay, generate
 
@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
 
-    e = env(args.env)
+    e = raw_env(args.env)
     policy = MLPPolicy.create(e.table.game, e.table.encoding.size, (256, 128), seed=0)
     runners: dict[str, Runner] = {"one process": InProcess(), f"--workers {args.workers}": LocalProcesses(args.workers)}
     ray_start_s = None

@@ -17,6 +17,7 @@ import pytest
 
 from stich.errors import IllegalActionError
 from stich.games.doppelkopf import actions as A
+from stich.rl.deals import spawn_seed
 from stich.rl.table import Table, TableConfig
 
 batched = pytest.importorskip("stich.rl.batched.doppelkopf")
@@ -46,7 +47,7 @@ def _play_both(deals: int, seed: int, every_seat: int, reward_scale: float = 1.0
     batch.reset(seed=seed)
     tables = [Table(TableConfig(dealer="random", reward_scale=reward_scale)) for _ in range(deals)]
     for i, table in enumerate(tables):
-        table.deal(seed + i)
+        table.deal(spawn_seed(seed, i))
     rngs = [random.Random(seed * 7 + i) for i in range(deals)]
     kinds: dict[str, int] = {}
 
@@ -60,7 +61,7 @@ def _play_both(deals: int, seed: int, every_seat: int, reward_scale: float = 1.0
 
 def test_batched_deals_equal_the_reference_step_for_step() -> None:
     """200 seeded deals: tensors (of every seat in 20 of them), masks, players, rewards and ends equal the single env's at every step."""
-    kinds = _play_both(DEALS, seed=1000, every_seat=20)
+    kinds = _play_both(DEALS, seed=1001, every_seat=20)  # a seed whose 200 deals hold every game type (spawned streams, decision 0046)
     assert sum(kinds.values()) == DEALS
     # the comparison covered every game type of the DDV health round (§3.2, §4.2, §4.3)
     assert {"normal", "solo", "stille_hochzeit", "hochzeit"} <= set(kinds), kinds

@@ -10,6 +10,7 @@ from open_spiel.python.algorithms import mcts
 from stich.core.registry import game_names
 from stich.errors import OptionError
 from stich.rl.encoding import Encoding
+from stich.rl.history import HistoryEncoding
 from stich.rl.openspiel_game import config_of, load
 
 NAMES = [f"stich_{name}" for name in game_names()]
@@ -80,7 +81,9 @@ def test_observers_are_the_encoding_of_the_seats_observation() -> None:
     assert engine is not None
     for seat in range(4):
         obs = engine.observation(seat)
-        assert np.array_equal(np.array(state.information_state_tensor(seat), dtype=np.float32), enc.tensor(obs))
+        info = np.array(state.information_state_tensor(seat), dtype=np.float32)
+        assert np.array_equal(info[: enc.size], enc.tensor(obs))  # the observation, then the history (perfect recall)
+        assert np.array_equal(info[enc.size :], HistoryEncoding(config_of(game).game).tensor(obs))
         assert np.array_equal(np.array(state.observation_tensor(seat), dtype=np.float32), enc.tensor(obs))
         assert state.information_state_string(seat) == enc.info_state(obs)
         assert "events" not in state.observation_string(seat)
@@ -93,3 +96,57 @@ def test_load_takes_an_environment_id_or_a_game_string() -> None:
     assert config_of(game).game.canonical == "doppelkopf(preset=ddv,players=5,nines=false)"
     with pytest.raises(OptionError, match="players"):
         pyspiel.load_game("stich_tapp_tarock(options=players:4)")
+
+
+@pytest.mark.parametrize("name", [f"stich_{name}" for name in game_names()])
+def test_the_information_state_tensor_has_perfect_recall(name: str) -> None:
+    """Its history block decodes to every event the seat saw, in order, so different histories never share a tensor.
+
+    The observation tensor alone merges histories (the issue: tabular and CFR-style methods would merge information
+    sets); across the deals here, equal information-state tensors come exactly with equal information-state strings.
+    """
+    game = pyspiel.load_game(name)
+    history = HistoryEncoding(config_of(game).game)
+    assert game.information_state_tensor_size() == config_of(game).encoding.size + history.size
+    assert game.observation_tensor_size() == config_of(game).encoding.size
+    assert history.max_events + config_of(game).game.deck.size == game.max_game_length()
+    rng = np.random.RandomState(11)
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    for _ in range(3):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        while not state.is_terminal():
+            for seat in range(game.num_players()):
+                obs = state.engine.state.observation(seat)
+                tensor = np.array(state.information_state_tensor(seat), dtype=np.float32)
+                block = tensor[config_of(game).encoding.size :]
+                assert set(np.unique(block)) <= {0.0, 1.0}
+                assert history.decode(block, seat) == [(s, history.code_of(t)) for s, t in obs.events]
+                text, key = state.information_state_string(seat), tensor.tobytes()
+                assert by_string.setdefault(text, key) == key and by_tensor.setdefault(key, text) == text
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_a_hidden_action_has_a_code_of_its_own_and_an_unknown_event_is_refused() -> None:
+    history = HistoryEncoding(config_of(pyspiel.load_game("stich_droggn")).game)
+    assert history.code_of("discard ?") != history.code_of("offer ?")
+    assert min(history.code_of("discard ?"), history.code_of("offer ?")) >= len(history.codes)
+    with pytest.raises(ValueError, match="neither an action of the game nor a hidden one"):
+        history.code_of("shuffle ?!")
+
+
+def test_an_observer_made_without_a_type_is_the_observation_as_in_openspiels_own_games() -> None:
+    """``make_observation(game)`` (no type: the default observation) has no history; the information state has it."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("stich_dobbm")
+    size = config_of(game).encoding.size
+    assert make_observation(game).tensor.size == size
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert info.tensor.size == game.information_state_tensor_size() > size
+    state = game.new_initial_state()
+    _deal(state, np.random.RandomState(1))
+    state.apply_action(state.legal_actions()[0])
+    assert "events" not in make_observation(game).string_from(state, 0)  # was the information state before issue 41
+    assert "events" in info.string_from(state, 0)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 from stich.core.registry import game_names
+from stich.rl.openspiel_bots import ismcts_bots
 from stich.rl.openspiel_game import config_of  # registers the games
 
 NAMES = [f"stich_{name}" for name in game_names()]
@@ -100,3 +101,37 @@ def test_resampling_during_the_deal_is_refused() -> None:
     state = pyspiel.load_game("stich_dobbm").new_initial_state()
     with pytest.raises(ValueError, match="still being dealt"):
         state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+
+
+def test_openspiels_own_ismcts_bot_cannot_be_restarted_so_evaluate_bots_fails() -> None:
+    """The limitation the shim exists for (docs/research.md): ISMCTSBot implements no restart_at."""
+    game = pyspiel.load_game("stich_dobbm")
+    rng = np.random.RandomState(0)
+    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 2, random_state=rng) for _ in range(4)]
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_ismcts_shim_plays_full_deals_in_openspiels_evaluate_bots(name: str) -> None:
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, ismcts_bots(game, max_simulations=2, seed=3), np.random.RandomState(3))
+    engine = state.engine.state
+    assert engine.is_terminal() and list(returns) == [float(s) for s in engine.result().scores]
+
+
+def test_the_ismcts_shim_is_reproducible_from_its_seed_and_runs_in_the_cpp_evaluate_bots() -> None:
+    game = pyspiel.load_game("stich_tapp_tarock")
+
+    def histories(seed: int) -> list[int]:
+        state = game.new_initial_state()
+        evaluate_bots.evaluate_bots(state, ismcts_bots(game, max_simulations=6, seed=seed), np.random.RandomState(1))
+        return state.history()
+
+    assert histories(5) == histories(5)
+    state = game.new_initial_state()
+    returns = pyspiel.evaluate_bots(state, ismcts_bots(game, max_simulations=2, seed=1), 7)
+    assert state.is_terminal() and list(returns) == state.returns()
+    bot = ismcts_bots(game)[0]
+    assert bot.provides_policy() and not bot.provides_force_action()

@@ -7,11 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils import wrappers
 
 from stich.core.registry import game_names
 from stich.errors import IllegalActionError
-from stich.rl.pettingzoo_env import StichAECEnv, env
+from stich.rl.pettingzoo_env import StichAECEnv, env, raw_env
 
 GAMES = [
     *(f"stich/{name}-{preset}-v1" for name, preset in zip(game_names(), ("ddv", "standard", "pagat", "stubai", "furtwangen"), strict=True))
@@ -30,6 +31,40 @@ def test_pettingzoo_api_test(env_id: str) -> None:
 @pytest.mark.parametrize("env_id", GAMES)
 def test_pettingzoo_seed_test(env_id: str) -> None:
     seed_test(lambda: env(env_id), num_cycles=20)
+
+
+@pytest.mark.parametrize("env_id", GAMES + EXTRA)
+def test_pettingzoo_render_test(env_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(env_id, render_mode=render_mode))
+    assert "phase" in capsys.readouterr().out  # human mode printed the seat's view
+
+
+def test_env_is_wrapped_the_pettingzoo_way_and_raw_env_is_bare() -> None:
+    wrapped = env("stich/dobbm-pagat-v1")
+    assert isinstance(wrapped, wrappers.OrderEnforcingWrapper)
+    assert isinstance(wrapped.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(wrapped.unwrapped, StichAECEnv)
+    assert type(raw_env("stich/dobbm-pagat-v1")) is StichAECEnv
+    with pytest.raises(AttributeError, match="before reset"):
+        wrapped.agent_selection  # noqa: B018 - the order check is the point
+    wrapped.reset(seed=1)
+    with pytest.raises(AssertionError):
+        wrapped.step(len(wrapped.unwrapped.table.game.actions))  # outside the action space
+
+
+def test_the_text_render_is_the_seats_view_and_adds_the_rewards_at_the_end() -> None:
+    e = raw_env("stich/tapp_tarock-standard-v1", render_mode="ansi")
+    assert e.render() == "no deal in progress: call reset() first"
+    e.reset(seed=3)
+    seat = e.table.to_move()
+    assert e.render() == e.table.info_state(seat)
+    for _agent in e.agent_iter():
+        obs, _reward, terminated, _trunc, _info = e.last()
+        e.step(None if terminated else int(np.flatnonzero(obs["action_mask"])[0]))
+    text = e.render()
+    assert text is not None and text.splitlines()[-1] == "rewards " + " ".join(f"{r:g}" for r in e.table.rewards())
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
+        raw_env(render_mode="rgb_array")
 
 
 def _play(e: StichAECEnv, seed: int) -> tuple[dict[str, float], list[int]]:

@@ -186,7 +186,7 @@ def test_the_duplicate_baseline_replays_the_same_deal_the_same_way() -> None:
     # that needs a twin table that deals and plays the deal exactly as the learner's table did.
     scores = []
     for _ in range(2):
-        e = train_policy.env(ENV)
+        e = train_policy.raw_env(ENV)
         e.reset(seed=70)
         scores.append(train_policy.play_bots_deal(e, train_policy.bots_for(e, "heuristic", 70)))
         assert scores[-1] == list(e.table.current().result().scores) and any(scores[-1])

@@ -15,7 +15,9 @@ observation, like at any table.
 :func:`make_vector` gives a ``SyncVectorEnv`` with
 ``AutoresetMode.NEXT_STEP``: the step after a deal ends returns the first
 observation of the next deal (with reward 0, not terminated) and ignores the
-action given for that slot.
+action given for that slot.  ``reset(seed=s)`` seeds copy ``i`` with
+:func:`stich.rl.deals.spawn_seed` ``(s, i)`` (Gymnasium's own ``s + i`` would
+make vectors seeded ``s`` and ``s + 1`` share all copies but one, decision 0046).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.core.game import Action, Observation
+from stich.rl.deals import DEFAULT_DEALER, Dealer, spawn_seed
 from stich.rl.ids import registered_ids
 from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
 
@@ -60,14 +63,13 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         reward_scale: float = 1.0,
         illegal: IllegalMode = "raise",
         illegal_penalty: float = -1.0,
-        dealer: int | str = "random",
+        dealer: Dealer = DEFAULT_DEALER,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        dealer_value: Any = dealer if dealer == "random" else int(dealer)
-        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer_value))
+        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer))
         seats = self.table.seats
         if not 0 <= seat < seats:
             raise ValueError(f"seat must be 0..{seats - 1}, not {seat}")
@@ -126,9 +128,18 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self.table.info_state(self.seat) if self.render_mode == "ansi" else None
 
 
+class SpawnSeededSyncVectorEnv(SyncVectorEnv):
+    """Gymnasium's ``SyncVectorEnv`` whose int reset seed gives copy ``i`` ``spawn_seed(seed, i)``, not ``seed + i``."""
+
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if isinstance(seed, int):
+            seed = [spawn_seed(seed, i) for i in range(self.num_envs)]
+        return super().reset(seed=seed, options=options)
+
+
 def make_vector(env_id: str, num_envs: int, **kwargs: Any) -> SyncVectorEnv:
     """``num_envs`` copies in a ``SyncVectorEnv`` with ``AutoresetMode.NEXT_STEP`` (see the module docstring)."""
-    return SyncVectorEnv(
+    return SpawnSeededSyncVectorEnv(
         [lambda: StichGymEnv(env_id, **kwargs) for _ in range(num_envs)],
         autoreset_mode=AutoresetMode.NEXT_STEP,
     )

@@ -8,7 +8,10 @@ Importing this module registers ``stich_doppelkopf``, ``stich_tapp_tarock``,
 * ``options`` (string, ``key:value;key:value``, default none): options over
   the preset, ``stich_dobbm(options=players:5)``; :func:`load` turns an
   environment id or canonical game string into these two;
-* ``dealer`` (int, default 0): the dealer of the deal.
+* ``dealer`` (int, default 0): the dealer of the deal.  Unlike the other
+  adapters (a dealer drawn per deal, decision 0046) it is fixed: an OpenSpiel
+  game's parameters define the game and its chance nodes deal only the cards;
+  load the game with another ``dealer`` to vary the seats' roles.
 
 **Chance.** The deal is explicit: one chance node per physical card, each
 drawing uniformly among the cards not dealt yet (outcome = the card's index in
@@ -16,12 +19,14 @@ the pack), filling the piles in ``game.deal_parts`` order with the sizes the
 game deals.  Every partition of the pack into those piles is equally likely,
 as with the engine's own shuffle.
 
-**Observers.** The information-state and observation tensors are the
-encoding of :mod:`stich.rl.encoding` (the same tensor: it holds what the seat
-may know now); the information-state string is the encoding's string, which
-lists every action in order (perfect recall); the observation string leaves
-the list of actions out.  While the deal is in progress the tensor holds only
-the seat's cards dealt so far.
+**Observers.** The observation tensor is the encoding of
+:mod:`stich.rl.encoding` (what the seat may know now); the information-state
+tensor is that tensor followed by the seat's action history in order
+(:mod:`stich.rl.history`, slice ``history``), so it has perfect recall, as
+tabular and CFR-style methods need.  The information-state string is the
+encoding's string, which lists every action in order (perfect recall); the
+observation string leaves the list of actions out.  While the deal is in
+progress the tensors hold only the seat's cards dealt so far.
 
 **Resampling.** ``resample_from_infostate(player, sampler)`` draws a state
 the player cannot tell from the real one with stich's world samplers (see
@@ -49,9 +54,10 @@ import pyspiel
 from stich.bots.samplers import prepare_sampler
 from stich.core.game import Game, State
 from stich.core.options import parse_game_string
-from stich.core.registry import game_class, game_names, make_game
+from stich.core.registry import game_class, game_from_string, game_names, make_game
 from stich.errors import OptionError
 from stich.rl.encoding import Encoding, encoding_for
+from stich.rl.history import HistoryEncoding
 from stich.rl.ids import game_for
 from stich.rl.slices import card_values
 
@@ -171,7 +177,8 @@ class StichSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> StichObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        # OpenSpiel's convention (its Python games): no type given is the default observation, without perfect recall.
+        perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
         return StichObserver(config_of(self).encoding, perfect_recall)
 
 
@@ -297,13 +304,24 @@ class StichSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class StichObserver:
-    """OpenSpiel observer (the PyObserver interface): the encoding's tensor and strings of one seat."""
+    """OpenSpiel observer (the PyObserver interface): the encoding's tensor and strings of one seat.
+
+    With perfect recall (the information state) the tensor is the observation
+    tensor followed by the seat's action history (:mod:`stich.rl.history`, slice
+    ``history``), so two histories never share an information-state tensor;
+    without it (the observation) it is the observation tensor alone.
+    """
 
     def __init__(self, encoding: Encoding, perfect_recall: bool) -> None:
         self.encoding = encoding
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(encoding.size, np.float32)
+        self.history = history_for(encoding.game.canonical) if perfect_recall else None
+        extra = self.history.size if self.history is not None else 0
+        self.tensor = np.zeros(encoding.size + extra, np.float32)
         self.dict = {info.name: self.tensor[info.start : info.stop] for info in encoding.slices()}
+        self._observed = self.tensor[: encoding.size]
+        if self.history is not None:
+            self.dict["history"] = self.tensor[encoding.size :]
 
     def set_from(self, state: StichSpielState, player: int) -> None:
         engine = state.engine.state
@@ -315,7 +333,10 @@ class StichObserver:
                 self.encoding.layout, [deck.card(c) for c in state.own_cards_dealt(player)], "deal"
             )
             return
-        self.tensor[:] = self.encoding.tensor(engine.observation(player))
+        obs = engine.observation(player)
+        self._observed[:] = self.encoding.tensor(obs)
+        if self.history is not None:
+            self.history.write(obs, self.dict["history"])
 
     def string_from(self, state: StichSpielState, player: int) -> str:
         engine = state.engine.state
@@ -327,6 +348,12 @@ class StichObserver:
         if self.perfect_recall:
             return text
         return "\n".join(line for line in text.split("\n") if not line.startswith("events "))
+
+
+@cache
+def history_for(canonical: str) -> HistoryEncoding:
+    """One shared history encoding of a configured game, by canonical string."""
+    return HistoryEncoding(game_from_string(canonical))
 
 
 def _register(name: str) -> type[StichSpielGame]:

@@ -1,5 +1,17 @@
 """PettingZoo AEC environment for every game: ``stich.rl.pettingzoo_env.env("stich/doppelkopf-ddv-v1")``.
 
+As in PettingZoo's own games, :func:`env` is the env wrapped in PettingZoo's
+conventional wrappers (``AssertOutOfBoundsWrapper``: an action outside the
+action space is refused; ``OrderEnforcingWrapper``: ``step``/``observe``/
+``render`` before ``reset`` are refused) and :func:`raw_env` is the bare
+:class:`StichAECEnv`.  Attributes of the env (``table`` ...) are reached
+through the wrappers; ``env(...).unwrapped`` is the bare env.
+
+Rendering is text: ``render_mode="ansi"`` returns the deal as the seat to act
+sees it (its information-state string, plus every seat's reward once the deal is over),
+``render_mode="human"`` prints that text and returns ``None``.  Neither shows a
+card the seat cannot see.
+
 Agents ``player_0`` ... ``player_{n-1}`` are the seats (a dealer who sits out
 is an agent that is never selected and is paid 0).  Each observation is
 ``{"observation": float32 tensor, "action_mask": int8 mask}`` from
@@ -21,10 +33,15 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
+from stich.rl.deals import DEFAULT_DEALER, Dealer
 from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
 
 Observation = dict[str, npt.NDArray[Any]]
+
+RENDER_MODES = ("human", "ansi")
+"""Text renders: ``ansi`` returns the text, ``human`` prints it."""
 
 
 def agent_name(seat: int) -> str:
@@ -35,7 +52,7 @@ def agent_name(seat: int) -> str:
 class StichAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzoo ships no type information
     """One deal at a time of a stich game, seat by seat."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "stich_v1", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "stich_v1", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -44,13 +61,13 @@ class StichAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
         reward_scale: float = 1.0,
         illegal: IllegalMode = "raise",
         illegal_penalty: float = -1.0,
-        dealer: int | str = 0,
+        dealer: Dealer = DEFAULT_DEALER,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer if dealer == "random" else int(dealer)))  # type: ignore[arg-type]
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer))
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.seats)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -106,16 +123,34 @@ class StichAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
             self.agent_selection = agent_name(self.table.to_move())
 
     def render(self) -> str | None:
-        """The deal as the seat to act sees it (``ansi``): never a hidden card."""
+        """The deal as the seat to act sees it, never a hidden card: returned (``ansi``) or printed (``human``)."""
         if self.render_mode is None:
             return None
-        seat = self._seat.get(self.agent_selection, 0)
-        return self.table.info_state(seat)
+        if self.table.state is None:
+            text = "no deal in progress: call reset() first"
+        else:
+            seat = self._seat.get(self.agent_selection, 0)
+            text = self.table.info_state(seat)
+            if self.table.finished():
+                text += "\nrewards " + " ".join(f"{r:g}" for r in self.table.rewards())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release (the deal lives in memory)."""
 
 
-def env(env_id: str = "stich/doppelkopf-ddv-v1", **kwargs: Any) -> StichAECEnv:
-    """The AEC environment of an id or canonical game string (see :class:`StichAECEnv` for the options)."""
+def raw_env(env_id: str = "stich/doppelkopf-ddv-v1", **kwargs: Any) -> StichAECEnv:
+    """The bare AEC environment of an id or canonical game string (see :class:`StichAECEnv` for the options)."""
     return StichAECEnv(env_id, **kwargs)
+
+
+def env(env_id: str = "stich/doppelkopf-ddv-v1", **kwargs: Any) -> AECEnv[str, Observation, int]:
+    """The AEC environment in PettingZoo's conventional wrappers (out-of-bounds actions and call order checked).
+
+    Takes the options of :class:`StichAECEnv`; ``.unwrapped`` is the bare env.
+    """
+    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(env_id, **kwargs))
+    return wrappers.OrderEnforcingWrapper(wrapped)

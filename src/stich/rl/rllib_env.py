@@ -20,7 +20,8 @@ A dealer who sits out never acts and is paid 0, so it never appears.
 
 The config (RLlib's ``env_config``) takes the options of the other adapters:
 ``env_id``, ``reward_scale``, ``illegal`` (``"raise"``/``"penalty"``),
-``illegal_penalty`` and ``dealer``; an unknown key is refused by name.
+``illegal_penalty`` and ``dealer`` (default ``"random"``, decision 0046); an
+unknown key is refused by name.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
+from stich.rl.deals import DEFAULT_DEALER
 from stich.rl.ids import registered_ids
 from stich.rl.pettingzoo_env import agent_name
 from stich.rl.table import OBSERVATION_HIGH, Table, TableConfig
@@ -52,14 +54,13 @@ class StichMultiAgentEnv(MultiAgentEnv):
         unknown = sorted(set(options) - set(CONFIG_KEYS))
         if unknown:
             raise ValueError(f"unknown env_config key {unknown[0]!r}; known: {', '.join(CONFIG_KEYS)}")
-        dealer = options.get("dealer", 0)
         self.table = Table(
             TableConfig(
                 str(options.get("env_id", "stich/doppelkopf-ddv-v1")),
                 float(options.get("reward_scale", 1.0)),
                 options.get("illegal", "raise"),
                 float(options.get("illegal_penalty", -1.0)),
-                dealer if dealer == "random" else int(dealer),
+                options.get("dealer", DEFAULT_DEALER),
             )
         )
         self.possible_agents: list[AgentID] = [agent_name(s) for s in range(self.table.seats)]

@@ -48,7 +48,7 @@ from stich.arena.duplicate import _init_worker, _stop_now
 from stich.bots.base import Bot
 from stich.bots.spec import build_bot, parse_bot_spec
 from stich.errors import OptionError, StichError
-from stich.rl.pettingzoo_env import StichAECEnv, env
+from stich.rl.pettingzoo_env import StichAECEnv, raw_env
 from stich.rl.policy import Floats, MLPPolicy
 
 __all__ = [
@@ -193,7 +193,7 @@ class TeacherPlay:
 
     def play(self, deals: range, policy: MLPPolicy | None = None) -> list[Episode]:
         """The episodes of ``deals`` (the policy is not used)."""
-        e, out = env(self.env_id), []
+        e, out = raw_env(self.env_id), []
         for deal in deals:
             seed = deal_seed(self.seed, deal)
             e.reset(seed=seed)
@@ -222,7 +222,7 @@ class LearnerPlay:
         """The episodes of ``deals`` with ``policy`` in the learner's seat."""
         if policy is None:
             raise OptionError("LearnerPlay needs a policy to play")
-        e, twin, out = env(self.env_id), env(self.env_id), []
+        e, twin, out = raw_env(self.env_id), raw_env(self.env_id), []
         for deal in deals:
             seed = deal_seed(self.seed, deal)
             e.reset(seed=seed)

@@ -3,10 +3,12 @@
 The framework adapters (PettingZoo, Gymnasium, OpenSpiel) all keep a
 :class:`Table`; it holds the rules that every adapter must apply alike.
 
-* **Deals.** ``reset(seed)`` seeds a private random stream; each deal takes
-  its engine seed (and, with ``dealer="random"``, its dealer) from that stream,
-  so ``reset(seed=s)`` followed by ``reset()`` ``reset()`` ... is one
-  reproducible series of deals.
+* **Deals.** ``reset(seed)`` seeds a private :class:`stich.rl.deals.DealStream`;
+  each deal takes its engine seed and its dealer from that stream, so
+  ``reset(seed=s)`` followed by ``reset()`` ``reset()`` ... is one
+  reproducible series of deals.  The dealer is drawn per deal by default
+  (``dealer="random"``); ``"rotate"`` passes the deal on like at a table, an
+  int fixes it (decision 0046).
 * **Rewards** are the score change of the finished deal in the game's own unit
   (``game.score_unit``: Doppelkopf points, Tapp Tarock game points, Dobbm
   units, Droggn points, Dappen cents) times ``reward_scale``; every step
@@ -19,7 +21,6 @@ The framework adapters (PettingZoo, Gymnasium, OpenSpiel) all keep a
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,6 +29,7 @@ import numpy.typing as npt
 
 from stich.core.game import Game, State
 from stich.errors import IllegalActionError, NotationError
+from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
@@ -46,8 +48,8 @@ class TableConfig:
     """Rewards are the score change in the game's unit times this."""
     illegal: IllegalMode = "raise"
     illegal_penalty: float = -1.0
-    dealer: int | Literal["random"] = 0
-    """The dealer of every deal: a fixed seat, or drawn per deal from the seeded stream."""
+    dealer: Dealer = DEFAULT_DEALER
+    """The dealer of every deal: drawn per deal from the seeded stream (default), rotating, or a fixed seat."""
 
     def __post_init__(self) -> None:
         if self.illegal not in ("raise", "penalty"):
@@ -62,10 +64,10 @@ class Table:
     def __init__(self, config: TableConfig) -> None:
         self.config = config
         self.game: Game = game_for(config.env_id)
-        if isinstance(config.dealer, int) and not 0 <= config.dealer < self.game.num_seats:
-            raise ValueError(f"dealer must be a seat 0..{self.game.num_seats - 1} or 'random', not {config.dealer}")
+        self.stream = DealStream(self.game.num_seats, check_dealer(config.dealer, self.game.num_seats))
+        self.rng = self.stream.rng
+        """The seeded stream of deals (the Gymnasium env draws its bots' seeds from it too)."""
         self.encoding = Encoding(self.game)  # its own: an encoding keeps each seat's last scan of the events
-        self.rng = random.Random()
         self.state: State | None = None
         self.penalised: int | None = None
         """The seat that made an illegal action in penalty mode (the deal ended there)."""
@@ -77,9 +79,8 @@ class Table:
     def deal(self, seed: int | None = None) -> State:
         """Start the next deal (``seed`` reseeds the stream of deals first)."""
         if seed is not None:
-            self.rng.seed(seed)
-        deal_seed = self.rng.getrandbits(63)
-        dealer = self.rng.randrange(self.seats) if self.config.dealer == "random" else int(self.config.dealer)
+            self.stream.seed(seed)
+        deal_seed, dealer = self.stream.next_deal()
         self.state = self.game.new_state(seed=deal_seed, dealer=dealer)
         self.penalised = None
         return self.state

@@ -16,10 +16,12 @@ A policy trained on the PettingZoo / Gymnasium env runs on this one unchanged
 (same tensor, same action codes); the differential tests play both side by side.
 
 **Deals and seeds.** Deal ``i`` draws its deals exactly as
-:class:`stich.rl.table.Table` does: a private ``random.Random`` seeded by
-``reset(seed)`` (``seed + i`` for an int, or one seed per deal) gives each
-deal's engine seed and dealer, and the engine's own shuffle deals the hands,
-so deal ``i`` is the single env's ``reset(seed=seed + i)``.  Finished deals
+:class:`stich.rl.table.Table` does: a private :class:`stich.rl.deals.DealStream`
+seeded by ``reset(seed)`` (``spawn_seed(seed, i)`` for an int, independent
+for every pair of seed and index; or one seed per deal as given) gives each
+deal's engine seed and dealer (random by default, decision 0046), and the
+engine's own shuffle deals the hands, so deal ``i`` is the single env's
+``reset(seed=spawn_seed(seed, i))``.  Finished deals
 stay finished (their actions are ignored) until :meth:`reset_done` deals them
 anew from their streams.
 
@@ -37,10 +39,8 @@ Only the DDV preset is compiled; another configuration raises
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +53,7 @@ from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import DealFacts
 from stich.rl.batched import NotSupportedError, require_numba
-from stich.rl.batched.streams import reseed
+from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
@@ -97,7 +97,7 @@ class DoppelkopfBatch:
         env_id: str = "stich/doppelkopf-ddv-v1",
         *,
         reward_scale: float = 1.0,
-        dealer: int | Literal["random"] = 0,
+        dealer: Dealer = DEFAULT_DEALER,
     ) -> None:
         game = game_for(env_id)
         if not isinstance(game, Doppelkopf):
@@ -109,8 +109,7 @@ class DoppelkopfBatch:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if reward_scale <= 0:
             raise ValueError(f"reward_scale must be positive, not {reward_scale}")
-        if dealer != "random" and not (isinstance(dealer, int) and 0 <= dealer < 4):
-            raise ValueError(f"dealer must be a seat 0..3 or 'random', not {dealer!r}")
+        dealer = check_dealer(dealer, 4)
         self.game = game
         self.num_envs = num_envs
         self.num_players = 4
@@ -126,7 +125,7 @@ class DoppelkopfBatch:
         self._solo_codes = np.array(sorted(A.SOLO_CODE[name] for name in game.options.solos), dtype=np.int64)
         self._physical = np.array(game.deck.physical, dtype=np.int64)
         self._state = np.zeros((num_envs, K.WIDTH), dtype=np.int64)
-        self._rngs = [random.Random() for _ in range(num_envs)]
+        self._streams = [DealStream(4, dealer) for _ in range(num_envs)]
         self._all = np.arange(num_envs, dtype=np.int64)
         self.current_player = np.full(num_envs, -1, dtype=np.int64)
         self.observation = np.zeros((num_envs, self.observation_size), dtype=np.float32)
@@ -141,9 +140,9 @@ class DoppelkopfBatch:
 
     # ---------------------------------------------------------------- deals
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
-        """Deal every deal anew; ``seed`` reseeds the streams first (an int ``s``: deal ``i`` gets ``s + i``)."""
+        """Deal every deal anew; ``seed`` reseeds the streams first (an int ``s``: deal ``i`` gets ``spawn_seed(s, i)``)."""
         if seed is not None:
-            reseed(self._rngs, seed)
+            reseed(self._streams, seed)
         self._deal(self._all)
 
     def reset_done(self) -> npt.NDArray[np.int64]:
@@ -153,13 +152,17 @@ class DoppelkopfBatch:
             self._deal(done)
         return done
 
+    def reset_rows(self, rows: npt.ArrayLike) -> None:
+        """Deal the deals ``rows`` anew from their streams, finished or not (the vector env's autoreset)."""
+        picked = np.asarray(rows, dtype=np.int64).reshape(-1)
+        if len(picked):
+            self._deal(picked)
+
     def _deal(self, rows: IntArray) -> None:
         seeds = np.empty(len(rows), dtype=np.uint64)
         dealers = np.empty(len(rows), dtype=np.int64)
         for k, b in enumerate(rows):
-            rng = self._rngs[b]
-            seeds[k] = rng.getrandbits(63)
-            dealers[k] = rng.randrange(4) if self.dealer == "random" else int(self.dealer)
+            seeds[k], dealers[k] = self._streams[b].next_deal()
         K.deal_rows(self._state, rows, seeds, dealers, self._physical, *self._tables, *self._fields)
         self.deal_seeds[rows] = seeds.astype(np.int64)
         self.terminated[rows] = False

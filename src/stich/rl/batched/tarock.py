@@ -20,8 +20,10 @@ reveal are the engine's own.
 
 Deals that end before any card is played (all passed, thrown in) are not
 given to the learner: the deal's stream deals the next one (``skipped``
-counts them).  Deal seeds and dealers come from a ``random.Random`` per deal
-seeded by ``reset(seed)`` as in :class:`stich.rl.table.Table`.
+counts them).  Deal seeds and dealers come from a
+:class:`stich.rl.deals.DealStream` per deal seeded by ``reset(seed)`` as in
+:class:`stich.rl.table.Table` (an int ``s``: deal ``i`` gets
+``spawn_seed(s, i)``; dealer random by default, decision 0046).
 
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
 play (they have kernel adapters), and Dappen with its own card-play rules
@@ -36,9 +38,7 @@ builds a :class:`DroggnBatch`, which differs only in that kernel.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -50,7 +50,7 @@ from stich.cards import Card
 from stich.core.game import State
 from stich.errors import IllegalActionError
 from stich.rl.batched import NotSupportedError, require_numba
-from stich.rl.batched.streams import reseed
+from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
 
@@ -79,7 +79,7 @@ class TarockBatch:
         *,
         bidding: str = "random",
         reward_scale: float = 1.0,
-        dealer: int | Literal["random"] = 0,
+        dealer: Dealer = DEFAULT_DEALER,
     ) -> None:
         game = game_for(env_id)
         if game.name not in GAMES:
@@ -88,8 +88,7 @@ class TarockBatch:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if reward_scale <= 0:
             raise ValueError(f"reward_scale must be positive, not {reward_scale}")
-        if dealer != "random" and not (isinstance(dealer, int) and 0 <= dealer < game.num_seats):
-            raise ValueError(f"dealer must be a seat 0..{game.num_seats - 1} or 'random', not {dealer!r}")
+        dealer = check_dealer(dealer, game.num_seats)
         self.game = game
         self.num_envs = num_envs
         self.num_players = game.num_seats
@@ -102,7 +101,7 @@ class TarockBatch:
         self._setup_cards()
         n = num_envs
         self._base = np.zeros((n, game.num_seats, self.observation_size), dtype=np.float32)
-        self._rngs = [random.Random() for _ in range(n)]
+        self._streams = [DealStream(game.num_seats, dealer) for _ in range(n)]
         self._deals: list[State | None] = [None] * n
         self._loaded: list[State | None] = [None] * n
         self.preludes: list[list[int]] = [[] for _ in range(n)]
@@ -188,9 +187,12 @@ class TarockBatch:
 
     # ---------------------------------------------------------------- deals
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
-        """Deal every deal anew and play it to its first card; ``seed`` reseeds the streams (an int ``s``: deal ``i`` gets ``s + i``)."""
+        """Deal every deal anew and play it to its first card; ``seed`` reseeds the streams.
+
+        An int ``s`` gives deal ``i`` the stream ``spawn_seed(s, i)``, a sequence one seed per deal as given.
+        """
         if seed is not None:
-            reseed(self._rngs, seed)
+            reseed(self._streams, seed)
         for b in range(self.num_envs):
             self._deal(b)
 
@@ -201,12 +203,17 @@ class TarockBatch:
             self._deal(int(b))
         return done
 
+    def reset_rows(self, rows: npt.ArrayLike) -> None:
+        """Deal the deals ``rows`` anew from their streams, finished or not (the vector env's autoreset)."""
+        for b in np.asarray(rows, dtype=np.int64).reshape(-1):
+            self._deal(int(b))
+
     def _deal(self, b: int) -> None:
         """Deal ``b``'s next deal, play it through the engine to its first card, and hand it to the kernel."""
-        game, rng = self.game, self._rngs[b]
+        game, stream = self.game, self._streams[b]
+        rng = stream.rng
         while True:
-            deal_seed = rng.getrandbits(63)
-            dealer = rng.randrange(game.num_seats) if self.dealer == "random" else int(self.dealer)
+            deal_seed, dealer = stream.next_deal()
             state = game.new_state(seed=deal_seed, dealer=dealer)
             bots = {s: build_bot(self.bidding, game, s, rng.getrandbits(63)) for s in range(game.num_seats)}
             prelude: list[int] = []

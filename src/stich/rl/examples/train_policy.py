@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from stich.errors import OptionError, StichError
-from stich.rl.pettingzoo_env import env
+from stich.rl.pettingzoo_env import raw_env
 from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
 from stich.rl.selfplay import (
     Episode,
@@ -69,11 +69,11 @@ __all__ = [
     "bots_for",
     "collect_teacher_decisions",
     "cross_entropy_step",
-    "env",
     "imitate",
     "main",
     "play_bots_deal",
     "play_learner_deal",
+    "raw_env",
     "reinforce",
     "seat_of",
 ]
@@ -251,7 +251,7 @@ def _train(args: argparse.Namespace) -> int:
     """The run ``main`` parsed: both phases on the chosen runner, then the policy saved."""
     log = not args.quiet
 
-    e = env(args.env)
+    e = raw_env(args.env)
     e.reset(seed=args.seed)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
     if args.init:
