@@ -25,17 +25,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.core.extras import missing_extra
 from stich.core.game import Action, Observation
 from stich.rl.deals import DEFAULT_DEALER, Dealer, spawn_seed
 from stich.rl.ids import registered_ids
 from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
+
+try:  # the 'rl' extra
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc.name or "gymnasium", __name__) from exc
 
 ObsDict = dict[str, npt.NDArray[Any]]
 

@@ -29,8 +29,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+
+from stich.core.extras import missing_extra
+
+try:  # the 'openspiel' extra
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc.name or "pyspiel", __name__) from exc
 
 
 class StichISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel ships no type information

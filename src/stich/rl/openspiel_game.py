@@ -49,9 +49,9 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from stich.bots.samplers import prepare_sampler
+from stich.core.extras import missing_extra
 from stich.core.game import Game, State
 from stich.core.options import parse_game_string
 from stich.core.registry import game_class, game_from_string, game_names, make_game
@@ -60,6 +60,11 @@ from stich.rl.encoding import Encoding, encoding_for
 from stich.rl.history import HistoryEncoding
 from stich.rl.ids import game_for
 from stich.rl.slices import card_values
+
+try:  # the 'openspiel' extra
+    import pyspiel
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc.name or "pyspiel", __name__) from exc
 
 UTILITY_BOUND: dict[str, float] = {
     "doppelkopf": 2000.0,

@@ -31,12 +31,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from stich.core.extras import missing_extra
 from stich.rl.deals import DEFAULT_DEALER, Dealer
 from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
+
+try:  # the 'rl' extra
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc.name or "pettingzoo", __name__) from exc
 
 Observation = dict[str, npt.NDArray[Any]]
 

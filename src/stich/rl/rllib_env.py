@@ -31,14 +31,19 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
+from stich.core.extras import missing_extra
 from stich.rl.deals import DEFAULT_DEALER
 from stich.rl.ids import registered_ids
 from stich.rl.pettingzoo_env import agent_name
 from stich.rl.table import OBSERVATION_HIGH, Table, TableConfig
+
+try:  # the 'rl' and 'rllib' extras
+    from gymnasium import spaces
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.utils.typing import AgentID, MultiAgentDict
+except ModuleNotFoundError as exc:
+    raise missing_extra(exc.name or "ray", __name__) from exc
 
 CONFIG_KEYS = ("env_id", "reward_scale", "illegal", "illegal_penalty", "dealer")
 """The keys an ``env_config`` may hold."""

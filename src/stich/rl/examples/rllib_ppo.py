@@ -29,7 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from stich.rl.rllib_env import StichMultiAgentEnv
+from stich.core.extras import MissingExtra
+
+try:  # the 'rl' and 'rllib' extras; run as a command, a missing one is one line, not a traceback
+    from stich.rl.rllib_env import StichMultiAgentEnv
+except MissingExtra as exc:
+    if __name__ != "__main__":
+        raise
+    sys.exit(f"rllib_ppo: error: {exc}")
 
 POLICY = "shared"
 

@@ -47,22 +47,29 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from stich.core.extras import MissingExtra
 from stich.errors import OptionError, StichError
-from stich.rl.pettingzoo_env import raw_env
-from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
-from stich.rl.selfplay import (
-    Episode,
-    InProcess,
-    LearnerPlay,
-    Runner,
-    TeacherPlay,
-    bots_for,
-    generate,
-    make_runner,
-    play_bots_deal,
-    play_learner_deal,
-    seat_of,
-)
+
+try:  # the 'rl' extra (PettingZoo); run as a command, a missing one is one line, not a traceback
+    from stich.rl.pettingzoo_env import raw_env
+    from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
+    from stich.rl.selfplay import (
+        Episode,
+        InProcess,
+        LearnerPlay,
+        Runner,
+        TeacherPlay,
+        bots_for,
+        generate,
+        make_runner,
+        play_bots_deal,
+        play_learner_deal,
+        seat_of,
+    )
+except MissingExtra as exc:
+    if __name__ != "__main__":
+        raise
+    sys.exit(f"train_policy: error: {exc}")
 
 __all__ = [
     "Samples",
