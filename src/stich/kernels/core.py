@@ -42,7 +42,9 @@ C_FOLLOW = 72
 C_RE = 77
 C_OVERTRUMP = 78
 C_DULLE = 79
-CTX_SIZE = 80
+C_RUN = 80
+C_POS = 104
+CTX_SIZE = 128
 
 FACES = 0xFFFFFF
 TRUMP = 4
@@ -238,37 +240,105 @@ def playouts(
 
 
 @jit
-def tt_slot(tt: Any, hands: Any, leader: int) -> int:
-    """First slot of the bucket of a trick-start position."""
-    h = (hands[0] | (leader << 56)) * _HASH_A
-    h ^= hands[1] * _HASH_B
-    h ^= hands[2] * _HASH_C
-    h ^= hands[3] * _HASH_D
+def normal_hands(ctx: Any, order: Any, hands: Any, out: Any) -> None:
+    """The table key of a trick-start position: ``hands`` with each run of equal cards compacted to its top.
+
+    A *run* is a stretch of one effective suit's faces, adjacent in rank, with
+    the same eyes (the hearts ten always alone).  Within each run the faces
+    still held by somebody are moved, in their order, onto the run's
+    strongest faces; every hand moves with them.  Two positions with the same
+    key are the same game under that relabelling: suits, the order of all
+    remaining cards, their eyes and the two copies of a face stay, and
+    played cards take no further part.  So positions that differ only in
+    which queens (or jacks, ...) are gone share one table entry.
+    """
+    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0
+    out[3] = 0
+    for s in range(5):
+        if rest & ctx[C_FOLLOW + s] == 0:
+            continue
+        slot = 0
+        for j in range(13):
+            f = order[s, j]
+            if f < 0:
+                break
+            if ctx[C_RUN + f] == j:
+                slot = j
+            if (rest >> f) & 1:
+                g = order[s, slot]
+                slot += 1
+                for q in range(4):
+                    h = hands[q]
+                    if (h >> f) & 1:
+                        out[q] |= 1 << g
+                    if (h >> (f + 24)) & 1:
+                        out[q] |= 1 << (g + 24)
+
+
+@jit
+def normal_face(ctx: Any, order: Any, rest: int, f: int) -> int:
+    """The face that remaining face ``f`` becomes in :func:`normal_hands`' key (``rest``: the faces still held)."""
+    s = ctx[C_EFF + f]
+    j0 = ctx[C_RUN + f]
+    k = 0
+    for j in range(j0, ctx[C_POS + f]):
+        if (rest >> order[s, j]) & 1:
+            k += 1
+    return int(order[s, j0 + k])
+
+
+@jit
+def actual_face(ctx: Any, order: Any, rest: int, g: int) -> int:
+    """The remaining face that key face ``g`` stands for (the inverse of :func:`normal_face`); -1 if none."""
+    s = ctx[C_EFF + g]
+    j0 = ctx[C_RUN + g]
+    k = ctx[C_POS + g] - j0
+    for j in range(j0, 13):
+        f = order[s, j]
+        if f < 0 or ctx[C_RUN + f] != j0:
+            break
+        if (rest >> f) & 1:
+            if k == 0:
+                return int(f)
+            k -= 1
+    return -1
+
+
+@jit
+def tt_slot(tt: Any, key: Any) -> int:
+    """First slot of the bucket of a trick-start position's key (word 0 carries the leader)."""
+    h = key[0] * _HASH_A
+    h ^= key[1] * _HASH_B
+    h ^= key[2] * _HASH_C
+    h ^= key[3] * _HASH_D
     h ^= h >> 31
     return int(h & (tt.shape[0] - 2))
 
 
 @jit
-def tt_find(tt: Any, slot: int, w0: int, hands: Any, gen: int) -> int:
-    """Slot holding this position in the bucket at ``slot``, or -1."""
+def tt_find(tt: Any, slot: int, key: Any, gen: int) -> int:
+    """Slot holding this key in the bucket at ``slot``, or -1."""
     for s in range(slot, slot + 2):
-        if tt[s, 4] == gen and tt[s, 0] == w0 and tt[s, 1] == hands[1] and tt[s, 2] == hands[2] and tt[s, 3] == hands[3]:
+        if tt[s, 4] == gen and tt[s, 0] == key[0] and tt[s, 1] == key[1] and tt[s, 2] == key[2] and tt[s, 3] == key[3]:
             return s
     return -1
 
 
 @jit
-def tt_store(tt: Any, slot: int, found: int, w0: int, hands: Any, gen: int, lo: int, hi: int, move: int, tricks_left: int) -> None:
+def tt_store(tt: Any, slot: int, found: int, key: Any, gen: int, lo: int, hi: int, move: int, tricks_left: int) -> None:
     """Store bounds: in place when found, else in the stale or shallower slot of the bucket (the second slot otherwise)."""
     s = found
     if s < 0:
         s = slot + 1
         if tt[slot, 4] != gen or (tt[slot, 7] >> 5) <= tricks_left:
             s = slot
-    tt[s, 0] = w0
-    tt[s, 1] = hands[1]
-    tt[s, 2] = hands[2]
-    tt[s, 3] = hands[3]
+    tt[s, 0] = key[0]
+    tt[s, 1] = key[1]
+    tt[s, 2] = key[2]
+    tt[s, 3] = key[3]
     tt[s, 4] = gen
     tt[s, 5] = lo
     tt[s, 6] = hi
@@ -335,11 +405,36 @@ def order_moves(ctx: Any, row: Any, m: int, n: int, led: int, best_key: int, par
         row[17 + j] = s
 
 
+@jit
+def last_trick(ctx: Any, hands: Any, leader: int) -> int:
+    """Re's eyes from the last trick, each player holding one card and ``leader`` to lead."""
+    re = ctx[C_RE]
+    led = -1
+    best_key = -1
+    best_pos = 0
+    eyes = 0
+    for i in range(4):
+        h = hands[(leader + i) & 3] & FACES
+        f = 0
+        while (h >> f) & 1 == 0:
+            f += 1
+        eyes += ctx[C_EYES + f]
+        if i == 0:
+            led = ctx[C_EFF + f]
+            best_key = ctx[C_KEY + f]
+        else:
+            k = card_key(ctx, f, led)
+            if beats(ctx, f, k, best_key, 1):
+                best_key = k
+                best_pos = i
+    return eyes if (re >> ((leader + best_pos) & 3)) & 1 else 0
+
+
 # Fields of one search frame (one row of ``frames``).
 _N, _LEADER, _LED, _BP, _BK, _TE, _TL, _REM = 0, 1, 2, 3, 4, 5, 6, 7
 _A, _B, _A0, _B0, _LO, _HI, _SLOT, _FOUND = 8, 9, 10, 11, 12, 13, 14, 15
-_W0, _USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 16, 17, 18, 19, 20, 21, 22, 23
-_I, _GAIN = 24, 25
+_USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 17, 18, 19, 20, 21, 22, 23
+_I, _GAIN, _KEY = 24, 25, 26
 FRAME_FIELDS = 32
 MAX_DEPTH = 52
 """Rows of ``frames`` and ``buf``: one per card still to play, plus the root."""
@@ -412,6 +507,10 @@ def search(
             n = fr[d, _N]
             leader = fr[d, _LEADER]
             tricks_left = fr[d, _TL]
+            if n == 0 and tricks_left == 1 and (d > 0 or only < 0):
+                v = last_trick(ctx, hands, leader)
+                mode = 2
+                continue
             led = fr[d, _LED]
             best_key = fr[d, _BK]
             p = (leader + n) & 3
@@ -419,13 +518,14 @@ def search(
             hi = rem
             slot = -1
             found = -1
-            w0 = 0
             tt_move = -1
             use_tt = n == 0 and (d > 0 or only < 0)
             if use_tt:
-                w0 = hands[0] | (leader << 56)
-                slot = tt_slot(tt, hands, leader)
-                found = tt_find(tt, slot, w0, hands, gen)
+                key = fr[d, _KEY : _KEY + 4]
+                normal_hands(ctx, order, hands, key)
+                key[0] |= leader << 56
+                slot = tt_slot(tt, key)
+                found = tt_find(tt, slot, key, gen)
                 if found >= 0:
                     lo = tt[found, 5]
                     hi = tt[found, 6]
@@ -445,7 +545,8 @@ def search(
                         a = lo
                     if hi < b:
                         b = hi
-                    tt_move = tt[found, 7] & 31
+                    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+                    tt_move = actual_face(ctx, order, rest, tt[found, 7] & 31)
             hand = hands[p]
             row = buf[d]
             if d == 0 and only >= 0:
@@ -472,7 +573,6 @@ def search(
             fr[d, _HI] = hi
             fr[d, _SLOT] = slot
             fr[d, _FOUND] = found
-            fr[d, _W0] = w0
             fr[d, _USE_TT] = use_tt
             fr[d, _P] = p
             fr[d, _HAND] = hand
@@ -500,7 +600,9 @@ def search(
                     else:
                         lo = best
                         hi = best
-                    tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _W0], hands, gen, lo, hi, fr[d, _BEST_MOVE], fr[d, _TL])
+                    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+                    move = normal_face(ctx, order, rest, fr[d, _BEST_MOVE])
+                    tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _KEY : _KEY + 4], gen, lo, hi, move, fr[d, _TL])
                 v = best
                 mode = 2
                 continue
@@ -567,16 +669,18 @@ def search(
             v += fr[d, _GAIN]
             mode = 3
         else:
-            hands[fr[d, _P]] = fr[d, _HAND]
+            p = fr[d, _P]
+            hands[p] = fr[d, _HAND]
+            f = buf[d, fr[d, _I] - 1]
             if fr[d, _MAX]:
                 if v > fr[d, _BEST]:
                     fr[d, _BEST] = v
-                    fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                    fr[d, _BEST_MOVE] = f
                     if v > fr[d, _A]:
                         fr[d, _A] = v
             elif v < fr[d, _BEST]:
                 fr[d, _BEST] = v
-                fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                fr[d, _BEST_MOVE] = f
                 if v < fr[d, _B]:
                     fr[d, _B] = v
             mode = 1
@@ -634,27 +738,8 @@ def run_search(
 
 
 @jit
-def solve_root(
-    hands: Any,
-    tricks: Any,
-    n: int,
-    leader: int,
-    tricks_left: int,
-    rem: int,
-    ctx: Any,
-    order: Any,
-    tt: Any,
-    gen: int,
-    buf: Any,
-    fr: Any,
-    stats: Any,
-    out: Any,
-) -> None:
-    """Exact future Re eyes after each legal face of the player to move: ``out[f]`` (-1 for faces not legal).
-
-    One full-window search per class of equivalent faces; the other faces of
-    a class copy the value of its strongest face.
-    """
+def root_moves(hands: Any, tricks: Any, n: int, leader: int, tricks_left: int, ctx: Any, order: Any, row: Any) -> int:
+    """The legal faces of the player to move (returned as a mask); ``row[:row[31]]``: one face per class of equivalent faces, best first."""
     st = np.empty(4, dtype=np.int64)
     root_trick(ctx, tricks[tricks_left], n, tricks_left, st)
     led = st[0]
@@ -664,23 +749,12 @@ def solve_root(
     foreign = (hands[(p + 1) & 3] | hands[(p + 2) & 3] | hands[(p + 3) & 3]) & FACES
     for i in range(n):
         foreign |= 1 << tricks[tricks_left, i]
-    row = np.empty(MOVE_STRIDE, dtype=np.int64)
     m = gen_moves(ctx, order, legal, foreign, row)
-    for f in range(24):
-        out[f] = -1
-    for i in range(m):
-        f = row[i]
-        out[f] = search(
-            hands, tricks, n, leader, led, st[1], best_key, st[3], tricks_left, rem, -1, rem + 1, f, ctx, order, tt, gen, buf, fr, stats
-        )
-    # merged faces take the value of the next stronger legal face of their suit
-    for suit in range(5):
-        last = -1
-        for j in range(13):
-            f = order[suit, j]
-            if f < 0:
-                break
-            if (legal >> f) & 1:
-                if out[f] < 0:
-                    out[f] = out[last]
-                last = f
+    partner_wins = False
+    if n > 0:
+        re = ctx[C_RE]
+        winner = (leader + st[1]) & 3
+        partner_wins = ((re >> winner) & 1) == ((re >> p) & 1)
+    order_moves(ctx, row, m, n, led, best_key, partner_wins, -1)
+    row[MOVE_STRIDE - 1] = m
+    return int(legal)

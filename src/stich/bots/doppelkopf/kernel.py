@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.bots.doppelkopf.solver import PlayPosition, Solver, position_of, suit_orders
-from stich.games.doppelkopf.contracts import EYES, N_FACES, TRUMP
+from stich.games.doppelkopf.contracts import EYES, H10, N_FACES, TRUMP
 from stich.games.doppelkopf.state import DoppelkopfState
 from stich.kernels.stream import MASK64, splitmix, switched_off
 
@@ -120,10 +120,16 @@ class KernelPosition:
         ctx[core.C_RE] = pos.re
         ctx[core.C_OVERTRUMP] = int(pos.must_overtrump)
         ctx[core.C_DULLE] = pos.dulle
-        self.ctx: npt.NDArray[np.int64] = ctx
         order = _np.full((5, 13), -1, dtype=_np.int64)
         for s, faces in enumerate(suit_orders(pos)):
             order[s, : len(faces)] = faces
+            run = 0
+            for j, f in enumerate(faces):
+                if j == 0 or EYES[f] != EYES[faces[j - 1]] or H10 in (f, faces[j - 1]):
+                    run = j
+                ctx[core.C_RUN + f] = run
+                ctx[core.C_POS + f] = j
+        self.ctx: npt.NDArray[np.int64] = ctx
         self.order: npt.NDArray[np.int64] = order
         self.rem = pos.remaining_eyes
 
@@ -296,17 +302,44 @@ class KernelSolver:
         """Re's final eyes after each legal face of the player to move, with best play afterwards."""
         if self._reference is not None:
             return self._reference.solve()
-        out = _np.empty(N_FACES, dtype=_np.int64)
-        _core.solve_root(*self._args(), *self._tail(), out)
-        base = self.position.re_eyes
-        return {f: base + int(v) for f, v in enumerate(out.tolist()) if v >= 0}
+        kp = self.kernel_position
+        pos = self.position
+        row = _np.zeros(_core.MOVE_STRIDE, dtype=_np.int64)
+        legal = int(_core.root_moves(*self._args()[:5], kp.ctx, kp.order, row))
+        moves = [int(f) for f in row[: int(row[-1])]]
+        values: dict[int, int] = {}
+        guess = kp.rem // 2
+        for f in moves:
+            values[f] = guess = self._mtdf(f, guess)
+        # a merged face takes the value of the next stronger legal face of its suit
+        for faces in suit_orders(pos):
+            last = -1
+            for f in faces:
+                if legal >> f & 1:
+                    if f not in values:
+                        values[f] = values[last]
+                    last = f
+        return {f: pos.re_eyes + values[f] for f in sorted(values)}
 
     def value(self) -> int:
         """Re's final eyes with best play by both parties."""
         if self._reference is not None:
             return self._reference.value()
-        rem = self.kernel_position.rem
-        return self.position.re_eyes + int(_core.run_search(*self._args(), -1, rem + 1, -1, *self._tail()))
+        return self.position.re_eyes + self._mtdf(-1, self.kernel_position.rem // 2)
+
+    def _mtdf(self, only: int, guess: int) -> int:
+        """Exact future eyes by null-window probes (MTD(f)) from ``guess``: each probe moves a bound, the table keeps the work."""
+        lower, upper = 0, self.kernel_position.rem
+        g = max(lower, min(upper, guess))
+        args, tail = self._args(), self._tail()
+        while lower < upper:
+            beta = max(g, lower + 1)
+            g = int(_core.run_search(*args, beta - 1, beta, only, *tail))
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return g
 
     def reaches(self, target: int) -> bool:
         """Whether Re ends with at least ``target`` eyes against best play (null-window search)."""
