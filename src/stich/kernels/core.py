@@ -44,7 +44,11 @@ C_OVERTRUMP = 78
 C_DULLE = 79
 C_RUN = 80
 C_POS = 104
-CTX_SIZE = 128
+C_BY_EYES = 128
+C_RUNS = 152
+RUN_STRIDE = 8
+MAX_RUNS = 6
+CTX_SIZE = C_RUNS + MAX_RUNS * RUN_STRIDE
 
 FACES = 0xFFFFFF
 TRUMP = 4
@@ -253,29 +257,27 @@ def normal_hands(ctx: Any, order: Any, hands: Any, out: Any) -> None:
     which queens (or jacks, ...) are gone share one table entry.
     """
     rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
-    out[0] = 0
-    out[1] = 0
-    out[2] = 0
-    out[3] = 0
-    for s in range(5):
-        if rest & ctx[C_FOLLOW + s] == 0:
-            continue
+    for q in range(4):
+        out[q] = hands[q]
+    # only runs of two faces or more can change; ``ctx[C_RUNS:]`` lists them: length, then the faces strongest first
+    for r in range(MAX_RUNS):
+        base = C_RUNS + r * RUN_STRIDE
+        length = ctx[base]
+        if length == 0:
+            break
         slot = 0
-        for j in range(13):
-            f = order[s, j]
-            if f < 0:
-                break
-            if ctx[C_RUN + f] == j:
-                slot = j
+        for i in range(length):
+            f = ctx[base + 1 + i]
             if (rest >> f) & 1:
-                g = order[s, slot]
+                g = ctx[base + 1 + slot]
                 slot += 1
-                for q in range(4):
-                    h = hands[q]
-                    if (h >> f) & 1:
-                        out[q] |= 1 << g
-                    if (h >> (f + 24)) & 1:
-                        out[q] |= 1 << (g + 24)
+                if g != f:
+                    # the faces from g down to f are gone: move f's bits onto g in every hand
+                    for q in range(4):
+                        h = out[q]
+                        one = (h >> f) & 1
+                        two = (h >> (f + 24)) & 1
+                        out[q] = (h & ~((1 << f) | (1 << (f + 24)))) | (one << g) | (two << (g + 24))
 
 
 @jit
@@ -430,6 +432,85 @@ def last_trick(ctx: Any, hands: Any, leader: int) -> int:
     return eyes if (re >> ((leader + best_pos) & 3)) & 1 else 0
 
 
+@jit
+def lowest_eyes(ctx: Any, hand: int, k: int) -> int:
+    """The eyes of the ``k`` cheapest cards of count-form ``hand``."""
+    total = 0
+    for i in range(24):
+        if k == 0:
+            break
+        f = ctx[C_BY_EYES + i]
+        c = ((hand >> f) & 1) + ((hand >> (f + 24)) & 1)
+        if c > k:
+            c = k
+        total += c * ctx[C_EYES + f]
+        k -= c
+    return total
+
+
+@jit
+def sure_eyes(ctx: Any, order: Any, hands: Any) -> int:
+    """Eyes one party is sure to win from a trick start: > 0 for Re, < 0 (negated) for Kontra, 0 if none known.
+
+    The trumps that rank above every trump of the other party (no copy of
+    the same face with it) win each trick they are played to, for their
+    party, whatever else falls.  A player holding ``k`` of them takes ``k``
+    different tricks, each with one card of every player: at least the eyes
+    of those ``k`` cards and of the ``k`` cheapest cards of each other player.
+    """
+    re = ctx[C_RE]
+    held = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+    re_held = 0
+    kontra_held = 0
+    for q in range(4):
+        if (re >> q) & 1:
+            re_held |= hands[q]
+        else:
+            kontra_held |= hands[q]
+    re_faces = re_held & ~kontra_held & FACES
+    kontra_faces = kontra_held & ~re_held & FACES
+    # the top trumps held by one party only (faces held by both stop the run)
+    sure = 0
+    side = -1
+    for j in range(13):
+        f = order[TRUMP, j]
+        if f < 0:
+            break
+        bit = 1 << f
+        if held & bit == 0:
+            continue
+        s = 1 if re_faces & bit else (0 if kontra_faces & bit else -1)
+        if s < 0 or (side >= 0 and s != side):
+            break
+        side = s
+        sure |= bit
+    if side < 0:
+        return 0
+    best = 0
+    for p in range(4):
+        h = hands[p]
+        mine = h & sure
+        if mine == 0:
+            continue
+        k = popcount24(mine) + popcount24((h >> 24) & sure)
+        total = 0
+        m = mine
+        while m:
+            low = m & -m
+            m ^= low
+            f = 0
+            while low > 1:
+                low >>= 1
+                f += 1
+            total += ctx[C_EYES + f] * (1 + ((h >> (f + 24)) & 1))
+        for q in range(4):
+            if q != p:
+                total += lowest_eyes(ctx, hands[q], k)
+        if total > best:
+            best = total
+    return best if side == 1 else -best
+
+
 # Fields of one search frame (one row of ``frames``).
 _N, _LEADER, _LED, _BP, _BK, _TE, _TL, _REM = 0, 1, 2, 3, 4, 5, 6, 7
 _A, _B, _A0, _B0, _LO, _HI, _SLOT, _FOUND = 8, 9, 10, 11, 12, 13, 14, 15
@@ -547,6 +628,24 @@ def search(
                         b = hi
                     rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
                     tt_move = actual_face(ctx, order, rest, tt[found, 7] & 31)
+                else:
+                    sure = sure_eyes(ctx, order, hands)
+                    if sure > 0:
+                        lo = sure
+                    elif sure < 0:
+                        hi = rem + sure
+                    if lo >= b:
+                        v = lo
+                        mode = 2
+                        continue
+                    if hi <= a:
+                        v = hi
+                        mode = 2
+                        continue
+                    if lo > a:
+                        a = lo
+                    if hi < b:
+                        b = hi
             hand = hands[p]
             row = buf[d]
             if d == 0 and only >= 0:

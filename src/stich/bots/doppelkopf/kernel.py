@@ -121,14 +121,26 @@ class KernelPosition:
         ctx[core.C_OVERTRUMP] = int(pos.must_overtrump)
         ctx[core.C_DULLE] = pos.dulle
         order = _np.full((5, 13), -1, dtype=_np.int64)
+        runs: list[list[int]] = []
         for s, faces in enumerate(suit_orders(pos)):
             order[s, : len(faces)] = faces
-            run = 0
+            start = 0
             for j, f in enumerate(faces):
                 if j == 0 or EYES[f] != EYES[faces[j - 1]] or H10 in (f, faces[j - 1]):
-                    run = j
-                ctx[core.C_RUN + f] = run
+                    start = j
+                    runs.append([])
+                runs[-1].append(f)
+                ctx[core.C_RUN + f] = start
                 ctx[core.C_POS + f] = j
+        long_runs = [run for run in runs if len(run) > 1]
+        if len(long_runs) > core.MAX_RUNS or any(len(run) >= core.RUN_STRIDE for run in long_runs):
+            raise ValueError(f"card order with runs of equal cards the kernel cannot hold: {long_runs}")
+        for r, run in enumerate(long_runs):
+            base = core.C_RUNS + r * core.RUN_STRIDE
+            ctx[base] = len(run)
+            ctx[base + 1 : base + 1 + len(run)] = run
+        for i, f in enumerate(sorted(range(N_FACES), key=lambda f: EYES[f])):
+            ctx[core.C_BY_EYES + i] = f
         self.ctx: npt.NDArray[np.int64] = ctx
         self.order: npt.NDArray[np.int64] = order
         self.rem = pos.remaining_eyes
@@ -242,6 +254,25 @@ class _Table:
 
 _TABLES: dict[int, _Table] = {}
 DEFAULT_TT_BITS = 18
+DEEP_TT_BITS = ((7, 20), (9, 21))
+"""Larger tables for deeper positions: from 7 tricks left 2**20 entries (64 MiB), from 9 tricks 2**21 (128 MiB)."""
+
+
+def table_bits(tricks_left: int) -> int:
+    """log2 of the table size a solver takes by default for a position with ``tricks_left`` tricks left."""
+    bits = DEFAULT_TT_BITS
+    for tricks, deeper in DEEP_TT_BITS:
+        if tricks_left >= tricks:
+            bits = deeper
+    return bits
+
+
+def prepare_table(tricks_left: int) -> None:
+    """Allocate (and touch) the table a solver for ``tricks_left`` tricks left will use, before timing it."""
+    if _np is not None:
+        _table(table_bits(tricks_left))
+
+
 """log2 of the default number of table entries: 2**18 entries of 64 bytes = 16 MiB, enough for
 positions of up to about 8 tricks left; larger tables pay in cache misses on small searches."""
 
@@ -263,8 +294,8 @@ class KernelSolver:
     Without numba this wraps the reference solver.
     """
 
-    def __init__(self, position: PlayPosition | DoppelkopfState | KernelPosition, *, tt_bits: int = DEFAULT_TT_BITS) -> None:
-        if not 2 <= tt_bits <= 30:
+    def __init__(self, position: PlayPosition | DoppelkopfState | KernelPosition, *, tt_bits: int | None = None) -> None:
+        if tt_bits is not None and not 2 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be 2..30, got {tt_bits}")
         self._reference: Solver | None = None
         self._nodes = 0
@@ -276,7 +307,7 @@ class KernelSolver:
         kp = position if isinstance(position, KernelPosition) else KernelPosition(position)
         self.kernel_position = kp
         self.position = kp.position
-        self._table = _table(tt_bits)
+        self._table = _table(table_bits(self.position.tricks_left) if tt_bits is None else tt_bits)
         self._generation = next(_GENERATIONS)
         self._buf = _np.zeros((_core.MAX_DEPTH, _core.MOVE_STRIDE), dtype=_np.int64)
         self._frames = _np.zeros((_core.MAX_DEPTH, _core.FRAME_FIELDS), dtype=_np.int64)
