@@ -3,7 +3,7 @@
 Usage::
 
     python bench/bench_solver.py [--tricks 7 9 12] [--positions N] [--mode solve|reaches|value]
-        [--target 121] [--timeout S] [--baseline SRC] [--json]
+        [--target 121] [--mixed] [--timeout S] [--baseline SRC] [--progress] [--json]
 
 Positions are seeded normal games (everybody says "gesund", DDV rules) at
 the first card of a trick with ``--tricks`` tricks left, random cards
@@ -120,8 +120,12 @@ class Worker:
             self.proc = None
 
 
-def positions(tricks: int, count: int) -> list[dict[str, Any]]:
-    """``count`` seeded normal-game positions at a trick's first card with ``tricks`` tricks left, as PlayPosition fields."""
+def positions(tricks: int, count: int, mixed: bool = False) -> list[dict[str, Any]]:
+    """``count`` seeded normal-game positions with ``tricks`` tricks left, as PlayPosition fields.
+
+    At a trick's first card, or with ``mixed`` position ``i`` with ``i % 4``
+    cards in the current trick (as bench_search.py's solver sets).
+    """
     from stich.bots.doppelkopf.solver import position_of, random_play_position
     from stich.core.registry import game_from_string
     from stich.games.doppelkopf.game import Doppelkopf
@@ -130,7 +134,8 @@ def positions(tricks: int, count: int) -> list[dict[str, Any]]:
     assert isinstance(game, Doppelkopf)
     out = []
     for i in range(count):
-        state = random_play_position(game, SEED + 100 * tricks + i, tricks_left=tricks, healthy=True, announce=0.0)
+        cards = i % 4 if mixed else 0
+        state = random_play_position(game, SEED + 100 * tricks + i, tricks_left=tricks, cards_in_trick=cards, healthy=True, announce=0.0)
         out.append(asdict(position_of(state)))
     return out
 
@@ -155,10 +160,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     solvers = {"new": Worker(ROOT / "src")}
     if args.baseline:
         solvers = {"baseline": Worker(Path(args.baseline)), **solvers}
-    report: dict[str, Any] = {"mode": args.mode, "target": args.target, "timeout_s": args.timeout, "sets": {}}
+    report: dict[str, Any] = {"mixed": args.mixed, "mode": args.mode, "target": args.target, "timeout_s": args.timeout, "sets": {}}
     try:
         for tricks in args.tricks:
-            pos = positions(tricks, args.positions)
+            pos = positions(tricks, args.positions, args.mixed)
             results: dict[str, list[dict[str, Any] | None]] = {name: [] for name in solvers}
             started = time.perf_counter()
             for i, p in enumerate(pos):
@@ -193,7 +198,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def render(report: dict[str, Any]) -> str:
     lines = [
-        f"mode {report['mode']}" + (f" (target {report['target']})" if report["mode"] == "reaches" else ""),
+        f"mode {report['mode']}"
+        + (f" (target {report['target']})" if report["mode"] == "reaches" else "")
+        + (", 0-3 cards in the current trick" if report["mixed"] else ", at a trick's first card"),
         "| tricks | solver | n | median ms | p90 ms | mean ms | max ms | timeouts | nodes (median) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -220,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=30, help="positions per trick count (default 30)")
     parser.add_argument("--mode", choices=("solve", "value", "reaches"), default="solve", help="what each position asks (default solve)")
     parser.add_argument("--target", type=int, default=121, help="eyes Re must reach in --mode reaches (default 121)")
+    parser.add_argument(
+        "--mixed", action="store_true", help="0-3 cards in the current trick (position i: i %% 4), not a trick's first card"
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per position and solver before it counts as timed out")
     parser.add_argument("--baseline", default="", help="a src directory holding the stich package to compare with")
     parser.add_argument("--progress", action="store_true", help="one line per position on stderr")
