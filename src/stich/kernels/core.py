@@ -17,12 +17,17 @@ Conventions (shared with :mod:`stich.bots.doppelkopf.kernel`, which builds the a
   the effective suit (``4`` = trump), the trick key base (``100 + strength``
   for trumps, the strength otherwise) and the eyes; per effective suit the
   24-bit face mask; then the Re mask, the Überstechen flag and the Dulle mode;
+  per face the index of its run's first face and its own index in its suit's
+  order (``C_RUN``, ``C_POS``), the faces sorted by eyes (``C_BY_EYES``) and
+  the runs of two or more equal faces (``C_RUNS``: length, then the faces
+  strongest first; see :func:`normal_hands`);
 * ``order`` is int64 ``[5, 13]``: per effective suit its faces strongest
   first, padded with -1;
 * the transposition table ``tt`` is int64 ``[size, 8]`` in two-entry
-  buckets: words 0..3 the hands (word 0 with the leader in bits 56..57),
-  word 4 the generation, 5 and 6 the lower and upper bound of Re's future
-  eyes, 7 the best face plus 32 times the tricks left.
+  buckets: words 0..3 the hands with runs of equal cards compacted
+  (:func:`normal_hands`; word 0 with the leader in bits 56..57), word 4 the
+  generation, 5 and 6 the lower and upper bound of Re's future eyes, 7 the
+  best face (in the compacted faces) plus 32 times the tricks left.
 """
 
 from __future__ import annotations
@@ -834,6 +839,92 @@ def run_search(
     return search(
         hands, tricks, n, leader, st[0], st[1], st[2], st[3], tricks_left, rem, alpha, beta, only, ctx, order, tt, gen, buf, fr, stats
     )
+
+
+@jit
+def mtdf(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    tricks_left: int,
+    rem: int,
+    only: int,
+    guess: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+) -> int:
+    """Exact future Re eyes (after face ``only`` when ``only >= 0``) by null-window probes from ``guess`` (MTD(f)).
+
+    Each probe moves the lower or the upper bound; the table keeps what the
+    earlier probes proved, so later ones are cheap.
+    """
+    lower = 0
+    upper = rem
+    g = guess
+    if g < lower:
+        g = lower
+    if g > upper:
+        g = upper
+    while lower < upper:
+        beta = g if g > lower else lower + 1
+        g = run_search(hands, tricks, n, leader, tricks_left, rem, beta - 1, beta, only, ctx, order, tt, gen, buf, fr, stats)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@jit
+def solve_root(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    tricks_left: int,
+    rem: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+    out: Any,
+) -> None:
+    """Exact future Re eyes after each legal face of the player to move: ``out[f]`` (-1 for faces not legal).
+
+    One face per class of equivalent faces is searched (:func:`mtdf`, the
+    cards in the order of the move heuristic, each starting from the value
+    of the card before); the other faces of a class copy the value of the
+    next stronger legal face of their suit.
+    """
+    row = np.empty(MOVE_STRIDE, dtype=np.int64)
+    legal = root_moves(hands, tricks, n, leader, tricks_left, ctx, order, row)
+    m = row[MOVE_STRIDE - 1]
+    for f in range(24):
+        out[f] = -1
+    guess = rem // 2
+    for i in range(m):
+        f = row[i]
+        guess = mtdf(hands, tricks, n, leader, tricks_left, rem, f, guess, ctx, order, tt, gen, buf, fr, stats)
+        out[f] = guess
+    for suit in range(5):
+        last = -1
+        for j in range(13):
+            f = order[suit, j]
+            if f < 0:
+                break
+            if (legal >> f) & 1:
+                if out[f] < 0:
+                    out[f] = out[last]
+                last = f
 
 
 @jit

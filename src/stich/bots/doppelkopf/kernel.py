@@ -10,8 +10,10 @@ order as numpy tables) and offers
 * :class:`KernelSolver` (and :func:`solve`, :func:`value`, :func:`reaches`)
   — the same alpha-beta search as :class:`stich.bots.doppelkopf.solver.Solver`, with
   its transposition table as a flat array (two-entry buckets, at trick starts
-  only) and the same move merging and ordering (plus the best move the table
-  remembers, tried first).
+  only, keyed on the hands with runs of equal cards compacted) and the same
+  move merging and ordering (plus the best move the table remembers, tried
+  first), bounds from the top trumps one party alone holds, and exact
+  values by null-window probes (docs/decisions/0050-deeper-exact-solver.md).
 
 numba is optional (``pip install stich[fast]``).  Without it (or without
 numpy, or with the environment variable ``STICH_NO_NUMBA`` set) the module
@@ -254,8 +256,8 @@ class _Table:
 
 _TABLES: dict[int, _Table] = {}
 DEFAULT_TT_BITS = 18
-DEEP_TT_BITS = ((7, 20), (9, 21))
-"""Larger tables for deeper positions: from 7 tricks left 2**20 entries (64 MiB), from 9 tricks 2**21 (128 MiB)."""
+DEEP_TT_BITS = ((10, 21),)
+"""Larger tables for deeper positions: from 10 tricks left 2**21 entries (128 MiB)."""
 
 
 def table_bits(tricks_left: int) -> int:
@@ -287,10 +289,13 @@ def _table(bits: int) -> _Table:
 class KernelSolver:
     """The compiled counterpart of :class:`stich.bots.doppelkopf.solver.Solver` (same methods, same answers).
 
-    The transposition table (``2**tt_bits`` entries of 64 bytes) is shared by
-    all solvers of the process with the same ``tt_bits`` and told apart by a
-    generation number, so making a solver costs no allocation; a solver keeps
-    its entries between its own calls until another solver overwrites them.
+    The transposition table (``2**tt_bits`` entries of 64 bytes; by default
+    :func:`table_bits` of the position's tricks left) is shared by all
+    solvers of the process with the same size and told apart by a generation
+    number, so making a solver costs no allocation; a solver keeps its
+    entries between its own calls until another solver overwrites them.
+    ``value()`` and ``solve()`` find exact values by null-window probes
+    (MTD(f)); ``reaches(x)`` is one null-window search.
     Without numba this wraps the reference solver.
     """
 
@@ -333,44 +338,17 @@ class KernelSolver:
         """Re's final eyes after each legal face of the player to move, with best play afterwards."""
         if self._reference is not None:
             return self._reference.solve()
-        kp = self.kernel_position
-        pos = self.position
-        row = _np.zeros(_core.MOVE_STRIDE, dtype=_np.int64)
-        legal = int(_core.root_moves(*self._args()[:5], kp.ctx, kp.order, row))
-        moves = [int(f) for f in row[: int(row[-1])]]
-        values: dict[int, int] = {}
-        guess = kp.rem // 2
-        for f in moves:
-            values[f] = guess = self._mtdf(f, guess)
-        # a merged face takes the value of the next stronger legal face of its suit
-        for faces in suit_orders(pos):
-            last = -1
-            for f in faces:
-                if legal >> f & 1:
-                    if f not in values:
-                        values[f] = values[last]
-                    last = f
-        return {f: pos.re_eyes + values[f] for f in sorted(values)}
+        out = _np.empty(N_FACES, dtype=_np.int64)
+        _core.solve_root(*self._args(), *self._tail(), out)
+        base = self.position.re_eyes
+        return {f: base + int(v) for f, v in enumerate(out.tolist()) if v >= 0}
 
     def value(self) -> int:
         """Re's final eyes with best play by both parties."""
         if self._reference is not None:
             return self._reference.value()
-        return self.position.re_eyes + self._mtdf(-1, self.kernel_position.rem // 2)
-
-    def _mtdf(self, only: int, guess: int) -> int:
-        """Exact future eyes by null-window probes (MTD(f)) from ``guess``: each probe moves a bound, the table keeps the work."""
-        lower, upper = 0, self.kernel_position.rem
-        g = max(lower, min(upper, guess))
-        args, tail = self._args(), self._tail()
-        while lower < upper:
-            beta = max(g, lower + 1)
-            g = int(_core.run_search(*args, beta - 1, beta, only, *tail))
-            if g < beta:
-                upper = g
-            else:
-                lower = g
-        return g
+        rem = self.kernel_position.rem
+        return self.position.re_eyes + int(_core.mtdf(*self._args(), -1, rem // 2, *self._tail()))
 
     def reaches(self, target: int) -> bool:
         """Whether Re ends with at least ``target`` eyes against best play (null-window search)."""
