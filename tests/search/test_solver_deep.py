@@ -139,3 +139,18 @@ def test_sure_eyes_bound_holds(compiled: None) -> None:
             assert kp.rem - future >= -sure, k
             seen += 1
     assert seen > 5
+
+
+@needs_numba
+@pytest.mark.parametrize("runs", [0, 1])
+def test_runs_left_uncompacted_stay_exact(compiled: None, monkeypatch: pytest.MonkeyPatch, runs: int) -> None:
+    # a card order with more runs than the table holds keeps the extra runs uncompacted (each face its own run)
+    from stich.kernels import core
+
+    monkeypatch.setattr(core, "MAX_RUNS", runs)
+    game = _game("doppelkopf")
+    for k in range(8):
+        state = random_play_position(game, 7800 + k, tricks_left=4, cards_in_trick=k % 4, healthy=True)
+        kp = kernel.KernelPosition(state)
+        assert int(kp.ctx[core.C_RUNS + runs * core.RUN_STRIDE]) == 0
+        assert kernel.KernelSolver(kp).solve() == Solver(state).solve(), k

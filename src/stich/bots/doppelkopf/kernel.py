@@ -134,9 +134,11 @@ class KernelPosition:
                 runs[-1].append(f)
                 ctx[core.C_RUN + f] = start
                 ctx[core.C_POS + f] = j
-        long_runs = [run for run in runs if len(run) > 1]
-        if len(long_runs) > core.MAX_RUNS or any(len(run) >= core.RUN_STRIDE for run in long_runs):
-            raise ValueError(f"card order with runs of equal cards the kernel cannot hold: {long_runs}")
+        long_runs = [run for run in runs if 1 < len(run) < core.RUN_STRIDE][: core.MAX_RUNS]
+        for run in runs:
+            if run not in long_runs:  # a run the table cannot hold stays uncompacted: each face its own run
+                for f in run:
+                    ctx[core.C_RUN + f] = ctx[core.C_POS + f]
         for r, run in enumerate(long_runs):
             base = core.C_RUNS + r * core.RUN_STRIDE
             ctx[base] = len(run)
@@ -256,6 +258,8 @@ class _Table:
 
 _TABLES: dict[int, _Table] = {}
 DEFAULT_TT_BITS = 18
+"""log2 of the default number of table entries: 2**18 entries of 64 bytes = 16 MiB, enough for
+positions of up to about 9 tricks left; larger tables pay in cache misses on small searches."""
 DEEP_TT_BITS = ((10, 21),)
 """Larger tables for deeper positions: from 10 tricks left 2**21 entries (128 MiB)."""
 
@@ -273,10 +277,6 @@ def prepare_table(tricks_left: int) -> None:
     """Allocate (and touch) the table a solver for ``tricks_left`` tricks left will use, before timing it."""
     if _np is not None:
         _table(table_bits(tricks_left))
-
-
-"""log2 of the default number of table entries: 2**18 entries of 64 bytes = 16 MiB, enough for
-positions of up to about 8 tricks left; larger tables pay in cache misses on small searches."""
 
 
 def _table(bits: int) -> _Table:
