@@ -17,12 +17,17 @@ Conventions (shared with :mod:`stich.bots.doppelkopf.kernel`, which builds the a
   the effective suit (``4`` = trump), the trick key base (``100 + strength``
   for trumps, the strength otherwise) and the eyes; per effective suit the
   24-bit face mask; then the Re mask, the Überstechen flag and the Dulle mode;
+  per face the index of its run's first face and its own index in its suit's
+  order (``C_RUN``, ``C_POS``), the faces sorted by eyes (``C_BY_EYES``) and
+  the runs of two or more equal faces (``C_RUNS``: length, then the faces
+  strongest first; see :func:`normal_hands`);
 * ``order`` is int64 ``[5, 13]``: per effective suit its faces strongest
   first, padded with -1;
 * the transposition table ``tt`` is int64 ``[size, 8]`` in two-entry
-  buckets: words 0..3 the hands (word 0 with the leader in bits 56..57),
-  word 4 the generation, 5 and 6 the lower and upper bound of Re's future
-  eyes, 7 the best face plus 32 times the tricks left.
+  buckets: words 0..3 the hands with runs of equal cards compacted
+  (:func:`normal_hands`; word 0 with the leader in bits 56..57), word 4 the
+  generation, 5 and 6 the lower and upper bound of Re's future eyes, 7 the
+  best face (in the compacted faces) plus 32 times the tricks left.
 """
 
 from __future__ import annotations
@@ -42,7 +47,13 @@ C_FOLLOW = 72
 C_RE = 77
 C_OVERTRUMP = 78
 C_DULLE = 79
-CTX_SIZE = 80
+C_RUN = 80
+C_POS = 104
+C_BY_EYES = 128
+C_RUNS = 152
+RUN_STRIDE = 8
+MAX_RUNS = 6
+CTX_SIZE = C_RUNS + MAX_RUNS * RUN_STRIDE
 
 FACES = 0xFFFFFF
 TRUMP = 4
@@ -238,37 +249,103 @@ def playouts(
 
 
 @jit
-def tt_slot(tt: Any, hands: Any, leader: int) -> int:
-    """First slot of the bucket of a trick-start position."""
-    h = (hands[0] | (leader << 56)) * _HASH_A
-    h ^= hands[1] * _HASH_B
-    h ^= hands[2] * _HASH_C
-    h ^= hands[3] * _HASH_D
+def normal_hands(ctx: Any, order: Any, hands: Any, out: Any) -> None:
+    """The table key of a trick-start position: ``hands`` with each run of equal cards compacted to its top.
+
+    A *run* is a stretch of one effective suit's faces, adjacent in rank, with
+    the same eyes (the hearts ten always alone).  Within each run the faces
+    still held by somebody are moved, in their order, onto the run's
+    strongest faces; every hand moves with them.  Two positions with the same
+    key are the same game under that relabelling: suits, the order of all
+    remaining cards, their eyes and the two copies of a face stay, and
+    played cards take no further part.  So positions that differ only in
+    which queens (or jacks, ...) are gone share one table entry.
+    """
+    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+    for q in range(4):
+        out[q] = hands[q]
+    # only runs of two faces or more can change; ``ctx[C_RUNS:]`` lists them: length, then the faces strongest first
+    for r in range(MAX_RUNS):
+        base = C_RUNS + r * RUN_STRIDE
+        length = ctx[base]
+        if length == 0:
+            break
+        slot = 0
+        for i in range(length):
+            f = ctx[base + 1 + i]
+            if (rest >> f) & 1:
+                g = ctx[base + 1 + slot]
+                slot += 1
+                if g != f:
+                    # the faces from g down to f are gone: move f's bits onto g in every hand
+                    for q in range(4):
+                        h = out[q]
+                        one = (h >> f) & 1
+                        two = (h >> (f + 24)) & 1
+                        out[q] = (h & ~((1 << f) | (1 << (f + 24)))) | (one << g) | (two << (g + 24))
+
+
+@jit
+def normal_face(ctx: Any, order: Any, rest: int, f: int) -> int:
+    """The face that remaining face ``f`` becomes in :func:`normal_hands`' key (``rest``: the faces still held)."""
+    s = ctx[C_EFF + f]
+    j0 = ctx[C_RUN + f]
+    k = 0
+    for j in range(j0, ctx[C_POS + f]):
+        if (rest >> order[s, j]) & 1:
+            k += 1
+    return int(order[s, j0 + k])
+
+
+@jit
+def actual_face(ctx: Any, order: Any, rest: int, g: int) -> int:
+    """The remaining face that key face ``g`` stands for (the inverse of :func:`normal_face`); -1 if none."""
+    s = ctx[C_EFF + g]
+    j0 = ctx[C_RUN + g]
+    k = ctx[C_POS + g] - j0
+    for j in range(j0, 13):
+        f = order[s, j]
+        if f < 0 or ctx[C_RUN + f] != j0:
+            break
+        if (rest >> f) & 1:
+            if k == 0:
+                return int(f)
+            k -= 1
+    return -1
+
+
+@jit
+def tt_slot(tt: Any, key: Any) -> int:
+    """First slot of the bucket of a trick-start position's key (word 0 carries the leader)."""
+    h = key[0] * _HASH_A
+    h ^= key[1] * _HASH_B
+    h ^= key[2] * _HASH_C
+    h ^= key[3] * _HASH_D
     h ^= h >> 31
     return int(h & (tt.shape[0] - 2))
 
 
 @jit
-def tt_find(tt: Any, slot: int, w0: int, hands: Any, gen: int) -> int:
-    """Slot holding this position in the bucket at ``slot``, or -1."""
+def tt_find(tt: Any, slot: int, key: Any, gen: int) -> int:
+    """Slot holding this key in the bucket at ``slot``, or -1."""
     for s in range(slot, slot + 2):
-        if tt[s, 4] == gen and tt[s, 0] == w0 and tt[s, 1] == hands[1] and tt[s, 2] == hands[2] and tt[s, 3] == hands[3]:
+        if tt[s, 4] == gen and tt[s, 0] == key[0] and tt[s, 1] == key[1] and tt[s, 2] == key[2] and tt[s, 3] == key[3]:
             return s
     return -1
 
 
 @jit
-def tt_store(tt: Any, slot: int, found: int, w0: int, hands: Any, gen: int, lo: int, hi: int, move: int, tricks_left: int) -> None:
+def tt_store(tt: Any, slot: int, found: int, key: Any, gen: int, lo: int, hi: int, move: int, tricks_left: int) -> None:
     """Store bounds: in place when found, else in the stale or shallower slot of the bucket (the second slot otherwise)."""
     s = found
     if s < 0:
         s = slot + 1
         if tt[slot, 4] != gen or (tt[slot, 7] >> 5) <= tricks_left:
             s = slot
-    tt[s, 0] = w0
-    tt[s, 1] = hands[1]
-    tt[s, 2] = hands[2]
-    tt[s, 3] = hands[3]
+    tt[s, 0] = key[0]
+    tt[s, 1] = key[1]
+    tt[s, 2] = key[2]
+    tt[s, 3] = key[3]
     tt[s, 4] = gen
     tt[s, 5] = lo
     tt[s, 6] = hi
@@ -335,11 +412,115 @@ def order_moves(ctx: Any, row: Any, m: int, n: int, led: int, best_key: int, par
         row[17 + j] = s
 
 
+@jit
+def last_trick(ctx: Any, hands: Any, leader: int) -> int:
+    """Re's eyes from the last trick, each player holding one card and ``leader`` to lead."""
+    re = ctx[C_RE]
+    led = -1
+    best_key = -1
+    best_pos = 0
+    eyes = 0
+    for i in range(4):
+        h = hands[(leader + i) & 3] & FACES
+        f = 0
+        while (h >> f) & 1 == 0:
+            f += 1
+        eyes += ctx[C_EYES + f]
+        if i == 0:
+            led = ctx[C_EFF + f]
+            best_key = ctx[C_KEY + f]
+        else:
+            k = card_key(ctx, f, led)
+            if beats(ctx, f, k, best_key, 1):
+                best_key = k
+                best_pos = i
+    return eyes if (re >> ((leader + best_pos) & 3)) & 1 else 0
+
+
+@jit
+def lowest_eyes(ctx: Any, hand: int, k: int) -> int:
+    """The eyes of the ``k`` cheapest cards of count-form ``hand``."""
+    total = 0
+    for i in range(24):
+        if k == 0:
+            break
+        f = ctx[C_BY_EYES + i]
+        c = ((hand >> f) & 1) + ((hand >> (f + 24)) & 1)
+        if c > k:
+            c = k
+        total += c * ctx[C_EYES + f]
+        k -= c
+    return total
+
+
+@jit
+def sure_eyes(ctx: Any, order: Any, hands: Any) -> int:
+    """Eyes one party is sure to win from a trick start: > 0 for Re, < 0 (negated) for Kontra, 0 if none known.
+
+    The trumps that rank above every trump of the other party (no copy of
+    the same face with it) win each trick they are played to, for their
+    party, whatever else falls.  A player holding ``k`` of them takes ``k``
+    different tricks, each with one card of every player: at least the eyes
+    of those ``k`` cards and of the ``k`` cheapest cards of each other player.
+    """
+    re = ctx[C_RE]
+    held = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+    re_held = 0
+    kontra_held = 0
+    for q in range(4):
+        if (re >> q) & 1:
+            re_held |= hands[q]
+        else:
+            kontra_held |= hands[q]
+    re_faces = re_held & ~kontra_held & FACES
+    kontra_faces = kontra_held & ~re_held & FACES
+    # the top trumps held by one party only (faces held by both stop the run)
+    sure = 0
+    side = -1
+    for j in range(13):
+        f = order[TRUMP, j]
+        if f < 0:
+            break
+        bit = 1 << f
+        if held & bit == 0:
+            continue
+        s = 1 if re_faces & bit else (0 if kontra_faces & bit else -1)
+        if s < 0 or (side >= 0 and s != side):
+            break
+        side = s
+        sure |= bit
+    if side < 0:
+        return 0
+    best = 0
+    for p in range(4):
+        h = hands[p]
+        mine = h & sure
+        if mine == 0:
+            continue
+        k = popcount24(mine) + popcount24((h >> 24) & sure)
+        total = 0
+        m = mine
+        while m:
+            low = m & -m
+            m ^= low
+            f = 0
+            while low > 1:
+                low >>= 1
+                f += 1
+            total += ctx[C_EYES + f] * (1 + ((h >> (f + 24)) & 1))
+        for q in range(4):
+            if q != p:
+                total += lowest_eyes(ctx, hands[q], k)
+        if total > best:
+            best = total
+    return best if side == 1 else -best
+
+
 # Fields of one search frame (one row of ``frames``).
 _N, _LEADER, _LED, _BP, _BK, _TE, _TL, _REM = 0, 1, 2, 3, 4, 5, 6, 7
 _A, _B, _A0, _B0, _LO, _HI, _SLOT, _FOUND = 8, 9, 10, 11, 12, 13, 14, 15
-_W0, _USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 16, 17, 18, 19, 20, 21, 22, 23
-_I, _GAIN = 24, 25
+_USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 17, 18, 19, 20, 21, 22, 23
+_I, _GAIN, _KEY = 24, 25, 26
 FRAME_FIELDS = 32
 MAX_DEPTH = 52
 """Rows of ``frames`` and ``buf``: one per card still to play, plus the root."""
@@ -412,6 +593,10 @@ def search(
             n = fr[d, _N]
             leader = fr[d, _LEADER]
             tricks_left = fr[d, _TL]
+            if n == 0 and tricks_left == 1 and (d > 0 or only < 0):
+                v = last_trick(ctx, hands, leader)
+                mode = 2
+                continue
             led = fr[d, _LED]
             best_key = fr[d, _BK]
             p = (leader + n) & 3
@@ -419,13 +604,14 @@ def search(
             hi = rem
             slot = -1
             found = -1
-            w0 = 0
             tt_move = -1
             use_tt = n == 0 and (d > 0 or only < 0)
             if use_tt:
-                w0 = hands[0] | (leader << 56)
-                slot = tt_slot(tt, hands, leader)
-                found = tt_find(tt, slot, w0, hands, gen)
+                key = fr[d, _KEY : _KEY + 4]
+                normal_hands(ctx, order, hands, key)
+                key[0] |= leader << 56
+                slot = tt_slot(tt, key)
+                found = tt_find(tt, slot, key, gen)
                 if found >= 0:
                     lo = tt[found, 5]
                     hi = tt[found, 6]
@@ -445,7 +631,26 @@ def search(
                         a = lo
                     if hi < b:
                         b = hi
-                    tt_move = tt[found, 7] & 31
+                    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+                    tt_move = actual_face(ctx, order, rest, tt[found, 7] & 31)
+                else:
+                    sure = sure_eyes(ctx, order, hands)
+                    if sure > 0:
+                        lo = sure
+                    elif sure < 0:
+                        hi = rem + sure
+                    if lo >= b:
+                        v = lo
+                        mode = 2
+                        continue
+                    if hi <= a:
+                        v = hi
+                        mode = 2
+                        continue
+                    if lo > a:
+                        a = lo
+                    if hi < b:
+                        b = hi
             hand = hands[p]
             row = buf[d]
             if d == 0 and only >= 0:
@@ -472,7 +677,6 @@ def search(
             fr[d, _HI] = hi
             fr[d, _SLOT] = slot
             fr[d, _FOUND] = found
-            fr[d, _W0] = w0
             fr[d, _USE_TT] = use_tt
             fr[d, _P] = p
             fr[d, _HAND] = hand
@@ -500,7 +704,9 @@ def search(
                     else:
                         lo = best
                         hi = best
-                    tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _W0], hands, gen, lo, hi, fr[d, _BEST_MOVE], fr[d, _TL])
+                    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+                    move = normal_face(ctx, order, rest, fr[d, _BEST_MOVE])
+                    tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _KEY : _KEY + 4], gen, lo, hi, move, fr[d, _TL])
                 v = best
                 mode = 2
                 continue
@@ -567,16 +773,18 @@ def search(
             v += fr[d, _GAIN]
             mode = 3
         else:
-            hands[fr[d, _P]] = fr[d, _HAND]
+            p = fr[d, _P]
+            hands[p] = fr[d, _HAND]
+            f = buf[d, fr[d, _I] - 1]
             if fr[d, _MAX]:
                 if v > fr[d, _BEST]:
                     fr[d, _BEST] = v
-                    fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                    fr[d, _BEST_MOVE] = f
                     if v > fr[d, _A]:
                         fr[d, _A] = v
             elif v < fr[d, _BEST]:
                 fr[d, _BEST] = v
-                fr[d, _BEST_MOVE] = buf[d, fr[d, _I] - 1]
+                fr[d, _BEST_MOVE] = f
                 if v < fr[d, _B]:
                     fr[d, _B] = v
             mode = 1
@@ -634,6 +842,46 @@ def run_search(
 
 
 @jit
+def mtdf(
+    hands: Any,
+    tricks: Any,
+    n: int,
+    leader: int,
+    tricks_left: int,
+    rem: int,
+    only: int,
+    guess: int,
+    ctx: Any,
+    order: Any,
+    tt: Any,
+    gen: int,
+    buf: Any,
+    fr: Any,
+    stats: Any,
+) -> int:
+    """Exact future Re eyes (after face ``only`` when ``only >= 0``) by null-window probes from ``guess`` (MTD(f)).
+
+    Each probe moves the lower or the upper bound; the table keeps what the
+    earlier probes proved, so later ones are cheap.
+    """
+    lower = 0
+    upper = rem
+    g = guess
+    if g < lower:
+        g = lower
+    if g > upper:
+        g = upper
+    while lower < upper:
+        beta = g if g > lower else lower + 1
+        g = run_search(hands, tricks, n, leader, tricks_left, rem, beta - 1, beta, only, ctx, order, tt, gen, buf, fr, stats)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@jit
 def solve_root(
     hands: Any,
     tricks: Any,
@@ -652,28 +900,21 @@ def solve_root(
 ) -> None:
     """Exact future Re eyes after each legal face of the player to move: ``out[f]`` (-1 for faces not legal).
 
-    One full-window search per class of equivalent faces; the other faces of
-    a class copy the value of its strongest face.
+    One face per class of equivalent faces is searched (:func:`mtdf`, the
+    cards in the order of the move heuristic, each starting from the value
+    of the card before); the other faces of a class copy the value of the
+    next stronger legal face of their suit.
     """
-    st = np.empty(4, dtype=np.int64)
-    root_trick(ctx, tricks[tricks_left], n, tricks_left, st)
-    led = st[0]
-    best_key = st[2]
-    p = (leader + n) & 3
-    legal = legal_faces(ctx, hands[p], n, led, best_key)
-    foreign = (hands[(p + 1) & 3] | hands[(p + 2) & 3] | hands[(p + 3) & 3]) & FACES
-    for i in range(n):
-        foreign |= 1 << tricks[tricks_left, i]
     row = np.empty(MOVE_STRIDE, dtype=np.int64)
-    m = gen_moves(ctx, order, legal, foreign, row)
+    legal = root_moves(hands, tricks, n, leader, tricks_left, ctx, order, row)
+    m = row[MOVE_STRIDE - 1]
     for f in range(24):
         out[f] = -1
+    guess = rem // 2
     for i in range(m):
         f = row[i]
-        out[f] = search(
-            hands, tricks, n, leader, led, st[1], best_key, st[3], tricks_left, rem, -1, rem + 1, f, ctx, order, tt, gen, buf, fr, stats
-        )
-    # merged faces take the value of the next stronger legal face of their suit
+        guess = mtdf(hands, tricks, n, leader, tricks_left, rem, f, guess, ctx, order, tt, gen, buf, fr, stats)
+        out[f] = guess
     for suit in range(5):
         last = -1
         for j in range(13):
@@ -684,3 +925,26 @@ def solve_root(
                 if out[f] < 0:
                     out[f] = out[last]
                 last = f
+
+
+@jit
+def root_moves(hands: Any, tricks: Any, n: int, leader: int, tricks_left: int, ctx: Any, order: Any, row: Any) -> int:
+    """The legal faces of the player to move (returned as a mask); ``row[:row[31]]``: one face per class of equivalent faces, best first."""
+    st = np.empty(4, dtype=np.int64)
+    root_trick(ctx, tricks[tricks_left], n, tricks_left, st)
+    led = st[0]
+    best_key = st[2]
+    p = (leader + n) & 3
+    legal = legal_faces(ctx, hands[p], n, led, best_key)
+    foreign = (hands[(p + 1) & 3] | hands[(p + 2) & 3] | hands[(p + 3) & 3]) & FACES
+    for i in range(n):
+        foreign |= 1 << tricks[tricks_left, i]
+    m = gen_moves(ctx, order, legal, foreign, row)
+    partner_wins = False
+    if n > 0:
+        re = ctx[C_RE]
+        winner = (leader + st[1]) & 3
+        partner_wins = ((re >> winner) & 1) == ((re >> p) & 1)
+    order_moves(ctx, row, m, n, led, best_key, partner_wins, -1)
+    row[MOVE_STRIDE - 1] = m
+    return int(legal)

@@ -10,8 +10,10 @@ order as numpy tables) and offers
 * :class:`KernelSolver` (and :func:`solve`, :func:`value`, :func:`reaches`)
   — the same alpha-beta search as :class:`stich.bots.doppelkopf.solver.Solver`, with
   its transposition table as a flat array (two-entry buckets, at trick starts
-  only) and the same move merging and ordering (plus the best move the table
-  remembers, tried first).
+  only, keyed on the hands with runs of equal cards compacted) and the same
+  move merging and ordering (plus the best move the table remembers, tried
+  first), bounds from the top trumps one party alone holds, and exact
+  values by null-window probes (docs/decisions/0050-deeper-exact-solver.md).
 
 numba is optional (``pip install stich[fast]``).  Without it (or without
 numpy, or with the environment variable ``STICH_NO_NUMBA`` set) the module
@@ -34,7 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.bots.doppelkopf.solver import PlayPosition, Solver, position_of, suit_orders
-from stich.games.doppelkopf.contracts import EYES, N_FACES, TRUMP
+from stich.games.doppelkopf.contracts import EYES, H10, N_FACES, TRUMP
 from stich.games.doppelkopf.state import DoppelkopfState
 from stich.kernels.stream import MASK64, splitmix, switched_off
 
@@ -120,10 +122,30 @@ class KernelPosition:
         ctx[core.C_RE] = pos.re
         ctx[core.C_OVERTRUMP] = int(pos.must_overtrump)
         ctx[core.C_DULLE] = pos.dulle
-        self.ctx: npt.NDArray[np.int64] = ctx
         order = _np.full((5, 13), -1, dtype=_np.int64)
+        runs: list[list[int]] = []
         for s, faces in enumerate(suit_orders(pos)):
             order[s, : len(faces)] = faces
+            start = 0
+            for j, f in enumerate(faces):
+                if j == 0 or EYES[f] != EYES[faces[j - 1]] or H10 in (f, faces[j - 1]):
+                    start = j
+                    runs.append([])
+                runs[-1].append(f)
+                ctx[core.C_RUN + f] = start
+                ctx[core.C_POS + f] = j
+        long_runs = [run for run in runs if 1 < len(run) < core.RUN_STRIDE][: core.MAX_RUNS]
+        for run in runs:
+            if run not in long_runs:  # a run the table cannot hold stays uncompacted: each face its own run
+                for f in run:
+                    ctx[core.C_RUN + f] = ctx[core.C_POS + f]
+        for r, run in enumerate(long_runs):
+            base = core.C_RUNS + r * core.RUN_STRIDE
+            ctx[base] = len(run)
+            ctx[base + 1 : base + 1 + len(run)] = run
+        for i, f in enumerate(sorted(range(N_FACES), key=lambda f: EYES[f])):
+            ctx[core.C_BY_EYES + i] = f
+        self.ctx: npt.NDArray[np.int64] = ctx
         self.order: npt.NDArray[np.int64] = order
         self.rem = pos.remaining_eyes
 
@@ -237,7 +259,24 @@ class _Table:
 _TABLES: dict[int, _Table] = {}
 DEFAULT_TT_BITS = 18
 """log2 of the default number of table entries: 2**18 entries of 64 bytes = 16 MiB, enough for
-positions of up to about 8 tricks left; larger tables pay in cache misses on small searches."""
+positions of up to about 9 tricks left; larger tables pay in cache misses on small searches."""
+DEEP_TT_BITS = ((10, 21),)
+"""Larger tables for deeper positions: from 10 tricks left 2**21 entries (128 MiB)."""
+
+
+def table_bits(tricks_left: int) -> int:
+    """log2 of the table size a solver takes by default for a position with ``tricks_left`` tricks left."""
+    bits = DEFAULT_TT_BITS
+    for tricks, deeper in DEEP_TT_BITS:
+        if tricks_left >= tricks:
+            bits = deeper
+    return bits
+
+
+def prepare_table(tricks_left: int) -> None:
+    """Allocate (and touch) the table a solver for ``tricks_left`` tricks left will use, before timing it."""
+    if _np is not None:
+        _table(table_bits(tricks_left))
 
 
 def _table(bits: int) -> _Table:
@@ -250,15 +289,18 @@ def _table(bits: int) -> _Table:
 class KernelSolver:
     """The compiled counterpart of :class:`stich.bots.doppelkopf.solver.Solver` (same methods, same answers).
 
-    The transposition table (``2**tt_bits`` entries of 64 bytes) is shared by
-    all solvers of the process with the same ``tt_bits`` and told apart by a
-    generation number, so making a solver costs no allocation; a solver keeps
-    its entries between its own calls until another solver overwrites them.
+    The transposition table (``2**tt_bits`` entries of 64 bytes; by default
+    :func:`table_bits` of the position's tricks left) is shared by all
+    solvers of the process with the same size and told apart by a generation
+    number, so making a solver costs no allocation; a solver keeps its
+    entries between its own calls until another solver overwrites them.
+    ``value()`` and ``solve()`` find exact values by null-window probes
+    (MTD(f)); ``reaches(x)`` is one null-window search.
     Without numba this wraps the reference solver.
     """
 
-    def __init__(self, position: PlayPosition | DoppelkopfState | KernelPosition, *, tt_bits: int = DEFAULT_TT_BITS) -> None:
-        if not 2 <= tt_bits <= 30:
+    def __init__(self, position: PlayPosition | DoppelkopfState | KernelPosition, *, tt_bits: int | None = None) -> None:
+        if tt_bits is not None and not 2 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be 2..30, got {tt_bits}")
         self._reference: Solver | None = None
         self._nodes = 0
@@ -270,7 +312,7 @@ class KernelSolver:
         kp = position if isinstance(position, KernelPosition) else KernelPosition(position)
         self.kernel_position = kp
         self.position = kp.position
-        self._table = _table(tt_bits)
+        self._table = _table(table_bits(self.position.tricks_left) if tt_bits is None else tt_bits)
         self._generation = next(_GENERATIONS)
         self._buf = _np.zeros((_core.MAX_DEPTH, _core.MOVE_STRIDE), dtype=_np.int64)
         self._frames = _np.zeros((_core.MAX_DEPTH, _core.FRAME_FIELDS), dtype=_np.int64)
@@ -306,7 +348,7 @@ class KernelSolver:
         if self._reference is not None:
             return self._reference.value()
         rem = self.kernel_position.rem
-        return self.position.re_eyes + int(_core.run_search(*self._args(), -1, rem + 1, -1, *self._tail()))
+        return self.position.re_eyes + int(_core.mtdf(*self._args(), -1, rem // 2, *self._tail()))
 
     def reaches(self, target: int) -> bool:
         """Whether Re ends with at least ``target`` eyes against best play (null-window search)."""
