@@ -100,6 +100,7 @@ from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
+from stich.bots.inference import BETA, INFERENCE, MAX_PROPOSALS, MAX_WINDOW, PROPOSALS, WINDOW, HeuristicModel, InferenceSampler
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.bots.samplers import prepare_sampler
@@ -204,6 +205,10 @@ class PimcBot:
         rollout: str,
         doubles: str = "heuristic",
         call_worlds: int | None = None,
+        inference: str = "none",
+        proposals: int = PROPOSALS,
+        beta: float = BETA,
+        window: int = WINDOW,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -225,6 +230,11 @@ class PimcBot:
         if rollout == "kernel-heuristic" and heuristic_available(game.name):
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
+        self.inference = inference
+        """``heuristic``: worlds resampled by the other seats' decisions (:mod:`stich.bots.inference`); ``none``: plain."""
+        self.proposals = proposals
+        self.beta = beta
+        self.window = window
         self.last = DecisionStats()
         self.fallbacks = Fallbacks()
         """The decisions not searched, by reason (see the module docstring); ``ismcts`` shares its own with its simulator."""
@@ -250,14 +260,20 @@ class PimcBot:
             # No world fits what the seat knows: a sampler's inference is wrong somewhere (the real world
             # always fits).  The heuristic plays on rather than the deal ending in an error; ``ismcts`` does the same.
             return self._fall_back(observation, "no_world")
-        sampler: Sampler = plain
-        if self.game.name in INFER_GAMES:
-            sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
         started = self._decision_start = _time.monotonic()
         if self.call_worlds is not None and observation.phase != PLAY_PHASE:
             self._target, self._capped = self.call_worlds, False
         else:
             self._target, self._capped = self.worlds, self.cap
+        sampler: Sampler = plain
+        if self.inference == "heuristic":
+            # Replaces the hard call reading of INFER_GAMES: the soft model weighs the calls too.
+            model = HeuristicModel(self._heuristic_players, self.beta)
+            inferring = InferenceSampler(plain, self.game, observation.seat, model, self.proposals, self.window)
+            inferring.until = started + self.budget if self._target is None or self._capped else None
+            sampler = inferring
+        elif self.game.name in INFER_GAMES:
+            sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
         seed = self._decision_seed(observation)
         rng_seed = derive_seed(seed, 0)
         rng = random.Random(rng_seed)
@@ -454,6 +470,10 @@ def make_pimc(
     rollout: str = "auto",
     doubles: str = "heuristic",
     call_worlds: int | None = None,
+    inference: str = "none",
+    proposals: int = PROPOSALS,
+    beta: float = BETA,
+    window: int = WINDOW,
 ) -> PimcBot:
     """A ``pimc`` bot for ``seat`` of ``game``.
 
@@ -463,7 +483,11 @@ def make_pimc(
     decisions outside card play only (see the module docstring); ``rollout`` is ``auto``
     (:data:`AUTO_ROLLOUT`), ``heuristic``, ``random`` or ``kernel-heuristic``
     (:data:`ROLLOUTS`); ``doubles`` is ``heuristic`` (a defender's double is the
-    heuristic's) or ``search``.  Bad values raise :class:`OptionError` naming the option.
+    heuristic's) or ``search``; ``inference`` is ``none`` (the default) or
+    ``heuristic`` (worlds resampled by the likelihood of the other seats'
+    decisions under the heuristic made stochastic, :mod:`stich.bots.inference`),
+    with ``proposals`` worlds drawn per world kept, inverse temperature
+    ``beta`` and the other seats' last ``window`` cards scored (every call is).  Bad values raise :class:`OptionError` naming the option.
     """
     budget = resolve_budget(level, time)
     for name, value in (("worlds", worlds), ("call_worlds", call_worlds)):
@@ -477,8 +501,28 @@ def make_pimc(
         raise OptionError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
     if doubles not in DOUBLES:
         raise OptionError(f"doubles must be one of {', '.join(DOUBLES)}, got {doubles!r}")
+    if inference not in INFERENCE:
+        raise OptionError(f"inference must be one of {', '.join(INFERENCE)}, got {inference!r}")
+    if isinstance(proposals, bool) or not isinstance(proposals, int) or not 1 <= proposals <= MAX_PROPOSALS:
+        raise OptionError(f"proposals must be a whole number from 1 to {MAX_PROPOSALS}, got {proposals!r}")
+    if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
+        raise OptionError(f"window must be a whole number from 0 to {MAX_WINDOW}, got {window!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 <= beta <= 50:
+        raise OptionError(f"beta must be a number from 0 to 50, got {beta!r}")
     if game.name == "doppelkopf":
         _warm_kernel()
     return PimcBot(
-        game, seat, seed, budget=budget, worlds=worlds, cap=time is not None, rollout=rollout, doubles=doubles, call_worlds=call_worlds
+        game,
+        seat,
+        seed,
+        budget=budget,
+        worlds=worlds,
+        cap=time is not None,
+        rollout=rollout,
+        doubles=doubles,
+        call_worlds=call_worlds,
+        inference=inference,
+        proposals=proposals,
+        beta=float(beta),
+        window=window,
     )
