@@ -100,7 +100,17 @@ from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
-from stich.bots.inference import BETA, INFERENCE, MAX_PROPOSALS, MAX_WINDOW, PROPOSALS, WINDOW, HeuristicModel, InferenceSampler
+from stich.bots.inference import (
+    BETA,
+    INFERENCE,
+    MAX_PROPOSALS,
+    MAX_WINDOW,
+    PROPOSALS,
+    WINDOW,
+    HeuristicModel,
+    InferenceSampler,
+    likelihood_weights,
+)
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.bots.samplers import prepare_sampler
@@ -235,6 +245,8 @@ class PimcBot:
         self.proposals = proposals
         self.beta = beta
         self.window = window
+        self._weights: list[float] | None = None
+        """The weights of the worlds :meth:`_collect` gathered last (``None``: all equal; inference with ``proposals=1``)."""
         self.last = DecisionStats()
         self.fallbacks = Fallbacks()
         """The decisions not searched, by reason (see the module docstring); ``ismcts`` shares its own with its simulator."""
@@ -341,7 +353,7 @@ class PimcBot:
             candidates = [preferred, self._best_of(observation, plays)]
         share = self.budget * CALL_SHARE
         rows = self._collect(sampler, rng, candidates, evaluator.score_values, share)
-        decided = candidates[vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS)[0]]
+        decided = candidates[vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS, weights=self._weights)[0]]
         if decided.kind != "play":
             self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call")
             return decided
@@ -371,9 +383,9 @@ class PimcBot:
             return candidates[0]
         rows = self._collect(sampler, rng, candidates, values, budget, first)
         if careful:
-            best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS)
+            best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS, weights=self._weights)
         else:
-            best, _scores = vote(rows, 0)
+            best, _scores = vote(rows, 0, weights=self._weights)
         self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode)
         return candidates[best]
 
@@ -395,6 +407,8 @@ class PimcBot:
         deadline = Deadline(max(0.0, budget - (_time.monotonic() - self._decision_start)))
         limit = self._decision_start + OVERRUN * self.budget
         rows: list[list[float]] = []
+        logs: list[float] = []
+        weighing = isinstance(sampler, InferenceSampler) and sampler.weighting
         started = _time.monotonic()
         while True:
             done = len(rows)
@@ -409,6 +423,10 @@ class PimcBot:
                     break
             world = first if first is not None and done == 0 else sampler.sample(rng)
             rows.append(values(world, codes))
+            if weighing:
+                assert isinstance(sampler, InferenceSampler)
+                logs.append(sampler.log_weight(world))
+        self._weights = likelihood_weights(logs) if weighing else None
         return rows
 
     # ------------------------------------------------------------------ helpers

@@ -1,0 +1,181 @@
+"""The ``pimc`` bot's inference (``inference=heuristic``): worlds resampled by the likelihood of the other seats' decisions.
+
+See :mod:`stich.bots.inference` and docs/decisions/0047-pimc-inference.md.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from stich.arena.duplicate import build_bot, parse_bot_spec
+from stich.bots.heuristic import make_heuristic
+from stich.bots.inference import HeuristicModel, InferenceSampler, choose_index
+from stich.bots.pimc import PimcBot, make_pimc
+from stich.bots.samplers import prepare_sampler
+from stich.cards import Suit
+from stich.core.errors import OptionError
+from stich.core.game import Game, State
+from stich.core.registry import make_game
+
+
+def _play_until(game: Game, seed: int, stop: int) -> State:
+    """A deal after ``stop`` decisions of heuristic bots (or earlier, at its end)."""
+    bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    for _ in range(stop):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        state.apply(bots[mover].choose(state.observation(mover)))
+    return state
+
+
+def _inference(game: Game, state: State, seat: int, *, proposals: int = 4, beta: float = 2.0, window: int = 4) -> InferenceSampler:
+    """An inference sampler for ``seat``'s observation of ``state``, with fresh heuristic players."""
+    model = HeuristicModel([make_heuristic(game, s, 5 + s) for s in range(game.num_seats)], beta)
+    return InferenceSampler(prepare_sampler(game, state.observation(seat)), game, seat, model, proposals, window)
+
+
+# ------------------------------------------------------------------ options
+
+
+def test_inference_options_reach_the_bot() -> None:
+    bot = build_bot(parse_bot_spec("pimc:level=1,inference=heuristic,proposals=6,beta=1.5,window=8"), make_game("doppelkopf"), 0, 3)
+    assert isinstance(bot, PimcBot)
+    assert (bot.inference, bot.proposals, bot.beta, bot.window) == ("heuristic", 6, 1.5, 8)
+    plain = build_bot(parse_bot_spec("pimc:level=1"), make_game("doppelkopf"), 0, 3)
+    assert isinstance(plain, PimcBot) and plain.inference == "none"  # off by default
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"inference": "policy"}, "inference"),
+        ({"proposals": 0}, "proposals"),
+        ({"proposals": 65}, "proposals"),
+        ({"proposals": True}, "proposals"),
+        ({"beta": -1.0}, "beta"),
+        ({"beta": "hot"}, "beta"),
+        ({"window": -1}, "window"),
+        ({"window": 2.5}, "window"),
+    ],
+)
+def test_bad_inference_options_are_named(options: dict[str, object], named: str) -> None:
+    with pytest.raises(OptionError, match=named):
+        make_pimc(make_game("tapp_tarock"), 0, 1, **options)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ the model
+
+
+def test_the_heuristic_made_stochastic_is_a_softmax_over_its_pick() -> None:
+    game = make_game("doppelkopf")
+    state = _play_until(game, 4, 10)
+    mover = state.current_player()
+    legal = state.legal_codes()
+    assert len(legal) >= 2
+    players = [make_heuristic(game, s, 5 + s) for s in range(game.num_seats)]
+    pick = players[mover].choose(state.observation(mover)).code
+    model = HeuristicModel(players, beta=2.0)
+    probabilities = {code: math.exp(model.log_probability(state, code)) for code in legal}
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    assert probabilities[pick] == pytest.approx(math.exp(2.0) / (math.exp(2.0) + len(legal) - 1))
+    others = {p for code, p in probabilities.items() if code != pick}
+    assert len(others) == 1 and others.pop() == pytest.approx(probabilities[pick] / math.exp(2.0))
+    flat = HeuristicModel(players, beta=0.0)
+    assert all(flat.log_probability(state, code) == pytest.approx(-math.log(len(legal))) for code in legal)
+
+
+def test_choose_index_is_proportional_to_the_likelihood() -> None:
+    rng = random.Random(1)
+    seen = Counter(choose_index([math.log(1.0), math.log(3.0), -math.inf], rng) for _ in range(4000))
+    assert seen[2] == 0
+    assert 0.70 < seen[1] / 4000 < 0.80  # 3 in 4
+    assert {choose_index([-math.inf, -math.inf], rng) for _ in range(50)} == {0, 1}
+
+
+# ------------------------------------------------------------------ the worlds
+
+
+@pytest.mark.parametrize(("name", "stop"), [("doppelkopf", 20), ("tapp_tarock", 20), ("dobbm", 16), ("droggn", 30), ("dappen", 12)])
+def test_weighted_worlds_never_contradict_the_observation(name: str, stop: int) -> None:
+    game = make_game(name)
+    state = _play_until(game, 7, stop)
+    assert not state.is_terminal()
+    seat = state.current_player()
+    sampler = _inference(game, state, seat)
+    rng = random.Random(2)
+    for _ in range(6):
+        world = sampler.sample(rng)
+        assert world.observation(seat) == state.observation(seat)
+    assert sampler.stats.proposals > sampler.stats.worlds  # the worlds were chosen among several proposals
+    assert sampler.stats.scored > 0
+
+
+def test_inference_reads_the_bid_tapp_tarock() -> None:
+    """A bid says the bidder holds tarocks: the worlds after it give him more than the plain sampler's (dossier tapp_tarock §4)."""
+    game = make_game("tapp_tarock")
+    state = game.new_state(seed=3, dealer=0)
+    bots = [make_heuristic(game, s, s) for s in range(game.num_seats)]
+    state.apply(bots[1].choose(state.observation(1)))
+    assert state.observation(2).events == ((1, "bid dreier"),)
+    rng = random.Random(4)
+
+    def tarocks(world: State) -> int:
+        return sum(1 for card in world.observation(1).hand if card.suit is Suit.TAROCK)
+
+    plain = prepare_sampler(game, state.observation(2))
+    inferring = _inference(game, state, 2, proposals=8, beta=3.0)
+    n = 150
+    plain_mean = sum(tarocks(plain.sample(rng)) for _ in range(n)) / n
+    inferred_mean = sum(tarocks(inferring.sample(rng)) for _ in range(n)) / n
+    assert inferred_mean > plain_mean + 0.5
+
+
+# ------------------------------------------------------------------ no leak
+
+
+@pytest.mark.parametrize(("name", "stop"), [("doppelkopf", 20), ("tapp_tarock", 20), ("dobbm", 16), ("droggn", 30)])
+def test_weights_and_decisions_depend_on_the_observation_only(name: str, stop: int) -> None:
+    """Unseen cards swapped between the other seats (another deal with the same observation): the same weights, worlds and decision."""
+    game = make_game(name)
+    compared = 0
+    for seed in range(40):
+        state = _play_until(game, seed, stop)
+        if state.is_terminal() or len(state.legal_codes()) < 2:
+            continue
+        seat = state.current_player()
+        observation = state.observation(seat)
+        other = prepare_sampler(game, observation).sample(random.Random(seed))
+        hidden = [s for s in range(game.num_seats) if s != seat]
+        if all(other.hand_mask(s) == state.hand_mask(s) for s in hidden):
+            continue  # the sampler happened to draw the real deal
+        assert other.observation(seat) == observation
+        first, second = _inference(game, state, seat), _inference(game, other, seat)
+        for draw in range(3):
+            a, b = first.sample(random.Random(draw)), second.sample(random.Random(draw))
+            assert first.last_weights == second.last_weights
+            assert [a.hand_mask(s) for s in hidden] == [b.hand_mask(s) for s in hidden]
+        assert first.last_weights  # the weights were computed
+        bot = make_pimc(game, seat, 99, worlds=3, inference="heuristic")
+        twin = make_pimc(game, seat, 99, worlds=3, inference="heuristic")
+        assert bot.choose(observation) == twin.choose(other.observation(seat))
+        compared += 1
+        if compared == 2:
+            break
+    assert compared == 2
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_pimc_with_inference_plays_a_complete_deal(name: str) -> None:
+    game = make_game(name)
+    state = game.new_state(seed=11, dealer=1)
+    bots = [make_pimc(game, s, 20 + s, worlds=2, inference="heuristic") for s in range(game.num_seats)]
+    while not state.is_terminal():
+        mover = state.current_player()
+        state.apply(bots[mover].choose(state.observation(mover)))
+    assert sum(bot.fallbacks.total for bot in bots) == 0
