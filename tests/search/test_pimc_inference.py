@@ -13,13 +13,14 @@ import pytest
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.heuristic import make_heuristic
-from stich.bots.inference import HeuristicModel, InferenceSampler, choose_index
+from stich.bots.inference import HeuristicModel, InferenceSampler, choose_index, likelihood_weights
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.samplers import prepare_sampler
 from stich.cards import Suit
 from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
+from stich.search.voting import effective_worlds, vote, weighted_winsorized_mean, winsorized_mean
 
 
 def _play_until(game: Game, seed: int, stop: int) -> State:
@@ -139,8 +140,9 @@ def test_inference_reads_the_bid_tapp_tarock() -> None:
 # ------------------------------------------------------------------ no leak
 
 
+@pytest.mark.parametrize("proposals", [1, 4])
 @pytest.mark.parametrize(("name", "stop"), [("doppelkopf", 20), ("tapp_tarock", 20), ("dobbm", 16), ("droggn", 30)])
-def test_weights_and_decisions_depend_on_the_observation_only(name: str, stop: int) -> None:
+def test_weights_and_decisions_depend_on_the_observation_only(name: str, stop: int, proposals: int) -> None:
     """Unseen cards swapped between the other seats (another deal with the same observation): the same weights, worlds and decision."""
     game = make_game(name)
     compared = 0
@@ -155,15 +157,17 @@ def test_weights_and_decisions_depend_on_the_observation_only(name: str, stop: i
         if all(other.hand_mask(s) == state.hand_mask(s) for s in hidden):
             continue  # the sampler happened to draw the real deal
         assert other.observation(seat) == observation
-        first, second = _inference(game, state, seat), _inference(game, other, seat)
+        first, second = _inference(game, state, seat, proposals=proposals), _inference(game, other, seat, proposals=proposals)
         for draw in range(3):
             a, b = first.sample(random.Random(draw)), second.sample(random.Random(draw))
             assert first.last_weights == second.last_weights
+            assert first.log_weight(a) == second.log_weight(b)
             assert [a.hand_mask(s) for s in hidden] == [b.hand_mask(s) for s in hidden]
         assert first.last_weights  # the weights were computed
-        bot = make_pimc(game, seat, 99, worlds=3, inference="heuristic")
-        twin = make_pimc(game, seat, 99, worlds=3, inference="heuristic")
+        bot = make_pimc(game, seat, 99, worlds=3, inference="heuristic", proposals=proposals)
+        twin = make_pimc(game, seat, 99, worlds=3, inference="heuristic", proposals=proposals)
         assert bot.choose(observation) == twin.choose(other.observation(seat))
+        assert bot._weights == twin._weights
         compared += 1
         if compared == 2:
             break
@@ -179,3 +183,60 @@ def test_pimc_with_inference_plays_a_complete_deal(name: str) -> None:
         mover = state.current_player()
         state.apply(bots[mover].choose(state.observation(mover)))
     assert sum(bot.fallbacks.total for bot in bots) == 0
+
+
+# ------------------------------------------------------------------ weighing
+
+
+def test_a_weighed_world_carries_its_likelihood() -> None:
+    game = make_game("doppelkopf")
+    state = _play_until(game, 7, 20)
+    seat = state.current_player()
+    weighing = _inference(game, state, seat, proposals=1)
+    assert weighing.weighting
+    rng = random.Random(3)
+    logs = []
+    for _ in range(8):
+        world = weighing.sample(rng)
+        assert world.observation(seat) == state.observation(seat)
+        logs.append(weighing.log_weight(world))
+        assert logs[-1] == weighing.last_weights[0] < 0
+    assert len(set(logs)) > 1  # the worlds explain the others' decisions differently
+    assert weighing.stats.proposals == weighing.stats.worlds == 8
+    assert weighing.log_weight(state) == 0.0  # a state it did not return weighs nothing special
+    resampling = _inference(game, state, seat, proposals=4)
+    assert resampling.log_weight(resampling.sample(rng)) == 0.0  # resampled worlds vote with equal weight
+
+
+def test_pimc_votes_with_the_weights_of_its_worlds() -> None:
+    game = make_game("doppelkopf")
+    state = next(s for s in (_play_until(game, seed, 21) for seed in range(20)) if len(s.legal_codes()) >= 2)
+    seat = state.current_player()
+    bot = make_pimc(game, seat, 5, worlds=5, inference="heuristic")
+    bot.choose(state.observation(seat))
+    assert bot.last.worlds == 5
+    assert bot._weights is not None and len(bot._weights) == 5 and max(bot._weights) == 1.0
+    plain = make_pimc(game, seat, 5, worlds=5)
+    plain.choose(state.observation(seat))
+    assert plain._weights is None
+
+
+def test_likelihood_weights_scale_the_likeliest_to_one() -> None:
+    assert likelihood_weights([math.log(2.0), math.log(8.0)]) == pytest.approx([0.25, 1.0])
+    assert likelihood_weights([-math.inf, -math.inf]) == [1.0, 1.0]
+
+
+def test_the_weighted_vote_follows_the_heavy_worlds() -> None:
+    rows = [[0.0, 10.0], [0.0, 10.0], [0.0, -10.0], [0.0, -10.0], [0.0, -10.0]]
+    assert vote(rows, 0)[0] == 0  # unweighted: candidate 1 loses 3 worlds of 5
+    assert vote(rows, 0, weights=[1.0, 1.0, 0.1, 0.1, 0.1])[0] == 1  # the worlds it wins are the likely ones
+    values = [3.0, -1.0, 7.0, 2.0, 100.0, -50.0, 4.0, 0.0, 1.0, 5.0]
+    assert weighted_winsorized_mean(values, [2.0] * 10) == pytest.approx(winsorized_mean(values))
+    assert weighted_winsorized_mean([1.0, 3.0], [1.0, 3.0]) == pytest.approx(2.5)
+    assert effective_worlds([1.0] * 6) == pytest.approx(6.0)
+    assert effective_worlds([1.0, 0.0, 0.0]) == pytest.approx(1.0)
+    # The confidence rule counts effective worlds: one heavy world is not four.
+    assert vote([[0.0, 5.0]] * 4, 0, confidence=1.0, min_worlds=4, weights=[1.0, 1e-9, 1e-9, 1e-9])[0] == 0
+    assert vote([[0.0, 5.0], [0.0, 4.0], [0.0, 6.0], [0.0, 5.0]], 0, confidence=1.0, min_worlds=4, weights=[1.0] * 4)[0] == 1
+    with pytest.raises(ValueError, match="weights"):
+        weighted_winsorized_mean([1.0, 2.0], [1.0])
