@@ -196,6 +196,8 @@ class DecisionStats:
     candidates: int = 0
     seconds: float = 0.0
     mode: str = ""
+    values: dict[int, float] = dataclasses.field(default_factory=dict)
+    """The searched candidates' values by action code: mean paired difference to the heuristic's choice (empty: not searched)."""
 
 
 class PimcBot:
@@ -386,7 +388,8 @@ class PimcBot:
             best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS, weights=self._weights)
         else:
             best, _scores = vote(rows, 0, weights=self._weights)
-        self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode)
+        by_code = {c.code: score for c, score in zip(candidates, _scores, strict=True)}
+        self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode, values=by_code)
         return candidates[best]
 
     def _collect(
