@@ -240,3 +240,17 @@ def test_the_weighted_vote_follows_the_heavy_worlds() -> None:
     assert vote([[0.0, 5.0], [0.0, 4.0], [0.0, 6.0], [0.0, 5.0]], 0, confidence=1.0, min_worlds=4, weights=[1.0] * 4)[0] == 1
     with pytest.raises(ValueError, match="weights"):
         weighted_winsorized_mean([1.0, 2.0], [1.0])
+
+
+def test_pimc_reports_the_values_it_voted_on() -> None:
+    """``last.values`` (the decision records' ``values``): every candidate's mean difference to the heuristic's choice, which is 0."""
+    game = make_game("tapp_tarock")
+    state = next(s for s in (_play_until(game, seed, 12) for seed in range(20)) if len(s.legal_codes()) >= 2)
+    seat = state.current_player()
+    bot = make_pimc(game, seat, 5, worlds=4)
+    action = bot.choose(state.observation(seat))
+    values = bot.last.values
+    assert len(values) == bot.last.candidates >= 2
+    assert action.code in values and set(values) <= set(state.legal_codes())
+    assert 0.0 in values.values()  # the heuristic's choice, the base of the paired differences
+    assert values[action.code] >= 0.0  # chosen: the base, or a candidate that beat it

@@ -355,9 +355,11 @@ class PimcBot:
             candidates = [preferred, self._best_of(observation, plays)]
         share = self.budget * CALL_SHARE
         rows = self._collect(sampler, rng, candidates, evaluator.score_values, share)
-        decided = candidates[vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS, weights=self._weights)[0]]
+        best, scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS, weights=self._weights)
+        decided = candidates[best]
         if decided.kind != "play":
-            self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call")
+            by_code = {c.code: score for c, score in zip(candidates, scores, strict=True)}
+            self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call", values=by_code)
             return decided
         card_view = dataclasses.replace(observation, legal_actions=tuple(plays))
         return self._play(card_view, sampler, rng, evaluator, decided, self.budget)
