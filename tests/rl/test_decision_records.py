@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from stich.core.registry import make_game
-from stich.rl.decision_records import ARRAYS, FORMAT, deal_seed, generate, load, main, save
+from stich.rl.decision_records import ARRAYS, FORMAT, deal_seed, generate, generate_parallel, load, main, save
 from stich.rl.encoding import Encoding
 
 
@@ -62,6 +62,15 @@ def test_a_shard_is_the_same_deal_as_in_the_whole_run() -> None:
     np.testing.assert_array_equal(whole.arrays["obs"][rows], shard.arrays["obs"])
     np.testing.assert_array_equal(whole.arrays["action"][rows], shard.arrays["action"])
     assert np.isnan(shard.arrays["values"]).all() and (shard.arrays["worlds"] == 0).all()  # the heuristic does not search
+
+
+def test_several_processes_give_the_same_records() -> None:
+    game = make_game("dappen")
+    one = generate(game, "heuristic", deals=3, seed=4, first_deal=1)
+    two = generate_parallel(game, "heuristic", deals=3, seed=4, first_deal=1, workers=2)
+    assert two.meta == one.meta
+    for name in ARRAYS:
+        np.testing.assert_array_equal(two.arrays[name], one.arrays[name])
 
 
 def test_the_command_writes_a_file_and_names_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,10 +29,11 @@ it, so a record holds nothing the acting seat could not know except the
 outcome (which a learner is meant to predict).  Deals thrown in (all passed)
 are played and their decisions kept, with the outcome the game gives them.
 
-Generate with ``python -m stich.rl.decision_records GAME --bot SPEC --deals N --seed S --out FILE``
-(see :func:`main`); read with :func:`load`.  Shards for more cores: the same
-command with ``--first-deal`` in separate processes (deal ``i`` of a run is
-the same deal whatever the shard).
+Generate with ``python -m stich.rl.decision_records GAME --bot SPEC --deals N --seed S --out FILE [--workers W]``
+(see :func:`main`); read with :func:`load`.  ``--workers`` plays the deals in
+that many processes (:func:`generate_parallel`) with the same records as one
+process gives: deal ``i`` of a run is the same deal whatever the process or
+shard (``--first-deal`` splits a run over separate commands or machines).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +54,7 @@ import numpy.typing as npt
 
 from stich.bots.spec import build_bot, parse_bot_spec
 from stich.core.game import Game
-from stich.core.registry import make_game
+from stich.core.registry import game_from_string, make_game
 from stich.core.rng import derive_seed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import ENCODING_VERSION
@@ -139,6 +141,38 @@ def generate(game: Game, bot: str, deals: int, seed: int, first_deal: int = 0) -
     return Records(arrays, meta)
 
 
+def concatenate(parts: Sequence[Records]) -> Records:
+    """One record set of consecutive runs ``parts`` (in deal order, same game and bot), their ``meta`` merged."""
+    if not parts:
+        raise ValueError("nothing to concatenate")
+    meta = dict(parts[0].meta)
+    meta["deals"] = sum(int(p.meta["deals"]) for p in parts)
+    arrays = {name: np.concatenate([p.arrays[name] for p in parts]) for name in ARRAYS}
+    return Records(arrays, meta)
+
+
+def _generate_job(job: tuple[str, str, int, int, int]) -> Records:
+    """:func:`generate` in a worker process, the game given by its canonical string."""
+    canonical, bot, deals, seed, first_deal = job
+    return generate(game_from_string(canonical), bot, deals, seed, first_deal)
+
+
+def generate_parallel(game: Game, bot: str, deals: int, seed: int, first_deal: int = 0, workers: int = 1) -> Records:
+    """:func:`generate` with the deals split into ``workers`` consecutive shards played in as many processes (the same records)."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers == 1 or deals < 2:
+        return generate(game, bot, deals, seed, first_deal)
+    workers = min(workers, deals)
+    bounds = [first_deal + deals * k // workers for k in range(workers + 1)]
+    jobs = [(game.canonical, bot, bounds[k + 1] - bounds[k], seed, bounds[k]) for k in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(_generate_job, jobs))
+    merged = concatenate(parts)
+    merged.meta["first_deal"] = first_deal
+    return merged
+
+
 def save(records: Records, path: Path) -> None:
     """Write ``records`` to ``path`` as a compressed ``.npz`` (the module docstring's layout)."""
     payload: dict[str, Any] = {"meta": np.array(json.dumps(records.meta)), **records.arrays}
@@ -160,7 +194,7 @@ def load(path: Path) -> Records:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m stich.rl.decision_records GAME --bot SPEC --deals N --seed S --out FILE [--first-deal K] [--preset P]``."""
+    """``python -m stich.rl.decision_records GAME --bot SPEC --deals N --seed S --out FILE [--first-deal K] [--preset P] [--workers W]``."""
     parser = argparse.ArgumentParser(prog="python -m stich.rl.decision_records", description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--bot", default="pimc:level=1", help="bot spec playing every seat (default pimc:level=1)")
@@ -168,12 +202,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (shards of one run)")
     parser.add_argument("--preset", default=None)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the deals (the records do not depend on it)")
     parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
     try:
         game = make_game(args.game, args.preset)
         started = time.monotonic()
-        records = generate(game, args.bot, args.deals, args.seed, args.first_deal)
+        records = generate_parallel(game, args.bot, args.deals, args.seed, args.first_deal, args.workers)
     except (ValueError, KeyError) as error:
         print(f"stich: error: {error}", file=sys.stderr)
         return 2
