@@ -84,8 +84,8 @@ WINDOW = 4
 """Default number of the other seats' most recent cards scored (one round of a trick); every call is scored.
 
 One heuristic decision costs about half a millisecond (Doppelkopf, in
-Python), so scoring all of a deal's thirty-odd cards in four proposals would
-eat a level-1 decision's 50 ms on its own; the calls carry most of the
+Python), so scoring all of a deal's thirty-odd cards costs about 10 ms a world,
+a fifth of a level-1 decision's 50 ms; the calls carry most of the
 evidence (Dobbm's call reading, docs/search.md), the latest cards the rest.
 """
 
@@ -124,11 +124,12 @@ class InferenceStats:
 
 
 class InferenceSampler:
-    """Worlds of ``sampler`` resampled by the likelihood of the other seats' decisions under ``model`` (module docstring).
+    """Worlds of ``sampler`` weighed or resampled by the likelihood of the other seats' decisions under ``model`` (module docstring).
 
     ``seat`` is the deciding seat: its own decisions are not scored (they are
-    the same in every world).  ``proposals`` is the pool per world; with 1
-    the sampler is the plain one (with the replay's cost).
+    the same in every world).  ``proposals`` is the pool per world: with 1
+    every world is returned and :meth:`log_weight` gives its likelihood for
+    the vote; with more, one of them is kept by likelihood.
     """
 
     def __init__(
