@@ -100,6 +100,17 @@ from stich.bots.base import Bot
 from stich.bots.doubles import is_defender_double
 from stich.bots.fallbacks import FallbackReason, Fallbacks
 from stich.bots.heuristic import make_heuristic
+from stich.bots.inference import (
+    BETA,
+    INFERENCE,
+    MAX_PROPOSALS,
+    MAX_WINDOW,
+    PROPOSALS,
+    WINDOW,
+    HeuristicModel,
+    InferenceSampler,
+    likelihood_weights,
+)
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
 from stich.bots.samplers import prepare_sampler
@@ -185,6 +196,8 @@ class DecisionStats:
     candidates: int = 0
     seconds: float = 0.0
     mode: str = ""
+    values: dict[int, float] = dataclasses.field(default_factory=dict)
+    """The searched candidates' values by action code: mean paired difference to the heuristic's choice (empty: not searched)."""
 
 
 class PimcBot:
@@ -204,6 +217,10 @@ class PimcBot:
         rollout: str,
         doubles: str = "heuristic",
         call_worlds: int | None = None,
+        inference: str = "none",
+        proposals: int = PROPOSALS,
+        beta: float = BETA,
+        window: int = WINDOW,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -225,6 +242,15 @@ class PimcBot:
         if rollout == "kernel-heuristic" and heuristic_available(game.name):
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
+        self.inference = inference
+        """``heuristic``: worlds resampled by the other seats' decisions (:mod:`stich.bots.inference`); ``none``: plain."""
+        self.proposals = proposals
+        self.beta = beta
+        self.window = window
+        self._first_seconds = 0.0
+        """Time spent drawing the first world of a card decision before ``_collect`` (with inference only; 0 otherwise)."""
+        self._weights: list[float] | None = None
+        """The weights of the worlds :meth:`_collect` gathered last (``None``: all equal; inference with ``proposals=1``)."""
         self.last = DecisionStats()
         self.fallbacks = Fallbacks()
         """The decisions not searched, by reason (see the module docstring); ``ismcts`` shares its own with its simulator."""
@@ -250,14 +276,20 @@ class PimcBot:
             # No world fits what the seat knows: a sampler's inference is wrong somewhere (the real world
             # always fits).  The heuristic plays on rather than the deal ending in an error; ``ismcts`` does the same.
             return self._fall_back(observation, "no_world")
-        sampler: Sampler = plain
-        if self.game.name in INFER_GAMES:
-            sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
         started = self._decision_start = _time.monotonic()
         if self.call_worlds is not None and observation.phase != PLAY_PHASE:
             self._target, self._capped = self.call_worlds, False
         else:
             self._target, self._capped = self.worlds, self.cap
+        sampler: Sampler = plain
+        if self.inference == "heuristic":
+            # Replaces the hard call reading of INFER_GAMES: the soft model weighs the calls too.
+            model = HeuristicModel(self._heuristic_players, self.beta)
+            inferring = InferenceSampler(plain, self.game, observation.seat, model, self.proposals, self.window)
+            inferring.until = started + self.budget if self._target is None or self._capped else None
+            sampler = inferring
+        elif self.game.name in INFER_GAMES:
+            sampler = CallReadingSampler(plain, self.game, observation.seat, self._heuristic_players)
         seed = self._decision_seed(observation)
         rng_seed = derive_seed(seed, 0)
         rng = random.Random(rng_seed)
@@ -297,7 +329,13 @@ class PimcBot:
     ) -> Action:
         """A card: all legal cards when the worlds are searched exactly, the heuristic's favourites otherwise."""
         plays = [a for a in observation.legal_actions if a.kind == "play"]
-        first = sampler.sample(rng)
+        if isinstance(sampler, InferenceSampler):
+            # The first world's likelihood is a large share of its cost: count it in the per-world estimate of ``_collect``.
+            drawing = _time.monotonic()
+            first = sampler.sample(rng)
+            self._first_seconds = _time.monotonic() - drawing
+        else:
+            first = sampler.sample(rng)
         exact = evaluator.search_ready(first)
         if preferred not in plays:
             preferred = self._best_of(observation, plays)
@@ -325,9 +363,11 @@ class PimcBot:
             candidates = [preferred, self._best_of(observation, plays)]
         share = self.budget * CALL_SHARE
         rows = self._collect(sampler, rng, candidates, evaluator.score_values, share)
-        decided = candidates[vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS)[0]]
+        best, scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_CALL_WORLDS, weights=self._weights)
+        decided = candidates[best]
         if decided.kind != "play":
-            self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call")
+            by_code = {c.code: score for c, score in zip(candidates, scores, strict=True)}
+            self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode="call", values=by_code)
             return decided
         card_view = dataclasses.replace(observation, legal_actions=tuple(plays))
         return self._play(card_view, sampler, rng, evaluator, decided, self.budget)
@@ -355,10 +395,11 @@ class PimcBot:
             return candidates[0]
         rows = self._collect(sampler, rng, candidates, values, budget, first)
         if careful:
-            best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS)
+            best, _scores = vote(rows, 0, confidence=CONFIDENCE, min_worlds=MIN_OVERRULE_WORLDS, weights=self._weights)
         else:
-            best, _scores = vote(rows, 0)
-        self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode)
+            best, _scores = vote(rows, 0, weights=self._weights)
+        by_code = {c.code: score for c, score in zip(candidates, _scores, strict=True)}
+        self.last = DecisionStats(worlds=len(rows), candidates=len(candidates), mode=mode, values=by_code)
         return candidates[best]
 
     def _collect(
@@ -379,7 +420,10 @@ class PimcBot:
         deadline = Deadline(max(0.0, budget - (_time.monotonic() - self._decision_start)))
         limit = self._decision_start + OVERRUN * self.budget
         rows: list[list[float]] = []
-        started = _time.monotonic()
+        logs: list[float] = []
+        weighing = isinstance(sampler, InferenceSampler) and sampler.weighting
+        started = _time.monotonic() - (self._first_seconds if first is not None else 0.0)
+        self._first_seconds = 0.0
         while True:
             done = len(rows)
             if self._target is not None:
@@ -393,6 +437,10 @@ class PimcBot:
                     break
             world = first if first is not None and done == 0 else sampler.sample(rng)
             rows.append(values(world, codes))
+            if weighing:
+                assert isinstance(sampler, InferenceSampler)
+                logs.append(sampler.log_weight(world))
+        self._weights = likelihood_weights(logs) if weighing else None
         return rows
 
     # ------------------------------------------------------------------ helpers
@@ -454,6 +502,10 @@ def make_pimc(
     rollout: str = "auto",
     doubles: str = "heuristic",
     call_worlds: int | None = None,
+    inference: str = "none",
+    proposals: int = PROPOSALS,
+    beta: float = BETA,
+    window: int = WINDOW,
 ) -> PimcBot:
     """A ``pimc`` bot for ``seat`` of ``game``.
 
@@ -463,7 +515,11 @@ def make_pimc(
     decisions outside card play only (see the module docstring); ``rollout`` is ``auto``
     (:data:`AUTO_ROLLOUT`), ``heuristic``, ``random`` or ``kernel-heuristic``
     (:data:`ROLLOUTS`); ``doubles`` is ``heuristic`` (a defender's double is the
-    heuristic's) or ``search``.  Bad values raise :class:`OptionError` naming the option.
+    heuristic's) or ``search``; ``inference`` is ``none`` (the default) or
+    ``heuristic`` (worlds resampled by the likelihood of the other seats'
+    decisions under the heuristic made stochastic, :mod:`stich.bots.inference`),
+    with ``proposals`` worlds drawn per world kept, inverse temperature
+    ``beta`` and the other seats' last ``window`` cards scored (every call is).  Bad values raise :class:`OptionError` naming the option.
     """
     budget = resolve_budget(level, time)
     for name, value in (("worlds", worlds), ("call_worlds", call_worlds)):
@@ -477,8 +533,28 @@ def make_pimc(
         raise OptionError(f"rollout 'kernel-heuristic' exists only for {', '.join(sorted(HEURISTIC_POLICY_GAMES))}, not {game.name}")
     if doubles not in DOUBLES:
         raise OptionError(f"doubles must be one of {', '.join(DOUBLES)}, got {doubles!r}")
+    if inference not in INFERENCE:
+        raise OptionError(f"inference must be one of {', '.join(INFERENCE)}, got {inference!r}")
+    if isinstance(proposals, bool) or not isinstance(proposals, int) or not 1 <= proposals <= MAX_PROPOSALS:
+        raise OptionError(f"proposals must be a whole number from 1 to {MAX_PROPOSALS}, got {proposals!r}")
+    if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
+        raise OptionError(f"window must be a whole number from 0 to {MAX_WINDOW}, got {window!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 <= beta <= 50:
+        raise OptionError(f"beta must be a number from 0 to 50, got {beta!r}")
     if game.name == "doppelkopf":
         _warm_kernel()
     return PimcBot(
-        game, seat, seed, budget=budget, worlds=worlds, cap=time is not None, rollout=rollout, doubles=doubles, call_worlds=call_worlds
+        game,
+        seat,
+        seed,
+        budget=budget,
+        worlds=worlds,
+        cap=time is not None,
+        rollout=rollout,
+        doubles=doubles,
+        call_worlds=call_worlds,
+        inference=inference,
+        proposals=proposals,
+        beta=float(beta),
+        window=window,
     )
