@@ -17,9 +17,9 @@ from stich.bots.inference import HeuristicModel, InferenceSampler, choose_index,
 from stich.bots.pimc import PimcBot, make_pimc
 from stich.bots.samplers import prepare_sampler
 from stich.cards import Suit
-from stich.core.errors import OptionError
 from stich.core.game import Game, State
 from stich.core.registry import make_game
+from stich.errors import OptionError
 from stich.search.voting import effective_worlds, vote, weighted_winsorized_mean, winsorized_mean
 
 

@@ -53,8 +53,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
+from stich.errors import IllegalActionError, NotationError
 from stich.search.policy import Policy
 from stich.search.sampling import World, WorldSampler
 
