@@ -172,7 +172,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [] });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -228,7 +228,9 @@ export function mount(root, { params, query }) {
         break;
       case "timeout":
         if (msg.seat === mySeat()) s.timedOut.add(msg.deal);
-        showToast(msg.seat === mySeat() ? t("clock.timeout_me") : t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
+        // one's own timeout is a warning that stays long enough to be read (issue 40, defect 1)
+        if (msg.seat === mySeat()) showToast(t("clock.timeout_me"), "warn");
+        else showToast(t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
         break;
       case "state":
         noteCompletedTrick(s.state, msg);
@@ -241,7 +243,7 @@ export function mount(root, { params, query }) {
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [] });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
