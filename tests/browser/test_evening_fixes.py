@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from .flows import ContextFactory, Screenshot, person
+from .flows import PHONE, ContextFactory, Screenshot, person
 from .ui import Player, all_evaluated, client_text, play, tid
 
 LAPTOP_900 = {"width": 1366, "height": 900}
@@ -63,3 +64,31 @@ def test_one_timed_out_move_marks_that_move_and_nobody_is_told_they_were_away(ma
     expect(page.locator(tid("stats-row"))).to_have_count(1)  # the deal counts
     expect(page.locator(tid("stats-timeouts-note"))).to_have_text(client_text(page, "stats.timeouts_note"))
     screenshot(page, "stats")
+
+
+CONTRAST = """(selector) => {
+  const el = document.querySelector(selector);
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let back = el, bg = "rgba(0, 0, 0, 0)";
+  while (back && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) { bg = getComputedStyle(back).backgroundColor; back = back.parentElement; }
+  return Math.abs(lum(rgb(getComputedStyle(el).color)) - lum(rgb(bg)));
+}"""
+"""The difference in luminance (0–255) between an element's text colour and the background it is drawn on."""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP_900, PHONE], ids=["1366x900", "390x844"])
+def test_the_evaluation_keeps_its_actions_and_its_close_button_in_view(
+    make_context: ContextFactory, screenshot: Screenshot, viewport: dict[str, int]
+) -> None:
+    """Defect 2 (and 13's squeezed evaluation): "Weiter", "Nachspielen", "Protokoll laden" and a readable ✕ stay visible."""
+    page = person(make_context, "de", viewport, "Eva")
+    open_table(page, game="doppelkopf", deals=2)
+    play([Player("Eva", page)], all_evaluated, timeout=150)
+    screenshot(page, "evaluation", full_page=False)
+    for name in ("eval-continue", "replay-link", "record-download", "eval-close"):
+        assert page.evaluate(UNCOVERED, tid(name)) == "ok", name
+    for name in ("eval-close", "record-download"):
+        assert page.evaluate(CONTRAST, tid(name)) > 100, f"{name} cannot be read on its background"
+    box = page.locator(tid("evaluation")).bounding_box()
+    assert box is not None and box["width"] >= viewport["width"] * 0.9 if viewport is PHONE else True, box

@@ -35,8 +35,9 @@ export function createEvaluationView(ctx) {
     evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
-      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
-      evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }),
+      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", testid: "eval-close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
+      // only the body scrolls: the title with its ✕ and the actions below stay in view (issue 40, defect 2)
+      h("div", { class: "eval-body", testid: "eval-body" }, evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null })),
       h(
         "div",
         { class: "eval-links" },
