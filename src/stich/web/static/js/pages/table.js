@@ -110,8 +110,8 @@ export function mount(root, { params, query }) {
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
     rulesLine,
     notice,
-    absenceNote,
-    presenceLine.element,
+    // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
+    h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
     h(
       "div",
       { class: "table-layout" },

@@ -7,23 +7,29 @@ import { forcedWhy } from "../session_rules.js";
 
 /** The absence and forced-declarer notes of one table page. */
 export function createNotices(ctx) {
-  const { s, absenceNote, forcedBox, mySeat, names, view } = ctx;
-  /** Back at the table after a stand-in played for me: say which deals, once (until closed). */
+  const { s, tableId, absenceNote, forcedBox, mySeat, names, view, status, render } = ctx;
+  /** Back at the table after a stand-in played for me: say which deals, once (until closed; never again for the same
+   * deals after a reload, and never at a finished table: issue 40, defect 3). */
   function renderAbsence() {
     const seat = mySeat();
     const deals = [];
-    if (typeof seat === "number") {
+    if (typeof seat === "number" && status() !== "finished") {
       // A move the stand-in made because the turn timer ran out is no absence (the player was told at the time).
       for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat) && !s.timedOut.has(row.deal)) deals.push(row.number);
       if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal) && !s.timedOut.has(s.dealStart.deal)) deals.push(s.dealStart.number);
     }
+    const key = `stich.absence-seen.${tableId}`;
+    const seen = deals.join(",");
+    if (deals.length && s.absenceShown !== seen && sessionStorage.getItem(key) === seen) s.absenceClosed = true; // told before this reload
     absenceNote.hidden = !deals.length || s.absenceClosed;
     if (absenceNote.hidden) return;
+    s.absenceShown = seen;
+    sessionStorage.setItem(key, seen);
     replace(
       absenceNote,
       h("span", { text: t("absence.returned", { deals: deals.map((n) => t("absence.deal_n", { n: n + 1 })).join(", ") }) }),
       " ",
-      h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.absenceClosed = true; render(); } }),
+      h("button", { type: "button", class: "ghost small close", testid: "absence-close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.absenceClosed = true; render(); } }),
     );
   }
 
