@@ -127,3 +127,44 @@ def test_welcome_back_floats_over_the_table_once_and_never_at_a_finished_table(
     expect(again.locator(tid("score-sheet")).locator(tid("stand-in-mark")).first).to_be_visible()
     again.wait_for_timeout(500)
     expect(again.locator(tid("absence-note"))).to_be_hidden()
+
+
+def client_page(make_context: ContextFactory, lang: str = "de", viewport: dict[str, int] = LAPTOP_900) -> Page:
+    """The client loaded in ``lang`` (its translations ready), for calling its modules as the table page does."""
+    page = person(make_context, lang, viewport)
+    page.goto("/#/rules")
+    page.wait_for_function("document.querySelector('main') && document.querySelector('main').innerText.length > 50")
+    return page
+
+
+EVALUATION_ROWS = """async ([result, game]) => {
+  const { evaluationContent } = await import("/static/js/results.js");
+  const box = document.createElement("div");
+  box.append(...evaluationContent(result, { gameName: game, names: ["Anna", "Bert", "Cleo"], mySeat: 0 }));
+  document.body.append(box);
+  const rows = [...box.querySelectorAll(".eval-items tbody tr")].map((tr) => [...tr.cells].map((td) => td.innerText.trim()));
+  box.remove();
+  return rows;
+}"""
+
+TAPP_DEFENDERS_WON = {
+    "scores": [191, -382, 191],
+    "declarer": 1,
+    "won": False,
+    "items": [
+        {"name": "game", "to": "defenders", "value": 8, "doubling": "subkontra", "factor": 8, "amount": -64},
+        {"name": "valat_announced", "to": "defenders", "value": 24, "doubling": "rekontra", "factor": 4, "amount": -96},
+        {"name": "ultimo_announced", "to": "defenders", "value": 16, "doubling": "kontra", "factor": 2, "amount": -32},
+        {"name": "pagat_ultimo", "to": "declarer", "value": 16, "doubling": "none", "factor": 1, "amount": 16},
+    ],
+    "per_defender": -192,
+}
+"""A Tapp Tarock result as the engine books it (seed 0, random play): the amounts are the declarer's."""
+
+
+def test_tarock_evaluation_shows_what_each_side_gets_without_a_minus(make_context: ContextFactory) -> None:
+    """Defect 6: "Spiel · Gegenspieler · −64" read as if the winners lost points."""
+    page = client_page(make_context)
+    rows = page.evaluate(EVALUATION_ROWS, [TAPP_DEFENDERS_WON, "tapp_tarock"])
+    assert [row[-1] for row in rows] == ["64", "96", "32", "16"], rows
+    assert [row[1] for row in rows] == [client_text(page, "party.defenders")] * 3 + [client_text(page, "party.declarer")], rows

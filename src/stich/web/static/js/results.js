@@ -61,7 +61,9 @@ function itemRows(gameName, result, names) {
     if (item.doubling && item.doubling !== "none") detail.push(t(`doubling.${item.doubling}`, {}, item.doubling));
     if (item.factor && item.factor !== 1) detail.push(`×${item.factor}`);
     if (item.base !== undefined && item.base !== value) detail.push(t("result.base", { base: item.base }));
-    rows.push({ name: itemLabel(gameName, item.name), side: side ? partyLabel(side) : "", value, detail: detail.join(" ") });
+    // An item booked to a side shows what that side gets: Tarock items carry the declarer's signed amount (issue 40, defect 6).
+    const shown = side && typeof value === "number" ? Math.abs(value) : value;
+    rows.push({ name: itemLabel(gameName, item.name), side: side ? partyLabel(side) : "", value: shown, detail: detail.join(" ") });
   }
   for (const item of result.specials || []) {
     const detail = item.trick !== undefined ? t("result.in_trick", { trick: Number(item.trick) + 1 }) : "";
