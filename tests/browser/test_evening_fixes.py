@@ -6,10 +6,13 @@ issue was found at (1366×900, 1366×768 and a 390×844 phone).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from stich.core.registry import game_from_string
 
 from .flows import PHONE, ContextFactory, Screenshot, person
 from .ui import Player, all_evaluated, client_text, enter_as_guest, play, tid
@@ -168,3 +171,67 @@ def test_tarock_evaluation_shows_what_each_side_gets_without_a_minus(make_contex
     rows = page.evaluate(EVALUATION_ROWS, [TAPP_DEFENDERS_WON, "tapp_tarock"])
     assert [row[-1] for row in rows] == ["64", "96", "32", "16"], rows
     assert [row[1] for row in rows] == [client_text(page, "party.defenders")] * 3 + [client_text(page, "party.declarer")], rows
+
+
+def offered_buttons(deals: int = 25) -> list[tuple[str, str, str]]:
+    """``(game, phase, action)`` of every action offered as a button in ``deals`` random deals of each game."""
+    found: set[tuple[str, str, str]] = set()
+    for name in ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"):
+        game = game_from_string(name)
+        for seed in range(deals):
+            state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+            chance = random.Random(seed)
+            while not state.is_terminal():
+                legal = list(state.legal_actions())
+                phase = type(state).PHASE_NAMES[state.phase]  # type: ignore[attr-defined]
+                for action in legal:
+                    text = action.text
+                    if text.split()[0] not in ("play", "discard", "offer", "buy"):  # cards are clicked; Kaufen has its picker
+                        found.add((name, phase, text))
+                state.apply(chance.choice(legal))
+    return sorted(found)
+
+
+TOOLTIPS = """(pairs) => import("/static/js/labels.js").then(({ actionHint, actionLabel }) => {
+  const catalog = window.__stichCatalog;
+  return pairs.map(([game, phase, text]) => {
+    const k = text.trim().replace(/\\s+/g, ".");
+    return {
+      game, phase, text,
+      label: actionLabel(text, game, phase),
+      hint: actionHint(text, game, phase),
+      phaseLabel: Boolean(catalog[`action.${game}.${phase}.${k}`]),
+      phaseHint: Boolean(catalog[`hint.${game}.${phase}.${k}`]),
+    };
+  });
+})"""
+
+RULES_SAY = [
+    # (game, action, what the rules page says, what the tooltip must say, what it must not say)
+    ("droggn", "bid solo", "Beim Ansager und Solo nimmt der Spieler den Talon", "Talon", "ohne Talon"),
+    ("droggn", "bid ansager", "beim Ansager kauft er danach eine Karte", "kaufst", None),
+    ("tapp_tarock", "bid solo", "Solo (ohne Talon)", "ohne Talon", None),
+    ("dobbm", "bid solo", "Solo (ohne)", "ohne den Dobb", None),
+    ("dappen", "bid solo", "beim Solo bleibt der Dapp liegen", "ohne Dapp", None),
+]
+"""What the rules pages say about the talon in each bid, and how its tooltip must agree (German texts)."""
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_button_of_every_phase_has_its_own_tooltip_and_it_agrees_with_the_rules(make_context: ContextFactory, lang: str) -> None:
+    """Defect 5: every button is explained, by its phase's text where its label is its phase's; bids match the rules pages."""
+    page = client_page(make_context, lang)
+    page.evaluate(f"fetch('/static/i18n/{lang}.json').then((r) => r.json()).then((c) => {{ window.__stichCatalog = c; }})")
+    page.wait_for_function("window.__stichCatalog")
+    shown = page.evaluate(TOOLTIPS, [list(pair) for pair in offered_buttons()])
+    unexplained = [(s["game"], s["phase"], s["text"]) for s in shown if not s["hint"]]
+    assert not unexplained, f"buttons without a tooltip: {unexplained}"
+    borrowed = [(s["game"], s["phase"], s["text"], s["label"], s["hint"]) for s in shown if s["phaseLabel"] and not s["phaseHint"]]
+    assert not borrowed, f"a phase's own label explained by another phase's tooltip: {borrowed}"
+    if lang == "de":
+        hints = {(s["game"], s["text"]): s["hint"] for s in shown}
+        for game, action, rules, must, must_not in RULES_SAY:
+            page.goto(f"/#/rules/{game}")
+            expect(page.locator("main")).to_contain_text(rules)
+            assert must in hints[(game, action)], (game, action, hints[(game, action)])
+            assert must_not is None or must_not not in hints[(game, action)], (game, action, hints[(game, action)])

@@ -103,12 +103,12 @@ export function createControls(ctx) {
           class: ["action", actionKind(text)],
           testid: "action",
           dataset: { action: text },
-          title: actionHint(text, gameName()) || null,
+          title: actionHint(text, gameName(), v?.phase) || null,
           disabled: s.pending,
           text: actionLabel(text, gameName(), v?.phase, pack()),
           onclick: () => sendAction(text),
         }),
-        hintTip(actionHint(text, gameName())), // the explanation on a touch screen, where a title never shows
+        hintTip(actionHint(text, gameName(), v?.phase)), // the explanation on a touch screen, where a title never shows
       ]),
     );
     actions.setAttribute("aria-label", t("table.actions"));
