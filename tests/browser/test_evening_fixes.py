@@ -235,3 +235,37 @@ def test_every_button_of_every_phase_has_its_own_tooltip_and_it_agrees_with_the_
             expect(page.locator("main")).to_contain_text(rules)
             assert must in hints[(game, action)], (game, action, hints[(game, action)])
             assert must_not is None or must_not not in hints[(game, action)], (game, action, hints[(game, action)])
+
+
+BUY_PICKER = """async (buys) => {
+  const { buyPicker } = await import("/static/js/table/buy_picker.js");
+  const box = document.createElement("div");
+  box.className = "controls";
+  box.style.width = "900px";
+  box.append(buyPicker(buys, { gameName: "droggn", pack: "tarot", busy: false, onBuy: (a) => { window.__bought = a; } }));
+  document.querySelector("main").append(box);
+  const picker = box.firstChild;
+  const result = {
+    options: picker.querySelectorAll("option").length,
+    buttons: picker.querySelectorAll("button").length,
+    explain: picker.querySelector("[data-testid=buy-explain]")?.innerText,
+    height: picker.getBoundingClientRect().height,
+  };
+  picker.querySelector("select").value = buys[5];
+  picker.querySelector("button").click();
+  result.bought = window.__bought;
+  box.remove();
+  return result;
+}"""
+
+
+def test_droggn_kaufen_is_one_explaining_line_and_a_compact_card_picker(make_context: ContextFactory) -> None:
+    """Defect 4: not a wall of 42 "… kaufen" buttons."""
+    page = client_page(make_context)
+    buys = sorted({a.text for a in game_from_string("droggn").actions if a.text.startswith("buy ")})
+    assert len(buys) >= 40
+    shown = page.evaluate(BUY_PICKER, buys)
+    assert shown["options"] == len(buys) and shown["buttons"] == 1, shown
+    assert shown["explain"] == client_text(page, "buy.explain"), shown
+    assert shown["height"] < 110, shown
+    assert shown["bought"] == buys[5], shown

@@ -9,6 +9,7 @@ import { singleCardAction } from "../settings.js";
 import { hintTip } from "../touch_hints.js";
 import { renderHand } from "./hand.js";
 import { clockIcon, countdown as clockCountdown } from "./clock.js";
+import { buyPicker, isBuy } from "./buy_picker.js";
 
 /** The turn line, prompt, action buttons, hand and confirmation box of one table page; `stop()` ends its timer. */
 export function createControls(ctx) {
@@ -95,9 +96,11 @@ export function createControls(ctx) {
       }
       append(prompt, [h("span", { class: "phase", text: phase }), hint ? h("span", { class: "hint", text: hint }) : null]);
     }
+    const buys = buttons.filter(isBuy);
     replace(
       actions,
-      buttons.map((text) => [
+      buys.length ? buyPicker(buys, { gameName: gameName(), pack: pack(), busy: s.pending, onBuy: sendAction }) : null,
+      buttons.filter((text) => !isBuy(text)).map((text) => [
         h("button", {
           type: "button",
           class: ["action", actionKind(text)],
