@@ -31,8 +31,35 @@ export function createControls(ctx) {
   /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
   const CONFIRMED_VERBS = new Set(["discard", "offer"]);
 
+  /** Discards are picked first (a click toggles a card), then confirmed once for all of them (issue 40, defect 15). */
+  function pickDiscard(action) {
+    const card = action.split(" ")[1];
+    const deal = s.state?.deal;
+    if (!s.discards || s.discards.deal !== deal) s.discards = { deal, picked: [] };
+    const picked = s.discards.picked;
+    const at = picked.indexOf(card);
+    if (at >= 0) picked.splice(at, 1);
+    else picked.push(card);
+    render();
+  }
+
+  /** The picked discards still waiting to be sent: one each time the server asks for the next. */
+  function sendQueuedDiscard(v, myTurn) {
+    const queue = s.discardQueue;
+    if (!queue || !myTurn || s.pending) return;
+    const next = queue.cards[0];
+    const action = `discard ${next}`;
+    if (queue.deal !== s.state?.deal || next === undefined || !(v.legal_actions || []).includes(action)) {
+      s.discardQueue = null; // the discard is over (or the deal): what is left is not sent
+      return;
+    }
+    queue.cards.shift();
+    setTimeout(() => { if (alive()) sendAction(action); }, 0);
+  }
+
   function chooseCard(action) {
-    if (CONFIRMED_VERBS.has(action.split(" ")[0])) {
+    if (action.startsWith("discard ")) pickDiscard(action);
+    else if (CONFIRMED_VERBS.has(action.split(" ")[0])) {
       s.confirming = { action, step: s.state?.step, deal: s.state?.deal };
       render();
       confirmBox.querySelector("button")?.focus();
@@ -40,6 +67,7 @@ export function createControls(ctx) {
   }
 
   function renderConfirm() {
+    if (renderDiscardConfirm()) return;
     const c = s.confirming;
     const current = c && s.state && c.step === s.state.step && c.deal === s.state.deal && (view()?.legal_actions || []).includes(c.action);
     if (!current) s.confirming = null;
@@ -52,6 +80,23 @@ export function createControls(ctx) {
       h("button", { type: "button", class: "primary small", testid: "confirm-action", text: t("confirm.ok"), onclick: () => { s.confirming = null; sendAction(c.action); } }),
       h("button", { type: "button", class: "small", testid: "cancel-action", text: t("confirm.back"), onclick: () => { s.confirming = null; render(); } }),
     );
+  }
+
+  /** The confirmation of the picked discards (true when shown); a card no longer to be discarded drops out. */
+  function renderDiscardConfirm() {
+    const legal = view()?.legal_actions || [];
+    const picks = s.discards && s.discards.deal === s.state?.deal ? s.discards.picked.filter((card) => legal.includes(`discard ${card}`)) : [];
+    if (s.discards) s.discards.picked = picks;
+    if (!picks.length || s.discardQueue?.cards.length) return false;
+    const names = picks.map((card) => cardName(card, gameName(), pack()));
+    confirmBox.hidden = false;
+    replace(
+      confirmBox,
+      h("p", { text: picks.length === 1 ? t(`confirm.${gameName()}.discard`, { card: names[0] }, t("confirm.discard", { card: names[0] })) : t("confirm.discard_many", { n: picks.length, cards: names.join(", ") }) }),
+      h("button", { type: "button", class: "primary small", testid: "confirm-action", text: t("confirm.ok"), onclick: () => { s.discards = null; s.discardQueue = { deal: s.state?.deal, cards: picks.slice(1) }; sendAction(`discard ${picks[0]}`); } }),
+      h("button", { type: "button", class: "small", testid: "cancel-action", text: t("confirm.back"), onclick: () => { s.discards = null; render(); } }),
+    );
+    return true;
   }
 
   /** An illegal card clicked: the server (the engine) says why, with the rule; nothing changes at the table. */
@@ -118,6 +163,12 @@ export function createControls(ctx) {
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
       hand.hidden = false;
       renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
+      const picked = new Set(s.discards && s.discards.deal === s.state.deal ? s.discards.picked : []);
+      for (const el of hand.querySelectorAll(".card")) {
+        el.classList.toggle("picked", picked.has(el.dataset.card));
+        if (cardActions.get(el.dataset.card)?.startsWith("discard ")) el.setAttribute("aria-pressed", picked.has(el.dataset.card) ? "true" : "false");
+      }
+      sendQueuedDiscard(v, myTurn);
       autoPlay(v, myTurn);
     } else {
       hand.replaceChildren();
