@@ -104,6 +104,12 @@ export function mount(root, { params, query }) {
   const chat = createChat({ send: (message) => Boolean(socket?.send(message)) });
   const side = h("aside", { class: "side" }, showEval, infoPanel, chat.element, sheetPanel, logPanel);
 
+  const layout = h(
+    "div",
+    { class: "table-layout", testid: "table-layout" },
+    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+    side,
+  );
   const page = h(
     "div",
     { class: "page table-page" },
@@ -112,12 +118,7 @@ export function mount(root, { params, query }) {
     notice,
     // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
     h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
-    h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
-      side,
-    ),
+    layout,
   );
   root.replaceChildren(page);
 
@@ -395,7 +396,7 @@ export function mount(root, { params, query }) {
   // ------------------------------------------------------- the page's parts
   const ctx = {
     s, tableId, invite, inviteQuery,
-    title, dealInfo, inviteBox, inviteInput, copyButton, watching, notice, felt, rulesLine, absenceNote, forcedBox,
+    title, dealInfo, inviteBox, inviteInput, copyButton, watching, notice, felt, rulesLine, absenceNote, forcedBox, layout,
     evaluation, showEval, side, turn, prompt, actions, confirmBox, hand,
     socket: () => socket,
     alive: () => alive,

@@ -11,7 +11,7 @@ import { limitsText } from "../time_limits.js";
 
 /** The head of one table page; `ctx` holds the page's state, elements and helpers. */
 export function createHead(ctx) {
-  const { s, title, dealInfo, inviteBox, inviteInput, copyButton, watching, notice, felt, rulesLine, gameName, status, tableId, invite } = ctx;
+  const { s, title, dealInfo, inviteBox, inviteInput, copyButton, watching, notice, felt, rulesLine, layout, gameName, status, tableId, invite } = ctx;
   function renderHead() {
     const name = gameName();
     const preset = presetOf(s.summary?.game || s.state?.view?.game);
@@ -36,6 +36,9 @@ export function createHead(ctx) {
       notice.hidden = false;
       notice.textContent = t(s.notice, {}, s.notice);
     } else notice.hidden = true;
+    // a table one may not see (or that does not exist) draws nothing behind its notice (issue 40, defect 11)
+    layout.hidden = Boolean(s.notice);
+    rulesLine.hidden = Boolean(s.notice);
     felt.setAttribute("aria-label", t("table.felt"));
     rulesLine.textContent = [rulesText(s.summary?.rules), limitsText(s.summary)].filter(Boolean).join(" ");
   }
