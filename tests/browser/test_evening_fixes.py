@@ -48,7 +48,7 @@ def open_table(page: Page, **body: Any) -> str:
 def test_one_timed_out_move_marks_that_move_and_nobody_is_told_they_were_away(make_context: ContextFactory, screenshot: Screenshot) -> None:
     """Defect 1: only the first move runs out of time; the rest Tina plays herself, and she stays."""
     page = person(make_context, "de", LAPTOP_900, "Tina")
-    open_table(page, game="doppelkopf", turn_seconds=6)
+    table_id = open_table(page, game="doppelkopf", turn_seconds=6)
     toast = page.locator("#toast")
     expect(toast).to_have_text(client_text(page, "clock.timeout_me"), timeout=30_000)
     assert page.evaluate(UNCOVERED, "#toast") == "ok"
@@ -67,6 +67,15 @@ def test_one_timed_out_move_marks_that_move_and_nobody_is_told_they_were_away(ma
     expect(page.locator(tid("stats-row"))).to_have_count(1)  # the deal counts
     expect(page.locator(tid("stats-timeouts-note"))).to_have_text(client_text(page, "stats.timeouts_note"))
     screenshot(page, "stats")
+    # defect 14, on the same finished deal: the history numbers deals as the table does, heads each column once
+    # and names the table by when and with whom, not by its random id
+    page.goto("/#/history")
+    expect(page.locator(tid("history-deal-no"))).to_have_text([client_text(page, "table.deal_no").replace("{n}", "1")])
+    heads = page.locator(".history-table thead th").all_inner_texts()
+    named = [head for head in heads if head.strip()]
+    assert len(named) == len(set(named)), heads
+    expect(page.locator(tid("history-table-name"))).not_to_contain_text(table_id)
+    screenshot(page, "history")
 
 
 CONTRAST = """(selector) => {
