@@ -278,3 +278,50 @@ def test_droggn_kaufen_is_one_explaining_line_and_a_compact_card_picker(make_con
     assert shown["explain"] == client_text(page, "buy.explain"), shown
     assert shown["height"] < 110, shown
     assert shown["bought"] == buys[5], shown
+
+
+WORDING = """async () => {
+  const { presetTitle } = await import("/static/js/games.js");
+  const { actionLabel } = await import("/static/js/labels.js");
+  const { evaluationContent } = await import("/static/js/results.js");
+  const { detailLines } = await import("/static/js/result_details.js");
+  const { t } = await import("/static/js/i18n.js");
+  const text = (parts) => parts.map((p) => p.textContent).join(" | ");
+  const dk = { kind: "normal", contract: "normal", re: [0, 2], kontra: [1, 3], winner: "kontra", eyes: { re: 100, kontra: 140 },
+    items: [], specials: [{ name: "gegen_die_alten", party: "kontra", points: 1, trick: 0 }], value: 2, scores: [-2, 2, -2, 2] };
+  const tapp = { kind: "game", contract: "oberer", declarer: 0, defenders: [1, 2], won: true, talon_taken: "upper",
+    points: { declarer: 40, defenders: 30 }, items: [], scores: [10, -5, -5] };
+  return {
+    presets: ["freedoko_standard", "freedoko_tournament"].map((p) => presetTitle("doppelkopf", p)),
+    seeds: [presetTitle("tapp_tarock", "seed"), presetTitle("dobbm", "seed")],
+    oberSolo: [actionLabel("solo damen", "doppelkopf", "declare", "german"), actionLabel("solo buben", "doppelkopf", "declare", "german")],
+    evaluation: text(evaluationContent(dk, { gameName: "doppelkopf", names: ["A", "B", "C", "D"], mySeat: 0 })),
+    tappDetail: (detailLines("tapp_tarock", tapp, ["A", "B", "C"]) || []).join(" "),
+    nextDeal: t("result.continue"),
+    droggnPass: t("action.droggn.pass"),
+  };
+}"""
+
+
+def test_the_wording_a_german_player_reads(make_context: ContextFactory) -> None:
+    """Defect 9 (the parts done here): preset and option names, Ober/Unter, Talon, Gegen die Alten, "Weiter" twice, rules heading."""
+    page = client_page(make_context)
+    said = page.evaluate(WORDING)
+    assert not any("freedoko" in title for title in said["presets"]), said["presets"]
+    assert "Quelle" not in " ".join(said["seeds"]), said["seeds"]
+    assert said["oberSolo"] == ["Ober-Solo", "Unter-Solo"], said["oberSolo"]
+    assert (
+        client_text(page, "item.gegen_die_alten") in said["evaluation"]
+        and "Stich" not in said["evaluation"].split("Gegen die Alten")[1][:12]
+    )
+    assert "Talonhälfte obere" not in said["tappDetail"] and "obere Hälfte" in said["tappDetail"], said["tappDetail"]
+    assert said["nextDeal"] != said["droggnPass"], said
+    page.goto("/#/rules/doppelkopf")
+    expect(page.locator("main h2").first).to_be_visible()
+    assert "Reizen" not in " ".join(page.locator("main h2").all_inner_texts())
+    page.goto("/#/")
+    page.locator(tid("create-game")).select_option("doppelkopf")
+    options = page.locator(".options-box")
+    expect(options).to_contain_text("§")
+    shown = options.text_content() or ""
+    assert "decision" not in shown and "A-22" not in shown, shown

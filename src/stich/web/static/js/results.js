@@ -6,6 +6,8 @@ import { formatNumber, language, t } from "./i18n.js";
 import { detailLines, namedServerLines } from "./result_details.js";
 import { contractLabel, itemLabel, partyLabel } from "./labels.js";
 
+/** Special points that belong to the whole deal, not to a trick. */
+const TRICKLESS = new Set(["gegen_die_alten"]);
 const signed = (n) => (typeof n === "number" && n > 0 ? `+${formatNumber(n)}` : formatNumber(n));
 const seatList = (seats, names) => (seats || []).map((s) => names[s] ?? t("table.seat_n", { n: s + 1 })).join(", ");
 
@@ -66,7 +68,8 @@ function itemRows(gameName, result, names) {
     rows.push({ name: itemLabel(gameName, item.name), side: side ? partyLabel(side) : "", value: shown, detail: detail.join(" ") });
   }
   for (const item of result.specials || []) {
-    const detail = item.trick !== undefined ? t("result.in_trick", { trick: Number(item.trick) + 1 }) : "";
+    // "gegen die Alten" is won by the deal, not in a trick: no trick is named for it (issue 40, defect 9)
+    const detail = item.trick !== undefined && !TRICKLESS.has(item.name) ? t("result.in_trick", { trick: Number(item.trick) + 1 }) : "";
     rows.push({ name: itemLabel(gameName, item.name), side: partyLabel(item.party ?? item.to ?? ""), value: item.points ?? item.value, detail, special: true });
   }
   for (const bonus of result.hand_bonuses || []) {
