@@ -325,3 +325,42 @@ def test_the_wording_a_german_player_reads(make_context: ContextFactory) -> None
     expect(options).to_contain_text("§")
     shown = options.text_content() or ""
     assert "decision" not in shown and "A-22" not in shown, shown
+
+
+ALIGNMENT = """() => {
+const textWidth = (select) => {
+  const probe = document.createElement("span");
+  probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font:${getComputedStyle(select).font}`;
+  probe.textContent = select.selectedOptions[0]?.text || "";
+  document.body.append(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width;
+};
+return [...document.querySelectorAll(".create-form .form-grid > label[for]")].map((label) => {
+  const control = document.getElementById(label.htmlFor);
+  const l = label.getBoundingClientRect(), c = control.getBoundingClientRect();
+  const form = document.querySelector(".create-form").getBoundingClientRect();
+  return { for: label.htmlFor, labelMiddle: l.top + l.height / 2, top: c.top, bottom: c.bottom, right: c.right, formRight: form.right,
+    cut: control.tagName === "SELECT" && textWidth(control) + 24 > c.width };
+});
+}"""
+
+
+def test_the_lobby_form_lines_up_and_says_what_the_last_table_carried_over(make_context: ContextFactory, screenshot: Screenshot) -> None:
+    """Defect 8: every label on its control's line, nothing cut off; private and the list marked when remembered."""
+    page = person(make_context, "de", LAPTOP_900, "Lena")
+    page.goto("/#/")
+    remembered = {"game": "doppelkopf", "preset": "ddv", "kind": "list", "private": True, "sit": True}
+    page.evaluate("m => localStorage.setItem('stich.lastTable', JSON.stringify(m))", remembered)
+    page.reload()
+    expect(page.locator(tid("create-kind"))).to_have_value("list", timeout=15_000)
+    page.wait_for_timeout(500)
+    screenshot(page, "lobby-form", full_page=False)
+    rows = page.evaluate(ALIGNMENT)
+    off = [
+        row for row in rows if not row["top"] <= row["labelMiddle"] <= row["bottom"] or row["right"] > row["formRight"] + 1 or row["cut"]
+    ]
+    assert not off, off
+    expect(page.locator(tid("carried-private"))).to_have_text(client_text(page, "lobby.carried_over"))
+    expect(page.locator(tid("carried-kind"))).to_be_visible()
