@@ -364,3 +364,38 @@ def test_the_lobby_form_lines_up_and_says_what_the_last_table_carried_over(make_
     assert not off, off
     expect(page.locator(tid("carried-private"))).to_have_text(client_text(page, "lobby.carried_over"))
     expect(page.locator(tid("carried-kind"))).to_be_visible()
+
+
+HAND_ROWS = """async (cards) => {
+  const { renderHand } = await import("/static/js/table/hand.js");
+  const real = document.querySelector("[data-testid=hand]");
+  const hand = document.createElement("div");
+  hand.className = "hand";
+  hand.style.width = `${real.getBoundingClientRect().width}px`;
+  real.after(hand);
+  const shown = { hand: cards, groups: null, cardActions: new Map(), myTurn: false, busy: false, gameName: "droggn", pack: "tarot" };
+  renderHand(hand, { ...shown, onPlay: () => {} });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const all = [...hand.children];
+  const br = all.findIndex((el) => el.classList.contains("row-break"));
+  const visual = (el) => el.querySelector(".card-visual").getBoundingClientRect();
+  const first = (br < 0 ? all : all.slice(0, br)).map(visual);
+  const second = br < 0 ? [] : all.slice(br + 1).map(visual);
+  const height = first[0].height;
+  const covered = second.length ? Math.max(...first.map((r) => r.bottom)) - Math.min(...second.map((r) => r.top)) : 0;
+  hand.remove();
+  return { rows: br < 0 ? 1 : 2, height, covered, visibleShare: (height - covered) / height };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 900, "height": 900}, LAPTOP_900], ids=["900", "1366"])
+def test_a_droggn_hand_in_two_rows_keeps_the_first_row_readable(
+    make_context: ContextFactory, screenshot: Screenshot, viewport: dict[str, int]
+) -> None:
+    """Defect 12: the second row of a 24-card Droggn hand (the declarer's, talon taken) must leave the first readable."""
+    page = person(make_context, "de", viewport, "Rosa")
+    open_table(page, game="droggn")
+    expect(page.locator(f"{tid('hand')} {tid('card')}")).to_have_count(21)
+    deck = [a.text.split()[1] for a in game_from_string("droggn").actions if a.text.startswith("buy ")]
+    rows = page.evaluate(HAND_ROWS, sorted(set(deck))[:24])
+    assert rows["rows"] == 1 or rows["visibleShare"] >= 0.45, rows
