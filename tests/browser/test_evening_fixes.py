@@ -399,3 +399,30 @@ def test_a_droggn_hand_in_two_rows_keeps_the_first_row_readable(
     deck = [a.text.split()[1] for a in game_from_string("droggn").actions if a.text.startswith("buy ")]
     rows = page.evaluate(HAND_ROWS, sorted(set(deck))[:24])
     assert rows["rows"] == 1 or rows["visibleShare"] >= 0.45, rows
+
+
+PHONE_LAYOUT = """() => {
+  const box = (sel) => document.querySelector(sel)?.getBoundingClientRect();
+  const topbar = box(".topbar");
+  const last = box("[data-testid=last-trick]");
+  const mine = [...document.querySelectorAll("[data-testid=seat]")].find((s) => s.classList.contains("me"));
+  const plate = mine?.querySelector(".plate")?.getBoundingClientRect();
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const overlap = last && plate ? !apart(last, plate) : null;
+  const rows = [...document.querySelectorAll("[data-testid=score-sheet] tr")];
+  const cells = rows.map((tr) => tr.lastElementChild.getBoundingClientRect().right);
+  return { topbar: topbar.height, overlap, sheetRight: Math.max(...cells), width: innerWidth };
+}"""
+
+
+def test_the_table_on_a_phone(make_context: ContextFactory, screenshot: Screenshot) -> None:
+    """Defect 13: a one-row top bar, the last trick clear of one's own plate, the score sheet's last column on screen."""
+    page = person(make_context, "de", PHONE, "Pia")
+    open_table(page, game="doppelkopf")
+    played = f"{tid('last-trick')} {tid('card')}"
+    play([Player("Pia", page)], lambda _: page.locator(played).count() == 4, timeout=90)
+    screenshot(page, "phone-table", full_page=False)
+    shown = page.evaluate(PHONE_LAYOUT)
+    assert shown["topbar"] < 60, shown
+    assert shown["overlap"] is False, shown
+    assert shown["sheetRight"] <= shown["width"], shown
