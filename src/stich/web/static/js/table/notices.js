@@ -18,13 +18,16 @@ export function createNotices(ctx) {
       for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat) && !s.timedOut.has(row.deal)) deals.push(row.number);
       if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal) && !s.timedOut.has(s.dealStart.deal)) deals.push(s.dealStart.number);
     }
+    // the deals this tab was told about (kept over a reload): only a deal not told yet opens the note again
     const key = `stich.absence-seen.${tableId}`;
-    const seen = deals.join(",");
-    if (deals.length && s.absenceShown !== seen && sessionStorage.getItem(key) === seen) s.absenceClosed = true; // told before this reload
+    const told = new Set((sessionStorage.getItem(key) || "").split(",").filter(Boolean));
+    const fresh = deals.filter((n) => !told.has(String(n)));
+    if (fresh.length) s.absenceClosed = false;
+    else if (deals.length && !s.absenceShown) s.absenceClosed = true; // told before this reload
     absenceNote.hidden = !deals.length || s.absenceClosed;
     if (absenceNote.hidden) return;
-    s.absenceShown = seen;
-    sessionStorage.setItem(key, seen);
+    s.absenceShown = true;
+    sessionStorage.setItem(key, [...new Set([...told, ...deals.map(String)])].join(","));
     replace(
       absenceNote,
       h("span", { text: t("absence.returned", { deals: deals.map((n) => t("absence.deal_n", { n: n + 1 })).join(", ") }) }),
