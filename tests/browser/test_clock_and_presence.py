@@ -3,7 +3,7 @@
 * the lobby's turn timer is kept with the table; at a table with a 1-second limit (the test server allows limits
   from 1 s, ``Settings.min_limit_seconds``; the API's default minimum is 5 s) the player to move sees the
   clock (in the turn line and on their seat), and when it runs out a bot makes the move, the page says so, the
-  player keeps the seat, and the score sheet marks the deal as one a bot played in;
+  player keeps the seat, and the score sheet marks those moves (not the deal: she was there);
 * "Bert ist nicht verbunden" / "Bert ist zurück" on Anna's page when Bert's page closes and comes back, and
   the seat says "nicht verbunden" meanwhile;
 * after a deal the next one waits until both people clicked "Weiter"; each page says whom it waits for.
@@ -52,7 +52,9 @@ def test_the_turn_clock_runs_out_and_a_bot_makes_that_move(
     expect(page.locator(tid("evaluation"))).to_be_visible(timeout=90_000)
     summary: dict[str, Any] = page.request.get(f"/api/tables/{table_id}").json()
     assert summary["seats"][0]["name"] == "Tara" and summary["seats"][0]["kind"] == "human"
-    expect(page.locator(f"{tid('score-sheet')} {tid('stand-in-mark')}")).to_be_visible()
+    # timed-out moves mark those moves, not the deal: she was there (issue 40, defect 1)
+    expect(page.locator(f"{tid('score-sheet')} {tid('timeout-mark')}")).to_be_visible()
+    expect(page.locator(f"{tid('score-sheet')} {tid('stand-in-mark')}")).to_have_count(0)
     expect(page.locator(tid("absence-note"))).to_be_hidden()  # she was there all along: no "welcome back"
     expect(page.locator("body")).not_to_contain_text(client_text(page, "table.away"))  # a finished table: nobody "not connected"
 

@@ -71,3 +71,38 @@ def _discarding(page: Page) -> bool:
     """Whether it is Vera's turn to discard (the latest view the page received is in the ``discard`` phase)."""
     shot = snapshot(page)
     return _phase(page) == "discard" and shot.mine and bool(shot.legal)
+
+
+def test_discards_are_picked_then_confirmed_once(make_context: ContextFactory, screenshot: Screenshot) -> None:
+    """Issue 40, defect 15: Tapp's declarer picks the three cards to lay away and confirms once (not twice per card)."""
+    page = person(make_context, "de", {"width": 1366, "height": 768}, "Dora")
+    dora = Player("Dora", page, ("bid ", "take ", "hold", "pass"))
+    page.on("dialog", lambda dialog: dialog.accept())
+    for _ in range(TABLES):
+        made = page.request.post("/api/tables", data={"game": "tapp_tarock", "kind": "free", "deals": 1, "bots": "heuristic"})
+        assert made.status == 201, made.text()
+        page.evaluate("() => { if (window.__stichProbe) window.__stichProbe.phase = null; }")
+        page.goto(f"/#/table/{made.json()['id']}")
+        page.wait_for_function("() => window.__stichProbe && window.__stichProbe.phase !== null")
+        expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
+        play([dora], until=lambda latest: latest["Dora"].evaluation or _discarding(page) or _phase(page) in PAST_DISCARD, timeout=60)
+        if _discarding(page):
+            break
+    else:
+        pytest.skip(f"Dora never had to discard in {TABLES} deals")
+
+    shot = snapshot(page)
+    chosen = shot.legal[:3]
+    box = page.locator(tid("confirm-box"))
+    for card in chosen:
+        page.locator(f'{tid("hand")} {tid("card")}[data-card="{card}"]').first.click()
+    page.wait_for_timeout(300)
+    assert snapshot(page).messages == shot.messages, "picking a card sent something"
+    expect(box).to_contain_text(client_text(page, "confirm.discard_many").split("{n}")[0])
+    expect(page.locator(f"{tid('hand')} .card.picked")).to_have_count(3)
+    screenshot(page, "three-picked", full_page=False)
+    page.locator(tid("confirm-action")).click()  # once, for all three
+    page.wait_for_function("() => window.__stichProbe.phase !== 'discard'")
+    for card in chosen:
+        expect(page.locator(f'{tid("hand")} {tid("card")}[data-card="{card}"]')).to_have_count(0)
+    expect(box).to_be_hidden()

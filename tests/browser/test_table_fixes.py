@@ -83,6 +83,10 @@ def test_a_private_table_without_its_link_shows_only_the_notice(
     expect(notice).to_be_visible()
     expect(stranger.locator("body")).not_to_contain_text(client_text(stranger, "table.full"))
     expect(stranger.locator(tid("connection"))).to_be_hidden()
+    # nothing is drawn behind the notice: no felt, no score sheet, no "Spielverlauf (0)" (issue 40, defect 11)
+    expect(stranger.locator(tid("table-layout"))).to_be_hidden()
+    expect(stranger.locator(tid("score-sheet"))).to_be_hidden()
+    expect(stranger.locator(".felt")).to_be_hidden()
     screenshot(stranger, f"private-without-link-{lang}", full_page=False)
 
 

@@ -2,8 +2,10 @@
 
 The limit is chosen when the table is opened (``turn_seconds``, off by
 default) and stored with it.  When it runs out, the stand-in bot makes that
-one move (stored as a stand-in's, so the record marks the seat), the clients
-are told (``timeout``), and the player keeps the seat and goes on playing.
+one move (stored as a timed-out stand-in move: the record lists the move in
+``meta.timed_out_moves``, not the seat in ``meta.stand_in_seats``, so the deal
+still counts as the player's: issue 40, defect 1), the clients are told
+(``timeout``), and the player keeps the seat and goes on playing.
 The tests use a 1-second limit (the test server's shortest).
 """
 
@@ -79,9 +81,28 @@ def test_when_the_time_runs_out_the_stand_in_makes_that_move_and_the_player_play
             own = reader.until(lambda m: m["type"] == "state" and m["step"] == mine["step"] + 1)
             assert own["last"] == [0, mine["view"]["legal_actions"][0]]
         stored = next(d for d in svc(client).db.deals_of(table["id"], with_actions=True) if d.id == turn["deal"])
-        assert stored.actions[turn["step"]][0] == 0 and stored.stand_in_seats == (0,)
+        # that one move is marked, not the deal: Slow was there all along (issue 40, defect 1)
+        assert stored.actions[turn["step"]][0] == 0 and stored.stand_in_seats == ()
+        assert (turn["step"], 0) in stored.timed_out_moves and (mine["step"], 0) not in stored.timed_out_moves
         seats = call(client, "GET", f"/api/tables/{table['id']}").json()["seats"]
         assert seats[0]["name"] == "Slow" and seats[0]["kind"] == "human"  # the player keeps the seat
+
+
+def test_a_deal_with_one_timed_out_move_marks_that_move_and_counts_in_the_statistics(db_url: str) -> None:
+    with running(make_settings(db_url, min_limit_seconds=1, grace_seconds=60)) as client:
+        token = new_guest(client, "Once")
+        table = create_table(client, token, game="doppelkopf", kind="free", deals=1, seat=0, bots="random", turn_seconds=1)
+        with connect(client, table["id"], token) as ws:
+            reader = Reader(ws)
+            turn = _my_turn(reader)
+            timeout = reader.until(lambda m: m["type"] in ("timeout", "error"), timeout=10)
+            assert timeout["type"] == "timeout" and timeout["step"] == turn["step"]
+            end = play_as_seat(reader)  # every later move is Once's own
+        assert end["stand_in_seats"] == [] and end["timed_out_moves"] == [[turn["step"], 0]]
+        record = call(client, "GET", end["record_url"], token).json()
+        assert record["meta"]["stand_in_seats"] == [] and record["meta"]["timed_out_moves"] == [[turn["step"], 0]]
+        stats = call(client, "GET", "/api/me/stats", token).json()
+        assert [(g["game"], g["deals"]) for g in stats["games"]] == [("doppelkopf", 1)] and stats["stand_in_deals"] == 0
 
 
 def test_a_bot_s_turn_has_no_clock_and_a_table_without_a_limit_never_times_out(db_url: str) -> None:
@@ -128,7 +149,7 @@ def test_after_a_restart_the_clock_of_the_seat_to_move_is_set_again(db_url: str)
             return deal if len(deal.actions) > before["step"] else None
 
         deal = wait_for(stored, what="the stand-in's stored move")
-        assert deal.actions[before["step"]][0] == 0 and 0 in deal.stand_in_seats
+        assert deal.actions[before["step"]][0] == 0 and (before["step"], 0) in deal.timed_out_moves and 0 not in deal.stand_in_seats
 
 
 def test_the_clock_belongs_to_one_moment() -> None:

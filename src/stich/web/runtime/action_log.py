@@ -36,7 +36,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from stich.web.storage.db import Database, Fence
+from stich.web.storage.db import ActionRow, Database, Fence
 
 log = logging.getLogger("stich.web")
 
@@ -45,7 +45,7 @@ log = logging.getLogger("stich.web")
 class _Pending:
     """One action waiting for its commit, and the future its caller awaits."""
 
-    row: tuple[int, int, int, str, bool]
+    row: ActionRow
     fence: Fence | None
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -62,13 +62,23 @@ class ActionLog:
         self.stored = 0
         """Actions stored so far."""
 
-    async def store(self, deal_id: int, position: int, seat: int, action: str, stand_in: bool = False, fence: Fence | None = None) -> None:
+    async def store(
+        self,
+        deal_id: int,
+        position: int,
+        seat: int,
+        action: str,
+        stand_in: bool = False,
+        fence: Fence | None = None,
+        *,
+        timed_out: bool = False,
+    ) -> None:
         """Store one action; returns once it is committed, raises what storing it raised (then nothing of it is stored).
 
         ``fence``: the table's id and lease epoch (several workers), refused
         with :class:`~stich.web.storage.db.StaleOwner` once another worker took it over.
         """
-        pending = _Pending((deal_id, position, seat, action, stand_in), fence)
+        pending = _Pending((deal_id, position, seat, action, stand_in, timed_out), fence)
         self._waiting.append(pending)
         loop = asyncio.get_running_loop()
         if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:  # none running on this loop

@@ -89,6 +89,9 @@ class CurrentDeal:
     number: int
     fair: Commitment
     stand_in_seats: set[int] = field(default_factory=set)
+    """Seats a stand-in played for while their person was away (the deal is marked and not counted as theirs)."""
+    timed_out_moves: list[tuple[int, int]] = field(default_factory=list)
+    """``(step, seat)`` of the single moves a stand-in made because a present player's turn clock ran out (issue 40)."""
 
 
 @dataclass(frozen=True)
@@ -673,7 +676,7 @@ class TableRuntime:
         spec = info.bot if info.kind == "bot" and info.bot else self.settings.stand_in_bot
         return BotJob(self.id, spec, self.game.canonical, seat, bot_seed(deal.fair, seat, len(state.history)), state.observation(seat))
 
-    async def _apply(self, seat: int, code: int, *, stand_in: bool = False) -> None:
+    async def _apply(self, seat: int, code: int, *, stand_in: bool = False, timed_out: bool = False) -> None:
         """Store and apply an action already checked legal, then tell every client.
 
         A deal this action ends is finished (record stored, session booked) by
@@ -683,7 +686,10 @@ class TableRuntime:
         state, deal = self.state, self.deal
         assert state is not None and deal is not None
         text = self.game.actions[code].text
-        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in, self.fence)  # on disk before anybody sees it
+        # on disk before anybody sees it
+        await self.manager.actions.store(deal.id, len(state.history), seat, text, stand_in, self.fence, timed_out=timed_out)
+        if timed_out:
+            deal.timed_out_moves.append((len(state.history), seat))
         state.apply(code)
         self.last_action_at = time.monotonic()
         self._follow_clock()
@@ -726,6 +732,7 @@ class TableRuntime:
             "number": deal.number,
             "seats": [seat.bot if seat.kind == "bot" else "human" for seat in self.seats],
             "stand_in_seats": sorted(deal.stand_in_seats),
+            "timed_out_moves": [list(move) for move in deal.timed_out_moves],
             "fairness": {"commitment": deal.fair.digest, "salt": deal.fair.salt, "construction": COMMITMENT_CONSTRUCTION},
         }
         return deal_record(state, players=[seat.player_name(i) for i, seat in enumerate(self.seats)], meta=meta)
@@ -757,6 +764,7 @@ class TableRuntime:
                 "totals": list(session.totals),
                 "record_url": f"/api/deals/{deal.id}/record",
                 "stand_in_seats": record["meta"]["stand_in_seats"],
+                "timed_out_moves": record["meta"]["timed_out_moves"],
             }
         )
         if session.is_over():
@@ -813,7 +821,8 @@ class TableRuntime:
                 deadline = away + self.settings.grace_seconds
                 if now < deadline:
                     return sooner(deadline - now, clock_left)
-            if seat not in deal.stand_in_seats:
+            # a present player whose clock ran out lost this one move, not the deal: only an absence marks the seat
+            if not (timed_out and self._connected(seat)) and seat not in deal.stand_in_seats:
                 deal.stand_in_seats.add(seat)
                 self._broadcast_table()
         decision = self.decision
@@ -825,8 +834,11 @@ class TableRuntime:
         self.decision = None
         if not state.is_legal(decision.code):  # pragma: no cover - a bot bug must not stop the table
             raise StichError(f"bot at seat {seat} chose the illegal action {self.game.actions[decision.code].text!r}")
-        timed_out = self.seats[seat].kind == "human" and self.clock.expired(moment, now)
-        await self._apply(seat, decision.code, stand_in=self.seats[seat].kind == "human")
+        human = self.seats[seat].kind == "human"
+        timed_out = human and self.clock.expired(moment, now)
+        if human and not timed_out:  # an absence (the record's stand_in_seats and the stored flags agree)
+            deal.stand_in_seats.add(seat)
+        await self._apply(seat, decision.code, stand_in=human, timed_out=timed_out and seat not in deal.stand_in_seats)
         if timed_out:  # the clients say so: the stand-in moved because the time ran out, not because the player left
             self._broadcast({"type": "timeout", "table": self.id, "deal": deal.id, "step": moment[1], "seat": seat})
         return 0
@@ -901,7 +913,8 @@ class TableRuntime:
                 raise StichError(f"deal {deal.id} is unfinished, but later deals exist")
             else:
                 self.state = state
-                self.deal = CurrentDeal(deal.id, deal.number, Commitment(deal.seed, deal.salt, deal.commitment), set(deal.stand_in_seats))
+                fair = Commitment(deal.seed, deal.salt, deal.commitment)
+                self.deal = CurrentDeal(deal.id, deal.number, fair, set(deal.stand_in_seats), list(deal.timed_out_moves))
         now = time.monotonic()
         for index, info in enumerate(self.seats):
             if info.kind == "human":

@@ -54,6 +54,8 @@ class StaleOwner(RuntimeError):
 
 Fence = tuple[str, int]
 """A table id and the lease epoch its worker took it over at: a write carrying it is stored only while the table is still at that epoch."""
+ActionRow = tuple[int, int, int, str, bool] | tuple[int, int, int, str, bool, bool]
+"""A stored action: ``(deal_id, position, seat, action, stand_in)``, optionally with ``timed_out`` last."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,9 @@ class DealRow:
     record: str | None
     actions: tuple[tuple[int, str], ...] = ()
     stand_in_seats: tuple[int, ...] = ()
-    """Seats a stand-in bot made one of ``actions`` for (only when the actions are asked for)."""
+    """Seats a stand-in bot made one of ``actions`` for while they were away (only when the actions are asked for)."""
+    timed_out_moves: tuple[tuple[int, int], ...] = ()
+    """``(position, seat)`` of the actions a stand-in made because the seat's turn clock ran out (issue 40)."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,8 @@ def _deal_row(deal: Deal, actions: Sequence[DealAction] = ()) -> DealRow:
         deal.status,
         deal.record,
         tuple((a.seat, a.action) for a in actions),
-        tuple(sorted({a.seat for a in actions if a.stand_in})),
+        tuple(sorted({a.seat for a in actions if a.stand_in and not a.timed_out})),
+        tuple((a.position, a.seat) for a in actions if a.timed_out),
     )
 
 
@@ -441,8 +446,8 @@ class Database:
             db.add(DealAction(deal_id=deal_id, position=position, seat=seat, action=action, created_at=utcnow(), stand_in=stand_in))
             db.commit()
 
-    def add_actions(self, actions: Sequence[tuple[int, int, int, str, bool]], fences: Collection[Fence] = ()) -> None:
-        """Store several actions ``(deal_id, position, seat, action, stand_in)`` in one transaction: all of them, or none.
+    def add_actions(self, actions: Sequence[ActionRow], fences: Collection[Fence] = ()) -> None:
+        """Store several actions ``(deal_id, position, seat, action, stand_in[, timed_out])`` in one transaction: all of them, or none.
 
         One commit (one sync to disk) for actions of several tables played at
         the same moment (:mod:`stich.web.runtime.action_log`).  ``fences``: the
@@ -451,8 +456,9 @@ class Database:
         """
         now = utcnow()
         rows = [
-            {"deal_id": deal_id, "position": position, "seat": seat, "action": action, "created_at": now, "stand_in": stand_in}
-            for deal_id, position, seat, action, stand_in in actions
+            {"deal_id": row[0], "position": row[1], "seat": row[2], "action": row[3], "created_at": now, "stand_in": row[4]}
+            | {"timed_out": row[5:] == (True,)}
+            for row in actions
         ]
         with self._write_lock, self.engine.begin() as connection:  # Core, no ORM session: half the CPU of a group commit
             _check_fences(connection, fences)

@@ -140,4 +140,6 @@ class DealAction(Base):
     action: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """Whether a stand-in bot made the action for its absent player (the record's ``meta.stand_in_seats``)."""
+    """Whether a stand-in bot made the action for its player (the record's ``meta.stand_in_seats``, unless ``timed_out``)."""
+    timed_out: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the stand-in made it because a present player's turn clock ran out (the record's ``meta.timed_out_moves``)."""

@@ -16,6 +16,15 @@ export function standInMark(seats, names) {
   return text ? h("span", { class: "stand-in-mark", testid: "stand-in-mark", title: text, text }) : null;
 }
 
+/** A mark for the single moves a bot made because a present player's turn clock ran out (the deal still counts), or null. */
+export function timeoutMark(moves, names) {
+  if (!Array.isArray(moves) || !moves.length) return null;
+  const counts = new Map();
+  for (const [, seat] of moves) counts.set(seat, (counts.get(seat) || 0) + 1);
+  const text = [...counts].map(([seat, n]) => t(n === 1 ? "absence.timed_out_one" : "absence.timed_out_many", { name: names[seat] ?? t("table.seat_n", { n: seat + 1 }), n })).join(", ");
+  return h("span", { class: "timeout-mark", testid: "timeout-mark", title: t("absence.timed_out_title"), text: `⏱ ${text}` });
+}
+
 /** The text of the warning before leaving a running table at which one sits. */
 export function leaveWarning() {
   return t("absence.leave_warning");

@@ -25,9 +25,11 @@ export function actionLabel(text, gameName, phase, pack) {
   return text.replaceAll("_", " ");
 }
 
-/** A longer explanation of an action (tooltip), when the catalog has one. */
-export function actionHint(text, gameName) {
-  return t(`hint.${gameName}.${key(text)}`, {}, "") || t(`hint.${key(text)}`, {}, "");
+/** A longer explanation of an action (tooltip), when the catalog has one: the phase's own first, as for the label
+ * ("pass" is "Ich liege" when announcing and "Gut" against a Kontra, and never explained as passing a bid: issue 40, defect 5). */
+export function actionHint(text, gameName, phase) {
+  const k = key(text);
+  return (phase && t(`hint.${gameName}.${phase}.${k}`, {}, "")) || t(`hint.${gameName}.${k}`, {}, "") || t(`hint.${k}`, {}, "");
 }
 
 /**

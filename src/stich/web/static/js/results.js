@@ -6,6 +6,8 @@ import { formatNumber, language, t } from "./i18n.js";
 import { detailLines, namedServerLines } from "./result_details.js";
 import { contractLabel, itemLabel, partyLabel } from "./labels.js";
 
+/** Special points that belong to the whole deal, not to a trick. */
+const TRICKLESS = new Set(["gegen_die_alten"]);
 const signed = (n) => (typeof n === "number" && n > 0 ? `+${formatNumber(n)}` : formatNumber(n));
 const seatList = (seats, names) => (seats || []).map((s) => names[s] ?? t("table.seat_n", { n: s + 1 })).join(", ");
 
@@ -61,10 +63,13 @@ function itemRows(gameName, result, names) {
     if (item.doubling && item.doubling !== "none") detail.push(t(`doubling.${item.doubling}`, {}, item.doubling));
     if (item.factor && item.factor !== 1) detail.push(`×${item.factor}`);
     if (item.base !== undefined && item.base !== value) detail.push(t("result.base", { base: item.base }));
-    rows.push({ name: itemLabel(gameName, item.name), side: side ? partyLabel(side) : "", value, detail: detail.join(" ") });
+    // An item booked to a side shows what that side gets: Tarock items carry the declarer's signed amount (issue 40, defect 6).
+    const shown = side && typeof value === "number" ? Math.abs(value) : value;
+    rows.push({ name: itemLabel(gameName, item.name), side: side ? partyLabel(side) : "", value: shown, detail: detail.join(" ") });
   }
   for (const item of result.specials || []) {
-    const detail = item.trick !== undefined ? t("result.in_trick", { trick: Number(item.trick) + 1 }) : "";
+    // "gegen die Alten" is won by the deal, not in a trick: no trick is named for it (issue 40, defect 9)
+    const detail = item.trick !== undefined && !TRICKLESS.has(item.name) ? t("result.in_trick", { trick: Number(item.trick) + 1 }) : "";
     rows.push({ name: itemLabel(gameName, item.name), side: partyLabel(item.party ?? item.to ?? ""), value: item.points ?? item.value, detail, special: true });
   }
   for (const bonus of result.hand_bonuses || []) {

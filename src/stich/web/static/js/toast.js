@@ -2,7 +2,10 @@
 
 let timer = null;
 
-/** Show `text` for a few seconds; `kind` is "info" or "error". */
+/** How long each kind stays (ms): a warning or an error is read, not glimpsed. */
+const SHOWN_MS = { info: 2500, warn: 8000, error: 6000 };
+
+/** Show `text` for a few seconds; `kind` is "info", "warn" or "error". */
 export function showToast(text, kind = "info") {
   const el = document.getElementById("toast");
   if (!el) return;
@@ -12,5 +15,5 @@ export function showToast(text, kind = "info") {
   clearTimeout(timer);
   timer = setTimeout(() => {
     el.hidden = true;
-  }, kind === "error" ? 6000 : 2500);
+  }, SHOWN_MS[kind] ?? SHOWN_MS.info);
 }

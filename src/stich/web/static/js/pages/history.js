@@ -87,6 +87,13 @@ export function mount(root) {
     ];
   }
 
+  /** "7.12., 01:40 · mit Anna, Bert": when the table's first listed deal ended, and the other people at it. */
+  function tableName(rows) {
+    const first = [...rows].sort((a, b) => a.number - b.number)[0];
+    const others = (first.players || []).filter((name, i) => i !== first.seat && name && !/ bot$/.test(name));
+    return others.length ? t("history.table_with", { date: formatDate(first.finished_at), names: others.join(", ") }) : t("history.table_at", { date: formatDate(first.finished_at) });
+  }
+
   function tableBlock(tableId, rows) {
     const game = rows[0].game;
     const all = tableDeals.get(tableId);
@@ -96,7 +103,8 @@ export function mount(root) {
       h(
         "div",
         { class: "panel-head" },
-        h("h2", {}, gameTitle(gameNameOf(game)), h("span", { class: "muted small", text: ` · ${t("history.table", { id: tableId })}` })),
+        // a table is named by when and with whom it was played, not by its random id (issue 40, defect 14)
+        h("h2", { title: t("history.table", { id: tableId }) }, gameTitle(gameNameOf(game)), h("span", { class: "muted small", testid: "history-table-name", text: ` · ${tableName(rows)}` })),
         h("button", { type: "button", class: "small ghost", "aria-expanded": all ? "true" : "false", text: all ? t("history.hide_all") : t("history.show_all"), onclick: () => toggleTable(tableId) }),
         h("a", { class: "small", href: `#/table/${tableId}`, text: t("history.open_table") }),
       ),
@@ -111,7 +119,7 @@ export function mount(root) {
             h(
               "tr",
               { testid: "history-row", dataset: { dealId: d.deal_id } },
-              h("td", { text: `#${d.deal_id}` }),
+              h("td", { testid: "history-deal-no", title: `#${d.deal_id}`, text: t("table.deal_no", { n: d.number + 1 }) }), // as the table counts them
               h("td", { text: formatDate(d.finished_at) }),
               h("td", { testid: "history-contract", text: dealLine(d) }),
               partyCell(d),

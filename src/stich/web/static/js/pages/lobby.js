@@ -199,6 +199,8 @@ function createForm(gamesData, bots, keep, onForget) {
   onGame();
 
   const submit = h("button", { type: "submit", class: "primary", testid: "create-submit", text: t("lobby.create_submit") });
+  /** "vom letzten Tisch" beside a control whose value the remembered last table set (issue 40, defect 8). */
+  const carried = (field, shown) => (keep.remembered && shown ? h("span", { class: "carried-mark", testid: `carried-${field}`, text: t("lobby.carried_over") }) : null);
   return h(
     "form",
     {
@@ -236,13 +238,13 @@ function createForm(gamesData, bots, keep, onForget) {
     h("div", { class: "form-grid" },
       h("label", { for: "create-game", text: t("lobby.game") }), h("div", {}, gameSelect, gameRules),
       h("label", { for: "create-preset", text: t("lobby.preset") }), presetSelect,
-      h("label", { for: "create-kind", text: t("lobby.kind") }), kindSelect,
-      h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, deals, dealsHint),
+      h("label", { for: "create-kind", text: t("lobby.kind") }), h("div", { class: "with-mark" }, kindSelect, carried("kind", keep.kind === "list")),
+      h("label", { for: "create-deals", text: t("lobby.deals") }), h("div", {}, h("div", { class: "with-mark" }, deals, carried("deals", Boolean(keep.deals))), dealsHint),
       h("label", { for: "create-bots", text: t("lobby.bots_fill") }), botFill,
       limits.rows,
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
-    h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint")),
+    h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint"), carried("private", Boolean(keep.private))),
     optionsBox,
     error,
     submit,

@@ -67,6 +67,12 @@ function control(game, info, id) {
 }
 
 /** The options form of `game` (an entry of GET /api/games): `{element, values(), setValues(values), markError(field)}`. */
+/** The rule sections of an option ("1.3, 8.2"), without the project's own references ("decision 0027", "A-22"), which
+ * mean nothing to a player (issue 40, defect 9). */
+function dossierSections(section) {
+  return (section || "").split(",").map((part) => part.trim()).filter((part) => /^\d/.test(part)).join(", ");
+}
+
 export function optionsForm(game) {
   const rows = [];
   const controls = {};
@@ -79,7 +85,7 @@ export function optionsForm(game) {
       h(
         "div",
         { class: ["option-row", variant && "variant"], dataset: { option: info.name } },
-        h("label", { for: id, class: "option-name" }, optionLabel(game.name, info), info.section ? h("span", { class: "muted small", text: ` §${info.section}` }) : null),
+        h("label", { for: id, class: "option-name" }, optionLabel(game.name, info), dossierSections(info.section) ? h("span", { class: "muted small", text: ` §${dossierSections(info.section)}` }) : null),
         c.element,
         h("p", { class: "option-doc muted small", text: optionDoc(game.name, info) }),
       ),

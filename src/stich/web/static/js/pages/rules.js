@@ -25,7 +25,7 @@ export function mount(root, { params }) {
       h("h1", { text: t("rules_page.title", { game: gameTitle(game) }) }),
       h("nav", { class: "rules-games", "aria-label": t("rules_page.games") }, GAMES.map((g) => h("a", { href: `#/rules/${g}`, class: g === game ? "current" : "", text: gameTitle(g) }))),
       SECTIONS.map((section) =>
-        h("section", { class: "card-panel rules-section", dataset: { section } }, section === "intro" ? null : h("h2", { text: t(`rules_page.${section}`) }), h("p", { text: t(`rules.${game}.${section}`) })),
+        h("section", { class: "card-panel rules-section", dataset: { section } }, section === "intro" ? null : h("h2", { text: t(`rules_page.${game}.${section}`, {}, t(`rules_page.${section}`)) }), h("p", { text: t(`rules.${game}.${section}`) })),
       ),
       h("p", { class: "muted small", text: t("rules_page.source") }),
     );

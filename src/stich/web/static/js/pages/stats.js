@@ -31,6 +31,7 @@ export function mount(root) {
       error ? h("p", { class: "notice" }, error, " ", h("a", { href: "#/login", text: t("nav.login") })) : null,
       !data && !error ? h("p", { class: "muted", text: t("common.loading") }) : null,
       data ? standInControls() : null,
+      data ? h("p", { class: "muted small", testid: "stats-timeouts-note", text: t("stats.timeouts_note") }) : null,
       data && !games.length ? h("p", { class: "muted", text: t("stats.empty") }) : null,
       games.length
         ? h(

@@ -2,35 +2,33 @@
 // WebSocket: the hand, legal cards and actions, the trick, whose turn it is, the evaluation and the score sheet.
 
 import { api, ApiError } from "../api.js";
-import { cardName, gameNameOf, packFor } from "../cards.js";
-import { append, h, replace } from "../dom.js";
+import { gameNameOf, packFor } from "../cards.js";
+import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
-import { actionHint, actionLabel, phaseLabel, splitActions } from "../labels.js";
-import { botSeconds, botTitle, defaultBot, gameTitle, loadBots, playerName, presetOf, presetTitle } from "../games.js";
-import { evaluationContent, thrownIn } from "../results.js";
+import { defaultBot, loadBots, playerName } from "../games.js";
 import { TableSocket } from "../socket.js";
-import { me, onSetting, refreshIdentity } from "../store.js";
+import { me, onSetting } from "../store.js";
 import { showToast } from "../toast.js";
 import { apiErrorText, refusalText } from "../server_errors.js";
 import { renderLastTrick, renderTalon, renderTrick } from "../table/felt.js";
 import { renderInfo, renderLog, renderSheet } from "../table/panels.js";
-import { forcedWhy, rulesText } from "../session_rules.js";
 import { leaveWarning } from "../absence.js";
-import { rulesLink } from "./rules.js";
 import { seatPlate } from "../table/seats.js";
-import { handKeys, layoutHand, renderHand } from "../table/hand.js";
+import { handKeys, layoutHand } from "../table/hand.js";
 import { createChat } from "../table/chat.js";
-import { rememberJoin, takePendingJoin } from "./lobby.js";
-import { rememberReturn } from "./login.js";
-import { moveGapMs, singleCardAction, trickAnimation, trickHoldMs } from "../settings.js";
+import { takePendingJoin } from "./lobby.js";
+import { moveGapMs, trickAnimation, trickHoldMs } from "../settings.js";
 import { MovePacer } from "../table/pacing.js";
 import { sweepTrick } from "../table/trick_sweep.js";
 import { playTone } from "../sounds.js";
-import { hintTip } from "../touch_hints.js";
-import { clockIcon, countdown as clockCountdown, localClock, seatClock, tickCountdowns } from "../table/clock.js";
+import { localClock, seatClock, tickCountdowns } from "../table/clock.js";
 import { noticeLine, presenceNotices } from "../table/presence.js";
-import { localWaiting, mustContinue, waitingLine } from "../table/ready.js";
-import { limitsText } from "../time_limits.js";
+import { localWaiting, waitingLine } from "../table/ready.js";
+import { createHead } from "../table/head.js";
+import { createNotices } from "../table/notices.js";
+import { createEvaluationView } from "../table/evaluation_view.js";
+import { createControls } from "../table/controls.js";
+import { createSeatRequests } from "../table/seat_requests.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -64,7 +62,6 @@ export function mount(root, { params, query }) {
     timedOut: new Set(),
   };
   let holdTimer = null;
-  let autoTimer = null;
   let socket = null;
   let alive = true;
   let countdown = null;
@@ -107,20 +104,21 @@ export function mount(root, { params, query }) {
   const chat = createChat({ send: (message) => Boolean(socket?.send(message)) });
   const side = h("aside", { class: "side" }, showEval, infoPanel, chat.element, sheetPanel, logPanel);
 
+  const layout = h(
+    "div",
+    { class: "table-layout", testid: "table-layout" },
+    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+    side,
+  );
   const page = h(
     "div",
     { class: "page table-page" },
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
     rulesLine,
     notice,
-    absenceNote,
-    presenceLine.element,
-    h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
-      side,
-    ),
+    // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
+    h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
+    layout,
   );
   root.replaceChildren(page);
 
@@ -175,7 +173,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [] });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -231,7 +229,9 @@ export function mount(root, { params, query }) {
         break;
       case "timeout":
         if (msg.seat === mySeat()) s.timedOut.add(msg.deal);
-        showToast(msg.seat === mySeat() ? t("clock.timeout_me") : t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
+        // one's own timeout is a warning that stays long enough to be read (issue 40, defect 1)
+        if (msg.seat === mySeat()) showToast(t("clock.timeout_me"), "warn");
+        else showToast(t("clock.timeout_seat", { name: names()[msg.seat] ?? msg.seat }));
         break;
       case "state":
         noteCompletedTrick(s.state, msg);
@@ -244,7 +244,7 @@ export function mount(root, { params, query }) {
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [] });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
@@ -294,51 +294,6 @@ export function mount(root, { params, query }) {
     return Boolean(v && v.phase !== "end" && v.to_move === msg.seat && typeof msg.seat === "number" && (v.legal_actions || []).length);
   }
 
-  /** With automatic play on, the only card one may play is played by itself, once per step (a short pause first, so it is seen). */
-  function autoPlay(v, myTurn) {
-    const action = myTurn && !s.pending ? singleCardAction(v.legal_actions) : null;
-    const key = action ? `${s.state.deal}:${s.state.step}` : null;
-    if (!action || s.autoKey === key) return;
-    s.autoKey = key;
-    clearTimeout(autoTimer);
-    const wait = Math.max(400, (s.hold?.until ?? 0) - Date.now() + 50); // after the last trick has gone to its winner
-    autoTimer = setTimeout(() => {
-      if (alive && s.state && `${s.state.deal}:${s.state.step}` === key && !s.pending) sendAction(action);
-    }, wait);
-  }
-
-  /** Card actions that cannot be taken back once sent (a discard, a hidden offer): asked for, explained, then sent. */
-  const CONFIRMED_VERBS = new Set(["discard", "offer"]);
-
-  function chooseCard(action) {
-    if (CONFIRMED_VERBS.has(action.split(" ")[0])) {
-      s.confirming = { action, step: s.state?.step, deal: s.state?.deal };
-      render();
-      confirmBox.querySelector("button")?.focus();
-    } else sendAction(action);
-  }
-
-  function renderConfirm() {
-    const c = s.confirming;
-    const current = c && s.state && c.step === s.state.step && c.deal === s.state.deal && (view()?.legal_actions || []).includes(c.action);
-    if (!current) s.confirming = null;
-    confirmBox.hidden = !current;
-    if (!current) return confirmBox.replaceChildren();
-    const [verb, card] = c.action.split(" ");
-    replace(
-      confirmBox,
-      h("p", { text: t(`confirm.${gameName()}.${verb}`, { card: cardName(card, gameName(), pack()) }, t(`confirm.${verb}`, { card: cardName(card, gameName(), pack()) })) }),
-      h("button", { type: "button", class: "primary small", testid: "confirm-action", text: t("confirm.ok"), onclick: () => { s.confirming = null; sendAction(c.action); } }),
-      h("button", { type: "button", class: "small", testid: "cancel-action", text: t("confirm.back"), onclick: () => { s.confirming = null; render(); } }),
-    );
-  }
-
-  /** An illegal card clicked: the server (the engine) says why, with the rule; nothing changes at the table. */
-  function explainIllegal(card, cardActions) {
-    const verb = [...cardActions.values()][0]?.split(" ")[0] || "play";
-    sendAction(`${verb} ${card}`);
-  }
-
   function sendAction(action) {
     if (s.pending || !s.state) return;
     s.hold = null;
@@ -349,45 +304,6 @@ export function mount(root, { params, query }) {
     }
     s.pending = true;
     render();
-  }
-
-  async function joinSeat(seat) {
-    if (!me()) {
-      rememberJoin(tableId, seat, invite);
-      rememberReturn(location.hash);
-      location.hash = "#/login";
-      return;
-    }
-    try {
-      await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: invite ? { seat, invite } : { seat } });
-      await refreshIdentity();
-      await loadSummary();
-      connect();
-      render();
-    } catch (error) {
-      showToast(errorMessage(error), "error");
-    }
-  }
-
-  async function leaveSeat() {
-    try {
-      await api(`/api/tables/${encodeURIComponent(tableId)}/leave`, { method: "POST" });
-      await loadSummary();
-      connect();
-      render();
-    } catch (error) {
-      showToast(errorMessage(error), "error");
-    }
-  }
-
-  async function addBots(spec) {
-    try {
-      await api(`/api/tables/${encodeURIComponent(tableId)}/bots`, { method: "POST", body: { bot: spec } });
-      await loadSummary();
-      render();
-    } catch (error) {
-      showToast(errorMessage(error), "error");
-    }
   }
 
   // ------------------------------------------------------------- render
@@ -406,72 +322,8 @@ export function mount(root, { params, query }) {
     if (s.connection === "reconnecting" && s.retryAt && alive) countdown = setTimeout(renderConnection, 500);
   }
 
-  function renderHead() {
-    const name = gameName();
-    const preset = presetOf(s.summary?.game || s.state?.view?.game);
-    replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null, name ? rulesLink(name, true) : null);
-    const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
-    const finishedRows = [...s.sheet.values()];
-    const played = finishedRows.filter((row) => !thrownIn(row.result || {})).length; // a thrown-in deal is no played deal
-    const parts = [t(`status.${status()}`)];
-    if (requested) parts.push(t("table.deals_played", { played, total: requested }));
-    if (s.dealStart && status() === "playing") parts.push(t("table.deal_no", { n: s.dealStart.number + 1 }));
-    dealInfo.textContent = parts.join(" · ");
-    const path = s.summary?.invite;
-    const token = path ? new URLSearchParams(path.split("?")[1] || "").get("invite") : invite;
-    inviteBox.hidden = !token || status() === "finished";
-    inviteInput.value = token ? `${location.origin}/#/table/${tableId}?invite=${token}` : "";
-    inviteBox.firstChild.textContent = t("table.invite_label");
-    inviteInput.setAttribute("aria-label", t("table.invite_label"));
-    copyButton.textContent = t("table.copy");
-    watching.hidden = !(s.state && s.state.seat === null) && !(s.summary && s.summary.your_seat === null && status() !== "open");
-    watching.textContent = t("table.watching");
-    if (s.notice) {
-      notice.hidden = false;
-      notice.textContent = t(s.notice, {}, s.notice);
-    } else notice.hidden = true;
-    felt.setAttribute("aria-label", t("table.felt"));
-    rulesLine.textContent = [rulesText(s.summary?.rules), limitsText(s.summary)].filter(Boolean).join(" ");
-  }
-
   /** Whether leaving now hands one's seat to a stand-in bot: a running table at which one sits. */
   const leaving = () => status() === "playing" && !s.finished && typeof mySeat() === "number";
-
-  /** Back at the table after a stand-in played for me: say which deals, once (until closed). */
-  function renderAbsence() {
-    const seat = mySeat();
-    const deals = [];
-    if (typeof seat === "number") {
-      // A move the stand-in made because the turn timer ran out is no absence (the player was told at the time).
-      for (const row of [...s.sheet.values()].sort((a, b) => a.number - b.number)) if ((row.standIn || []).includes(seat) && !s.timedOut.has(row.deal)) deals.push(row.number);
-      if ((s.dealStart?.stand_in_seats || []).includes(seat) && !s.sheet.has(s.dealStart.deal) && !s.timedOut.has(s.dealStart.deal)) deals.push(s.dealStart.number);
-    }
-    absenceNote.hidden = !deals.length || s.absenceClosed;
-    if (absenceNote.hidden) return;
-    replace(
-      absenceNote,
-      h("span", { text: t("absence.returned", { deals: deals.map((n) => t("absence.deal_n", { n: n + 1 })).join(", ") }) }),
-      " ",
-      h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => { s.absenceClosed = true; render(); } }),
-    );
-  }
-
-  /** The deal's compulsory declarer (Vorführung, Mußrunde), said on the table while it is decided and played. */
-  function renderForced() {
-    const forced = s.dealStart?.forced;
-    const current = forced && s.state && s.state.deal === s.dealStart.deal && view()?.phase !== "end";
-    forcedBox.hidden = !current;
-    if (!current) {
-      forcedBox.textContent = "";
-      return;
-    }
-    const why = forcedWhy(forced.why);
-    const mine = forced.seat === mySeat();
-    forcedBox.dataset.seat = String(forced.seat);
-    forcedBox.textContent = mine
-      ? forced.why === "vorfuehrung" ? t("rules.forced_me", { why }) : t("rules.forced_me_mussrunde")
-      : t("rules.forced_seat", { name: names()[forced.seat] ?? forced.seat, why });
-  }
 
   function renderFelt() {
     const v = view();
@@ -521,137 +373,6 @@ export function mount(root, { params, query }) {
   /** Between two deals, while the server waits for "Weiter" (its "waiting" message is for the last finished deal). */
   const betweenDeals = () => Boolean(s.waiting && status() === "playing" && s.lastEnd && s.waiting.deal === s.lastEnd.deal && (!s.dealStart || s.dealStart.deal === s.lastEnd.deal));
 
-  /** "Weiter": tell the server this person has read the evaluation (the next deal waits for everybody), and close it. */
-  function continueAfter(end) {
-    if (mustContinue(s.waiting, end.deal, mySeat())) socket?.send({ type: "continue", deal: end.deal });
-    s.evalHidden = true;
-    render();
-  }
-
-  function openTableControls() {
-    const box = h("div", { class: "open-controls" }, h("p", { text: t("table.waiting_players") }));
-    const mine = mySeat() !== null;
-    const maySeatBots = mine || s.summary?.creator;
-    if (maySeatBots) {
-      const select = h(
-        "select",
-        { testid: "bot-select", "aria-label": t("table.bot_strength"), onchange: (e) => { s.botChoice = e.target.value; } },
-        s.bots.map((b) => h("option", { value: b.spec, selected: b.spec === s.botChoice, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
-      );
-      box.append(
-        h("label", { class: "small", text: t("table.bot_strength") }),
-        h("div", { class: "button-row" }, select, h("button", { type: "button", class: "primary", testid: "add-bots", text: t("table.add_bots"), onclick: () => addBots(select.value) })),
-      );
-    }
-    if (mine) box.append(h("button", { type: "button", class: "ghost small", text: t("table.leave_seat"), onclick: leaveSeat }));
-    if (!mine && !seatsInfo().some((x) => x.kind === "empty")) box.append(h("p", { class: "muted small", text: t("table.full") }));
-    return box;
-  }
-
-  function renderTurn(v) {
-    const seat = v && v.phase !== "end" && v.to_move >= 0 ? v.to_move : -1;
-    const mine = seat >= 0 && seat === mySeat() && (v.legal_actions || []).length > 0;
-    turn.dataset.seat = String(seat);
-    turn.dataset.mine = mine ? "true" : "false";
-    turn.classList.toggle("mine", mine);
-    if (seat < 0) {
-      turn.textContent = "";
-      turn.hidden = true;
-      return;
-    }
-    turn.hidden = false;
-    const clock = currentClock();
-    replace(
-      turn,
-      mine ? t("table.your_turn") : t("table.their_turn", { name: names()[seat] ?? seat }),
-      clock && clock.seat === seat ? [" · ", clockIcon(), " ", clockCountdown(clock.deadline, { testid: "turn-clock", seat })] : null,
-    );
-  }
-
-  function renderControls() {
-    const v = view();
-    const myTurn = Boolean(v && v.to_move === mySeat() && (v.legal_actions || []).length);
-    const { cardActions, buttons } = splitActions(myTurn ? v.legal_actions : [], v?.hand || []);
-    replace(prompt);
-    if (v && v.phase !== "end") {
-      const phase = phaseLabel(v.phase, gameName());
-      let hint = "";
-      if (myTurn) {
-        const verbs = new Set([...cardActions.values()].map((a) => a.split(" ")[0]));
-        if (verbs.has("discard")) hint = t("table.prompt_discard");
-        else if (verbs.has("play")) hint = t("table.prompt_play");
-        else hint = t("table.prompt_choose");
-      }
-      append(prompt, [h("span", { class: "phase", text: phase }), hint ? h("span", { class: "hint", text: hint }) : null]);
-    }
-    replace(
-      actions,
-      buttons.map((text) => [
-        h("button", {
-          type: "button",
-          class: ["action", actionKind(text)],
-          testid: "action",
-          dataset: { action: text },
-          title: actionHint(text, gameName()) || null,
-          disabled: s.pending,
-          text: actionLabel(text, gameName(), v?.phase, pack()),
-          onclick: () => sendAction(text),
-        }),
-        hintTip(actionHint(text, gameName())), // the explanation on a touch screen, where a title never shows
-      ]),
-    );
-    actions.setAttribute("aria-label", t("table.actions"));
-    if (v && Array.isArray(v.hand) && mySeat() !== null) {
-      hand.hidden = false;
-      renderHand(hand, { hand: v.hand, groups: s.state.hand_groups || v.hand_groups, cardActions, myTurn, busy: s.pending, gameName: gameName(), pack: pack(), onPlay: chooseCard, onIllegal: (card) => explainIllegal(card, cardActions) });
-      autoPlay(v, myTurn);
-    } else {
-      hand.replaceChildren();
-      hand.hidden = mySeat() === null;
-      hand.setAttribute("aria-label", t("table.hand_label", { n: 0 }));
-    }
-  }
-
-  function actionKind(text) {
-    const verb = text.split(" ")[0];
-    if (["announce", "kontra", "rekontra", "subkontra", "double", "retour", "schwacher"].includes(verb)) return "call";
-    if (["pass", "gesund"].includes(verb)) return "quiet";
-    return "";
-  }
-
-  function renderEvaluation() {
-    const end = s.lastEnd;
-    const visible = Boolean(end) && !s.evalHidden;
-    evaluation.hidden = !visible;
-    showEval.hidden = !end || visible;
-    showEval.textContent = t("table.show_result");
-    if (!end) {
-      evaluation.replaceChildren();
-      return;
-    }
-    const recordUrl = `${end.record_url || `/api/deals/${end.deal}/record`}${inviteQuery}`;
-    const more = status() === "playing";
-    const running = more && s.dealStart && s.dealStart.deal !== end.deal ? s.dealStart.number + 1 : null;
-    // While the next deal runs, the last one's evaluation moves beside the table: it covers neither trick nor buttons.
-    const home = running ? side : felt;
-    if (evaluation.parentNode !== home) (running ? side.prepend(evaluation) : felt.append(evaluation));
-    evaluation.classList.toggle("docked", Boolean(running));
-    replace(
-      evaluation,
-      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
-      evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }),
-      h(
-        "div",
-        { class: "eval-links" },
-        h("a", { class: "button small", testid: "replay-link", href: `#/replay/${end.deal}${inviteQuery}`, text: t("result.replay") }),
-        h("a", { class: "button small ghost", testid: "record-download", href: recordUrl, download: `stich-deal-${end.deal}.json`, text: t("result.record") }),
-        more ? h("span", { class: "muted small", testid: "eval-next" }, running ? t("result.next_running", { n: running }) : betweenDeals() ? waitingLine(s.waiting, { mySeat: mySeat(), names: names() }) : t("result.next_soon")) : null,
-        h("button", { type: "button", class: "primary small", testid: "eval-continue", dataset: { waits: mustContinue(s.waiting, end.deal, mySeat()) ? "true" : "false" }, text: t("result.continue"), onclick: () => continueAfter(end) }),
-        status() === "finished" ? h("a", { class: "button small ghost", href: "#/", text: t("result.back_lobby") }) : null,
-      ),
-    );
-  }
-
   function render() {
     if (!alive) return;
     renderHead();
@@ -671,6 +392,23 @@ export function mount(root, { params, query }) {
     renderLog(logPanel, { events: view()?.events || [], names: nm, gameName: gameName(), pack: pack(), open: s.logOpen });
     renderEvaluation();
   }
+
+  // ------------------------------------------------------- the page's parts
+  const ctx = {
+    s, tableId, invite, inviteQuery,
+    title, dealInfo, inviteBox, inviteInput, copyButton, watching, notice, felt, rulesLine, absenceNote, forcedBox, layout,
+    evaluation, showEval, side, turn, prompt, actions, confirmBox, hand,
+    socket: () => socket,
+    alive: () => alive,
+    gameName, pack, seatsInfo, status, mySeat, names, view, currentClock, betweenDeals,
+    render, sendAction, loadSummary, connect,
+  };
+  const { renderHead } = createHead(ctx);
+  const { renderAbsence, renderForced } = createNotices(ctx);
+  const { renderEvaluation } = createEvaluationView(ctx);
+  const controls = createControls(ctx);
+  const { renderTurn, renderControls, renderConfirm } = controls;
+  const { joinSeat, openTableControls } = createSeatRequests(ctx);
 
   // ---------------------------------------------------------------- start
   const beforeUnload = (event) => {
@@ -718,7 +456,7 @@ export function mount(root, { params, query }) {
       window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
-      clearTimeout(autoTimer);
+      controls.stop();
       pacer.close();
       resize.disconnect();
       offSetting();
