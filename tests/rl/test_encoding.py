@@ -131,3 +131,24 @@ def test_a_kept_scan_gives_the_tensor_a_fresh_encoding_gives(config: str) -> Non
         branch.apply(rng.choice(branch.legal_codes()))
         seat = branch.current_player() if not branch.is_terminal() else 0
         assert np.array_equal(kept.tensor(branch.observation(seat)), Encoding(game).tensor(branch.observation(seat)))
+
+
+@pytest.mark.parametrize("silent", [False, True])
+def test_a_genscher_is_a_card_in_the_trick(silent: bool) -> None:
+    # decision 0025: ``genscher <seat>`` plays the first diamond king; the encoding used to count it as a
+    # non-card action only, so the current trick no longer matched the cards played (issue 41's leak check found it).
+    game = make_game("doppelkopf", "ddv", {"genscher": True})
+    first = "CQ CQ HQ DQ CJ SJ CA C10 CK SA S10 HA" if silent else "CQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
+    second = "SQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA" if silent else first
+    state = game.new_state(
+        hands=[first, second, "H10 H10 DK DK D10 D10 HJ HJ C9 S9 DJ SK", "DJ DA DA D9 D9 C9 S9 SK HK HK H9 H9"], dealer=3
+    )
+    for text in ("gesund", "gesund", "gesund", "gesund", "play DQ", "play DQ", "genscher 3"):
+        state.apply(text)
+    enc = Encoding(game)
+    for seat in range(4):
+        tensor = enc.tensor(state.observation(seat))
+        rel = (2 - seat) % 4
+        width = 24 * 2
+        assert _cards(enc, _slice(enc, tensor, "trick")[rel * width : (rel + 1) * width]) == ["DK"]
+        assert _cards(enc, _slice(enc, tensor, "played")[rel * width : (rel + 1) * width]) == ["DK"]
