@@ -82,7 +82,7 @@ def _last_action_starts(prefix: str) -> Callable[[State, State], bool]:
 
 def _flag(name: str) -> Callable[[State, State], bool]:
     def shows(a: State, b: State) -> bool:
-        return any(getattr(s, name, None) not in (None, False) for s in (a, b))
+        return any(getattr(s, name, None) is not None and getattr(s, name) is not False for s in (a, b))  # a seat 0 counts
 
     return shows
 
@@ -285,7 +285,7 @@ def check_swap(
 
 
 def random_points(game: Game, seed: int) -> Iterator[State]:
-    """Every state of one deal of uniformly random legal actions (the seat's dealer varies with the seed)."""
+    """Every state of one deal of uniformly random legal actions (the dealer varies with the seed)."""
     state = game.new_state(seed=seed, dealer=seed % game.num_seats)
     rng = random.Random(seed)
     yield state
