@@ -146,3 +146,13 @@ def test_no_genscher_for_the_silent_wedding_player_itself() -> None:
     assert "play DK" in legal(s) and not {f"genscher {p}" for p in (1, 2, 3)} & legal(s)
     with pytest.raises(IllegalActionError, match="0041"):
         s.apply("genscher 1")
+
+
+def test_a_void_genscher_makes_the_wedding_queens_knowable() -> None:
+    # decision 0041: after the reveal every seat knows where both CQ lie (the leak check swaps no knowable card)
+    s = healthy(deal(game(genscher=True), SILENT_HAND, SPADE_QUEENS, KINGS, REST))
+    play(s, "DQ DQ")
+    cq = {c for c in s.game.deck.physical if s.game.deck.card(c).text == "CQ"}
+    assert not any(s.knowable_cards(3) >> c & 1 for c in cq)
+    act(s, "genscher 3")
+    assert all(s.knowable_cards(seat) >> c & 1 for seat in range(4) for c in cq)

@@ -61,6 +61,10 @@ def test_the_genscher_offer_does_not_leak_a_silent_wedding_issue_41() -> None:
     report = check_swap(game, Encoding(game), state, 2, random.Random(0), pair=("SQ", "CQ"))
     assert report.worlds == 1 and report.leaks == []
     assert report.compared == len(state.history) + 1
+    # Made, the Genscher stands in one deal and is void in the other: a rule-made reveal, excused by its name.
+    state.apply("genscher 3")
+    report = check_swap(game, Encoding(game), state, 2, random.Random(0), pair=("SQ", "CQ"))
+    assert report.leaks == [] and report.excused == {"genscher_outcome": 1}
 
 
 def test_a_planted_leak_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -97,6 +97,23 @@ REVEALS: dict[str, dict[str, Reveal]] = {
         ),
         # A call or absage is said for one's side ("Re, keine 90"): it shows the caller's party.
         "announcement_side": Reveal("§5.1", frozenset({"public.calls", "public.parties"}), _last_action_starts("announce")),
+        # A Genscher stands in a normal game and is void in a silent wedding, which it then shows (decision 0041).
+        "genscher_outcome": Reveal(
+            "decision 0041",
+            frozenset(
+                {
+                    "legal_actions",
+                    "public.calls",
+                    "public.contract",
+                    "public.genscher",
+                    "public.kind",
+                    "public.parties",
+                    "public.soloist",
+                    "private.party",
+                }
+            ),
+            _last_action_starts("genscher"),
+        ),
     },
     "dappen": {
         # A lone player holding all seven five-pointers shows them, and the deal ends as a won Marsch.

@@ -921,6 +921,8 @@ class DoppelkopfState(PhasedState):
             known |= self.armut_cards | self.armut_returned
         if self.thrown is not None and self.thrown[0] != "armut_not_taken":
             known |= self.hands[self.thrown[1]]  # a thrown-in hand is shown [§4.6]
+        if self.silent_wedding_revealed and self.soloist is not None:
+            known |= self.hands[self.soloist] & ((1 << CQ) | (1 << (CQ + N_FACES)))  # a void Genscher shows them [decision 0041]
         return known | self.announced_schwein_cards()
 
     def announced_schwein_cards(self) -> int:
