@@ -35,13 +35,13 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=200, help="random deals per configuration (default 200)")
     parser.add_argument("--points", type=int, default=4, help="points per deal where the swap is made (default 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and swaps (default 1)")
-    parser.add_argument("--only", default="", help="check only configurations whose id contains this text")
+    parser.add_argument("--only", default="", help="check only configurations whose id contains one of these comma-separated texts")
     parser.add_argument("--out", type=Path, help="write the report as JSON")
     args = parser.parse_args()
     rows = []
     total = LeakReport()
     for config in leak_configs():
-        if args.only not in config:
+        if not any(text in config for text in args.only.split(",")):
             continue
         start = time.process_time()
         report = check_game(game_for(config), args.deals, points=args.points, seed=args.seed, label=config, spiel_game=load(config))
