@@ -87,6 +87,16 @@ def _flag(name: str) -> Callable[[State, State], bool]:
     return shows
 
 
+def _keeper_before_last_trick(a: State, b: State) -> bool:
+    def shows(s: State) -> bool:
+        tricks = getattr(s, "tricks", ())
+        return (
+            getattr(s, "kept_back", None) is not None and len(tricks) == getattr(s, "n_tricks", 0) - 1 and not getattr(s, "trick_cards", ())
+        )
+
+    return shows(a) or shows(b)
+
+
 REVEALS: dict[str, dict[str, Reveal]] = {
     "doppelkopf": {
         # The holder of both diamond aces (Schweine; and Superschweine) is named to the table by rule.
@@ -120,6 +130,8 @@ REVEALS: dict[str, dict[str, Reveal]] = {
         "seven_fives": Reveal("§4", None, _flag("seven_fives")),
         # penalty_marsch: a wrong pass ends the deal and the offender's hand is shown.
         "penalty_hand": Reveal("§3.2.5, §10.3", None, _flag("penalty")),
+        # Gstiesieren: a keeper who won the penultimate trick does not lead the last one; the table sees who does.
+        "gstiess_keeper_does_not_lead": Reveal("§6.2, OPEN-POINTS", frozenset({"to_move", "legal_actions"}), _keeper_before_last_trick),
     },
 }
 """Rule-made reveals by game and name; a difference is excused only by one whose parts cover it and that shows now."""
