@@ -68,17 +68,19 @@ class ClientFiles(StaticFiles):
         return response
 
 
-async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits]:
-    """The table manager and login limiter of one process, or with ``redis_url`` of one worker among several (:mod:`stich.web.cluster`)."""
+async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits, LoginLimits]:
+    """The table manager, login limiter and sign-up limiter of one process, or of one worker among several (``redis_url``)."""
+    accounts, window = config.accounts_per_address, config.accounts_window_seconds
     if not config.redis_url:
         limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-        return TableManager(config, db), limiter
+        return TableManager(config, db), limiter, LoginLimiter(accounts, window, accounts)
     from stich.web.cluster.manager import ClusterTableManager, connect_redis
     from stich.web.cluster.shared_limits import RedisLoginLimiter
 
     redis = await connect_redis(config.redis_url)
     shared = RedisLoginLimiter(redis, config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-    return ClusterTableManager(config, db, redis), shared
+    signups = RedisLoginLimiter(redis, accounts, window, accounts, kind="accounts")
+    return ClusterTableManager(config, db, redis), shared, signups
 
 
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
@@ -89,11 +91,11 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
-        manager, limiter = await _tables_and_limits(config, db)
+        manager, limiter, signups = await _tables_and_limits(config, db)
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        app.state.services = Services(config, db, limiter, hasher, manager)
+        app.state.services = Services(config, db, limiter, hasher, manager, signups)
         manager.start()
         try:
             yield

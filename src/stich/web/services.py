@@ -1,4 +1,4 @@
-"""What every request handler reaches: settings, database, login limiter, password hasher and the live tables.
+"""What every request handler reaches: settings, database, login and sign-up limiters, password hasher and the live tables.
 
 One :class:`Services` object is built per app by :func:`stich.web.app.create_app`
 and kept in ``app.state.services``; handlers get it with :func:`services`.
@@ -28,6 +28,8 @@ class Services:
     limiter: LoginLimits
     passwords: Passwords
     tables: TableManager
+    signups: LoginLimits
+    """New accounts per client address (:func:`stich.web.auth.register`): the login limiter's windows over an hour."""
 
 
 def services(connection: HTTPConnection) -> Services:

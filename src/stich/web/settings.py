@@ -46,6 +46,10 @@ class Settings:
     """The window of the login rate limits."""
     login_max_failures_per_address: int = 20
     """Login attempts allowed per address across all names within :attr:`login_window_seconds` (name spraying)."""
+    accounts_per_address: int = 3
+    """New accounts one client address may register within :attr:`accounts_window_seconds` (an account lifts the guest's bot level cap)."""
+    accounts_window_seconds: float = 3600.0
+    """The window of :attr:`accounts_per_address`."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the server's own reverse proxies; only from them is ``X-Forwarded-For`` believed."""
     password_hash_workers: int = 2
@@ -128,6 +132,8 @@ class Settings:
             raise ValueError("max_message_bytes must be at least 64")
         if self.login_max_failures < 1 or self.login_max_failures_per_address < 1 or self.login_window_seconds <= 0:
             raise ValueError("the login rate limit needs at least one attempt and a positive window")
+        if self.accounts_per_address < 1 or self.accounts_window_seconds <= 0:
+            raise ValueError("accounts_per_address must be at least 1 and accounts_window_seconds positive")
         if self.password_hash_workers < 1 or self.password_hash_queue < 0:
             raise ValueError("password_hash_workers must be at least 1 and password_hash_queue not negative")
         if self.max_body_bytes < 1024 or self.request_timeout_seconds <= 0:
