@@ -297,14 +297,16 @@ class Connection:
 
 
 async def screen_message(
-    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int
+    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int, *, answer_ping: bool = True
 ) -> ClientMessage | None:
     """The checks every client message passes first, wherever its table runs; the message if it goes on, else ``None``.
 
     In order: it spends one of the client's and the address's message budget
     (``allow``; past it the client is disconnected), it must parse
     (:func:`~stich.web.protocol.parse_client_message`; else an error naming the
-    field), a ping is answered here, and a player's socket must still hold the
+    field), a ping is answered here (unless ``answer_ping`` is false: a
+    relaying worker lets the owner answer it, so that a pong proves the whole
+    path), and a player's socket must still hold the
     session it was opened with (else 4401).  ``None`` means it was answered
     here or the socket is kicked (:attr:`Connection.kicked`).  The owner of a
     table (:meth:`TableRuntime.handle`) and a worker relaying a socket to the
@@ -319,7 +321,7 @@ async def screen_message(
     except ProtocolError as exc:
         conn.send(error_message(exc.field, exc.message))
         return None
-    if isinstance(message, PingMessage):
+    if isinstance(message, PingMessage) and answer_ping:
         conn.send({"type": "pong", "id": message.id})
         return None
     if conn.identity is not None and not await conn.session_holds():
@@ -1348,7 +1350,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     writer = asyncio.create_task(conn.writer())
     try:
         await runtime.attach(conn)
-        await _serve(runtime, conn)
+        if svc.tables.get(table_id) is runtime:
+            await _serve(runtime, conn)
+        else:  # let go while the socket was being opened (another worker took it over): never a socket nobody serves
+            log.warning("table %s: let go while a socket was being opened; the client is told to reconnect", table_id)
+            conn.close_code = 1012
+            conn.kicked = True
     finally:
         with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
             await svc.tables.close_socket(ticket)
