@@ -87,6 +87,8 @@ from stich.web.table_caps import Owner, check_bot_level, check_count, client_add
 from stich.web.turn_clock import TurnClock, sooner
 
 log = logging.getLogger("stich.web")
+SESSION_ENDED = "your session has ended (logged out, or logged in anew); connect again"
+"""The error a socket gets when its session stops holding, before it is closed with 4401."""
 
 COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
 """How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.fairness`)."""
@@ -210,6 +212,9 @@ class Connection:
     never holds up the table; a client whose queue overflows is disconnected.
     """
 
+    remote = False
+    """Whether the client's socket is on another worker (:class:`stich.web.cluster.remote.RemoteConnection`)."""
+
     def __init__(
         self,
         websocket: WebSocket,
@@ -235,6 +240,8 @@ class Connection:
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
         self.close_code = 1008
         """The close code once kicked: 1008 (policy), or 4401 when its session has ended."""
+        self.close_when_written = False
+        """Whether the writer closes the socket (with :attr:`close_code`) once it has written what was queued (:meth:`session_ended`)."""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (dropped once the connection is closed)."""
@@ -264,6 +271,8 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
+                    if self.close_when_written:
+                        await self._close(self.close_code)
                     return
                 await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError) as exc:
@@ -288,6 +297,20 @@ class Connection:
             return False
         self.session_checked_at = now
         return True
+
+    def session_ended(self) -> None:
+        """Its session ended or got a new token: tell the client, then close the socket (4401) at once, not at its next message.
+
+        A socket that sent nothing after a logout used to go on receiving its
+        seat's ``state``, the hand included, until it spoke (issue 42).
+        """
+        if self.closed:
+            return
+        self.send(error_message("session", SESSION_ENDED))
+        self.close_code = 4401
+        self.kicked = True
+        self.close_when_written = True
+        self.finish()
 
     def finish(self) -> None:
         """Stop the writer after what is queued."""
@@ -325,7 +348,7 @@ async def screen_message(
         conn.send({"type": "pong", "id": message.id})
         return None
     if conn.identity is not None and not await conn.session_holds():
-        conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+        conn.send(error_message("session", SESSION_ENDED))
         conn.close_code = 4401
         conn.kicked = True
         return None
@@ -1189,8 +1212,28 @@ class TableManager:
         await self.bots.close()
 
     async def session_changed(self, session_id: int) -> None:
-        """A session ended or got a new token (the database has it already): its sockets ask the database again at their next message."""
+        """A session ended or got a new token (the database has it already): its sockets here are closed (4401) at once.
+
+        Any other socket that may hold it asks the database again at its next
+        message (:class:`~stich.web.session_watch.SessionWatch`).
+        """
         self.sessions.changed(session_id)
+        self.end_session_sockets(session_id)
+
+    def end_session_sockets(self, session_id: int) -> None:
+        """Close every socket of this process opened for session ``session_id`` (:meth:`Connection.session_ended`)."""
+        for conn in self.session_sockets(session_id):
+            log.info("a socket of session %d closed: the session ended or got a new token", session_id)
+            conn.session_ended()
+
+    def session_sockets(self, session_id: int) -> list[Connection]:
+        """The sockets connected to this process for session ``session_id`` (clients of other workers are theirs to close)."""
+        return [
+            conn
+            for runtime in self.tables.values()
+            for conn in runtime.connections
+            if not conn.remote and conn.identity is not None and conn.identity.session_id == session_id
+        ]
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""

@@ -634,6 +634,15 @@ class ClusterTableManager(TableManager):
         except Exception:  # Redis away: the others notice within session_recheck_seconds
             log.warning("worker %s: could not tell the other workers that session %d changed", self.worker, session_id, exc_info=True)
 
+    def session_sockets(self, session_id: int) -> list[Connection]:
+        """The session's sockets on this worker: of the tables it runs, and those it relays to other workers."""
+        relayed = [
+            relayed.conn
+            for relayed in self.relayed.values()
+            if relayed.conn.identity is not None and relayed.conn.identity.session_id == session_id
+        ]
+        return super().session_sockets(session_id) + relayed
+
     async def _listen(self) -> None:
         """Deliver what owners publish on this worker's inbox to the addressed local sockets."""
         pubsub: PubSub = self.redis.pubsub()
@@ -648,6 +657,7 @@ class ClusterTableManager(TableManager):
                 data = item["data"]
                 if item.get("channel") == keys.SESSIONS:
                     self.sessions.changed(int(data))
+                    self.end_session_sockets(int(data))
                     continue
                 body = json.loads(data)
                 for client in body.get("to", ()):
