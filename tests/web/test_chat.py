@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.web.chat import PHRASES, ChatRate, ChatRefused, clean_text
+from stich.web.chat import PHRASES, ChatRate, ChatRefused, clean_text, most_marks, text_length
 from stich.web.settings import Settings
 
 from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, svc
@@ -110,6 +110,9 @@ def test_only_people_with_a_session_may_chat(db_url: str) -> None:
         ({"phrase": "insult"}, "phrase", "unknown quick phrase"),
         ({"phrase": "thanks", "text": "danke"}, "phrase", "not both"),
         ({"text": "hi", "to": "Bert"}, "to", "unknown field"),
+        ({"text": "a" + "\u0301" * 150}, "text", "combining marks"),  # issue 42: was accepted, a smear over the chat
+        ({"text": "\ufdfd" * 200}, "text", "at most 200 (a very wide character counts as 10)"),  # issue 42: was accepted
+        ({"text": "\ufdfa" * 12}, "text", "216 characters"),  # a ligature counts by its 18 letters (NFKC, as names)
     ],
 )
 def test_bad_chat_messages_are_refused_naming_the_field_and_change_nothing(
@@ -215,9 +218,16 @@ def test_a_chat_from_a_socket_whose_session_ended_is_refused(db_url: str) -> Non
 
 def test_clean_text() -> None:
     assert clean_text("  a \u00a0\u3000 b  ") == "a b"
-    assert clean_text("e\u0301") == "é"  # NFC
+    assert clean_text("e\u0301") == "é"  # composed
+    assert clean_text("ｆｕｌｌ ﬁ") == "full fi"  # NFKC, as names
     assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # the joiner of emoji stays
     assert clean_text("\u2066rechts\u2069\u00ad") == "rechts"
+
+
+def test_accents_of_real_scripts_and_one_wide_sign_pass() -> None:
+    for text in ("Tiếng Việt", "שָׁלוֹם", "नमस्ते", "Zoë", "\ufdfd"):
+        assert most_marks(clean_text(text)) <= 3 and text_length(clean_text(text)) <= 10, text
+    assert most_marks("a\u0301\u0302\u0303\u0304") == 4 and text_length("\ufdfd" * 2 + "ab") == 22
 
 
 def test_chat_settings_are_checked() -> None:

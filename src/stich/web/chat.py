@@ -7,9 +7,12 @@
   know: everything in it was said to the whole table, opponents included).
 * **Quick phrases** are sent and kept as ids (:data:`PHRASES`), so that each
   reader's client words them in its own language.
-* **Free text** is cleaned (:func:`clean_text`: control and invisible
-  formatting characters dropped, white space made single spaces) and must
-  then hold 1 to ``chat_max_chars`` characters.  It is stored and sent as
+* **Free text** is cleaned (:func:`clean_text`: NFKC as names are,
+  control and invisible formatting characters dropped, white space made
+  single spaces) and must then hold 1 to ``chat_max_chars`` characters, a
+  very wide character (:data:`WIDE_CHARACTERS`, such as U+FDFD) counting
+  as :data:`WIDE_WEIGHT`, with at most :data:`MAX_MARKS` combining marks on
+  any one character (issue 42).  It is stored and sent as
   plain text; clients show it as text, never as markup.
 * **Rate limit** per person (the account, or the guest session) and table: a
   token bucket of ``chat_burst`` messages refilled at ``chat_per_minute``; a
@@ -49,6 +52,12 @@ SPECTATORS = "spectators"
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "wait", "back", "bye")
 """Quick phrase ids, in the order clients offer them; their words are the clients' (``chat.phrase.<id>``)."""
 
+MAX_MARKS = 3
+"""Most combining marks one character may carry (enough for any script's accents; ``a`` with 150 marks is a smear over the chat)."""
+WIDE_CHARACTERS = frozenset("\ufdfd\u2e3b\ua9c5\u0bf5\U0001242b\U00012031\U00012219")
+"""Characters drawn many times as wide as a letter (U+FDFD, the three-em dash, some Javanese, Tamil and cuneiform signs)."""
+WIDE_WEIGHT = 10
+"""How many characters of the length limit one of :data:`WIDE_CHARACTERS` counts for (200 × U+FDFD filled screens)."""
 ZERO_WIDTH_JOINER = "\u200d"
 """The one invisible formatting character kept: it joins emoji such as 👨‍👩‍👧 into one picture."""
 _SPACES = re.compile(r"\s+")
@@ -65,7 +74,7 @@ class Chatter(Protocol):
 
 
 def clean_text(raw: str) -> str:
-    """``raw`` as shown at the table: NFC, control characters as spaces, invisible formatting dropped, spaces single, trimmed.
+    """``raw`` as shown at the table: NFKC, control characters as spaces, invisible formatting dropped, spaces single, trimmed.
 
     Control characters (line breaks, tabs, escape sequences) become spaces;
     format characters (bidirectional overrides that turn text around,
@@ -81,8 +90,25 @@ def clean_text(raw: str) -> str:
             continue
         else:
             kept.append(char)
-    text = unicodedata.normalize("NFC", "".join(kept))
+    text = unicodedata.normalize("NFKC", "".join(kept))  # as names are (stich.web.names): a ligature counts by its letters
     return _SPACES.sub(" ", text).strip()
+
+
+def most_marks(text: str) -> int:
+    """The most combining marks (Unicode ``Mn``, ``Me``) in a row in ``text``: those one character carries."""
+    most = run = 0
+    for char in text:
+        if unicodedata.category(char) in ("Mn", "Me"):
+            run += 1
+            most = max(most, run)
+        else:
+            run = 0
+    return most
+
+
+def text_length(text: str) -> int:
+    """The length a chat text counts for: its characters, each of :data:`WIDE_CHARACTERS` as :data:`WIDE_WEIGHT`."""
+    return len(text) + (WIDE_WEIGHT - 1) * sum(char in WIDE_CHARACTERS for char in text)
 
 
 class ChatRefused(ProtocolError):
@@ -157,8 +183,11 @@ class TableChat:
         text = clean_text(message.text)
         if not text:
             raise ProtocolError("text", "the message is empty; write something or pick a quick phrase")
-        if len(text) > self.max_chars:
-            raise ProtocolError("text", f"too long: {len(text)} characters, at most {self.max_chars}")
+        if most_marks(text) > MAX_MARKS:
+            raise ProtocolError("text", f"at most {MAX_MARKS} combining marks (accents) on one character")
+        if text_length(text) > self.max_chars:
+            extra = f" (a very wide character counts as {WIDE_WEIGHT})" if any(char in WIDE_CHARACTERS for char in text) else ""
+            raise ProtocolError("text", f"too long: {text_length(text)} characters, at most {self.max_chars}{extra}")
         return text, None
 
     def post(self, sender: Chatter, message: ChatMessage, clients: Iterable[Chatter]) -> dict[str, Any] | None:

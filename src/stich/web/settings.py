@@ -94,6 +94,8 @@ class Settings:
     """Connects and disconnects of a table's players are told to its clients at most once per this interval."""
     presence_grace_seconds: float = 5.0
     """A player whose socket closed is shown as not connected only after this long (a page reload does not flash it)."""
+    public_turn_seconds: int | None = 120
+    """The turn limit of a public table created without one (``None``: none); a private table has one only when it asks."""
     min_limit_seconds: int = 5
     """Shortest turn limit, and shortest wait for "Weiter", a table may ask for (``turn_seconds``, ``continue_seconds``)."""
     bot_workers: int = 2
@@ -147,6 +149,8 @@ class Settings:
             raise ValueError("presence_interval_seconds and presence_grace_seconds must not be negative")
         if self.min_limit_seconds < 1:
             raise ValueError("min_limit_seconds must be at least 1")
+        if self.public_turn_seconds is not None and self.public_turn_seconds < self.min_limit_seconds:
+            raise ValueError("public_turn_seconds must be at least min_limit_seconds (or None)")
         if self.lease_seconds < 0.3:
             raise ValueError("lease_seconds must be at least 0.3")
         if self.session_recheck_seconds <= 0:
