@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from stich.web.chat import PHRASES, ChatRate, ChatRefused, clean_text, most_marks, text_length
 from stich.web.settings import Settings
 
-from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, svc
+from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, session_token, svc
 
 
 @dataclass
@@ -234,3 +234,29 @@ def test_chat_settings_are_checked() -> None:
     for bad in ({"chat_max_chars": 0}, {"chat_burst": 0}, {"chat_per_minute": 0.0}, {"chat_history": -1}):
         with pytest.raises(ValueError, match="chat"):
             Settings(**bad)  # type: ignore[arg-type]
+
+
+def test_names_at_a_table_are_unique_and_the_chat_says_who_is_a_guest(db_url: str) -> None:
+    """Issue 42: a guest could take a seated player's name, and the chat showed only the name."""
+    with room(db_url) as r:
+        twin = new_guest(r.client, "anna")  # another guest going by Anna's name
+        refused = call(r.client, "POST", f"/api/tables/{r.table_id}/join", twin, json={"seat": 2})
+        assert refused.status_code == 409 and refused.json()["field"] == "name"
+        r.tokens["twin"] = twin
+        r.readers["twin"] = r.join("twin")
+        r.say("twin", text="ich bin Anna")  # a spectator may not chat under a player's name
+        error = r.refusal("twin")
+        assert error["field"] == "chat" and "goes by your name" in error["message"]
+        renamed = call(r.client, "POST", "/api/auth/guest", r.tokens["Bert"], json={"name": "Anna"})
+        assert renamed.status_code == 200  # Bert renames his session after he sat down ...
+        r.tokens["Bert"] = session_token(renamed)
+        r.readers["Bert"] = r.join("Bert")
+        r.say("Bert", text="hallo")
+        said = r.heard("Anna")
+        assert (said["seat"], said["name"], said["key"], said["guest"]) == (1, "Bert", "bert", True)  # ... but speaks as his seat
+        account = call(r.client, "POST", "/api/auth/register", r.tokens["Cleo"], json={"name": "Cleo", "password": "long enough pw"})
+        assert account.status_code == 201
+        r.tokens["Cleo"] = session_token(account)
+        r.readers["Cleo"] = r.join("Cleo")
+        r.say("Cleo", text="ich schaue zu")
+        assert r.heard("Cleo")["guest"] is False

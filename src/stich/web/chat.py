@@ -36,7 +36,7 @@ import re
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from stich.web.auth import Identity
@@ -190,16 +190,30 @@ class TableChat:
             raise ProtocolError("text", f"too long: {text_length(text)} characters, at most {self.max_chars}{extra}")
         return text, None
 
-    def post(self, sender: Chatter, message: ChatMessage, clients: Iterable[Chatter]) -> dict[str, Any] | None:
+    def post(
+        self, sender: Chatter, message: ChatMessage, clients: Iterable[Chatter], seat_names: Sequence[str | None] = ()
+    ) -> dict[str, Any] | None:
         """Check ``sender``'s message, keep it and send it to every client of ``clients`` that reads its channel.
 
-        A refused message is answered to the sender alone (an ``error``) and
-        changes nothing; returns the ``chat`` message sent, or ``None``.
+        ``seat_names`` are the names the table's seats go by (``None``: no
+        person there).  A player's line carries their seat's name (unique at
+        the table: :meth:`stich.web.tables.TableRuntime.join`), not whatever
+        their session is called now; a spectator may not chat under a
+        player's name; and every line says whether its writer is a ``guest``
+        (issue 42: a guest took a player's name and the chat showed only the
+        name).  A refused message is answered to the sender alone (an
+        ``error``) and changes nothing; returns the ``chat`` message sent, or
+        ``None``.
         """
         try:
             identity = sender.identity
             if identity is None:
                 raise ProtocolError("chat", "only people with a name may chat: log in or play as a guest")
+            name = identity.name
+            if sender.seat is not None and sender.seat < len(seat_names) and seat_names[sender.seat]:
+                name = str(seat_names[sender.seat])
+            elif sender.seat is None and name_key(name) in {name_key(taken) for taken in seat_names if taken}:
+                raise ProtocolError("chat", "a player at this table goes by your name; choose another name to chat here")
             text, phrase = self.check(message)
             self.rate.take(person_key(identity))
         except ChatRefused as exc:
@@ -214,8 +228,9 @@ class TableChat:
             "id": self._next_id,
             "channel": channel,
             "seat": sender.seat,
-            "name": identity.name,
-            "key": name_key(identity.name),
+            "name": name,
+            "key": name_key(name),
+            "guest": identity.user_id is None,
             "text": text,
             "phrase": phrase,
             "at": int(time.time() * 1000),

@@ -62,6 +62,7 @@ from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
 from stich.web.fairness import Commitment
+from stich.web.names import name_key
 from stich.web.presence import next_change, shown_away
 from stich.web.protocol import (
     WHOLE,
@@ -675,7 +676,8 @@ class TableRuntime:
         if message is None:
             return
         if isinstance(message, ChatMessage):
-            self.chat.post(conn, message, self.connections)
+            names = [seat.name if seat.kind == "human" else None for seat in self.seats]
+            self.chat.post(conn, message, self.connections, names)
             return
         if isinstance(message, SyncMessage):
             async with self.lock:
@@ -802,6 +804,9 @@ class TableRuntime:
                 raise ApiError(422, "seat", f"{self.game.name} has seats 0..{len(self.seats) - 1}")
             elif self.seats[seat].kind != "empty":
                 raise ApiError(409, "seat", f"seat {seat} is taken")
+            taken = {name_key(other.name) for other in self.seats if other.kind == "human" and other.name}
+            if name_key(identity.name) in taken:  # names at one table are unique: nobody speaks in another's name (issue 42)
+                raise ApiError(409, "name", "a player at this table already goes by this name; choose another name to join")
             await self._set_seats({seat: Seat("human", None, identity.name, identity.user_id, identity.session_id)})
             return seat
 
