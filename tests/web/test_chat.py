@@ -80,9 +80,8 @@ def test_players_chat_and_spectators_read_it_but_not_the_other_way_round(db_url:
             assert said["type"] == "chat" and said["channel"] == "players", (who, said)
             assert (said["seat"], said["name"], said["key"], said["text"], said["phrase"]) == (0, "Anna", "anna", "Hallo zusammen", None)
         r.say("Cleo", text="Der Bube war zu früh")
-        for who in ("Cleo", "nobody"):
-            said = r.heard(who)
-            assert (said["channel"], said["seat"], said["name"], said["text"]) == ("spectators", None, "Cleo", "Der Bube war zu früh")
+        said = r.heard("Cleo")
+        assert (said["channel"], said["seat"], said["name"], said["text"]) == ("spectators", None, "Cleo", "Der Bube war zu früh")
         r.say("Bert", phrase="thanks")
         for who in ("Anna", "Bert"):  # the next chat the players get is Bert's: Cleo's never came
             said = r.heard(who)
@@ -95,8 +94,8 @@ def test_only_people_with_a_session_may_chat(db_url: str) -> None:
         r.say("nobody", text="hi")
         error = r.heard("nobody")
         assert error["type"] == "error" and error["field"] == "chat" and "guest" in error["message"]
-        r.say("Cleo", text="ok")
-        assert r.heard("nobody")["name"] == "Cleo"  # the refused message went to nobody
+        r.say("Anna", text="ok")
+        assert r.heard("nobody")["name"] == "Anna"  # the refused message went to nobody
 
 
 @pytest.mark.parametrize(
@@ -195,7 +194,7 @@ def test_late_joiners_and_reconnecting_players_get_the_latest_messages(db_url: s
             r.say("Anna", text=f"Spieler {n}")
         assert [r.heard("nobody")["text"] for _ in range(4)] == [f"Spieler {n}" for n in range(4)]
         r.say("Cleo", text="Zuschauer")  # (sockets are read side by side: Cleo waits until Anna's four are through)
-        assert r.heard("nobody")["text"] == "Zuschauer"
+        assert r.readers["Cleo"].until(lambda m: m["type"] == "chat" and m["channel"] == "spectators")["text"] == "Zuschauer"
         r.join("Bert")  # Bert reconnects (a second socket is the same as coming back)
         r.join("Cleo")
         players = r.histories["Bert"]
@@ -260,3 +259,31 @@ def test_names_at_a_table_are_unique_and_the_chat_says_who_is_a_guest(db_url: st
         r.readers["Cleo"] = r.join("Cleo")
         r.say("Cleo", text="ich schaue zu")
         assert r.heard("Cleo")["guest"] is False
+
+
+def test_the_spectators_chat_is_kept_from_every_socket_of_a_player_and_from_sockets_without_a_session(db_url: str) -> None:
+    """Issue 42: any player read the spectators' chat through a second socket (without a cookie, or of their account)."""
+    with room(db_url) as r:
+        r.say("Cleo", text="nur für Zuschauer")
+        assert r.heard("Cleo")["text"] == "nur für Zuschauer"
+        r.say("Anna", text="für alle")
+        for who in ("Anna", "Bert", "nobody"):  # the next line each of them gets is Anna's: Cleo's never came
+            assert r.heard(who)["text"] == "für alle", who
+        late = r.join("nobody")  # a second tab without a cookie: its history holds no spectator's line
+        assert [said["text"] for said in r.histories["nobody"]["messages"]] == ["für alle"]
+        assert late is not None
+
+
+def test_the_chat_is_limited_per_address_too(db_url: str) -> None:
+    """Issue 42: twenty guest sessions of one address posted 100 lines in 2 s."""
+    with room(db_url, chat_burst=5, chat_burst_per_address=6, chat_per_minute_per_address=1) as r:
+        for number in range(5):
+            r.say("Anna", text=f"Anna {number}")
+            assert r.heard("Bert")["text"] == f"Anna {number}"
+        r.say("Bert", text="Bert 0")  # the address's sixth
+        assert r.readers["Anna"].until(lambda m: m["type"] == "chat" and m["name"] == "Bert")["text"] == "Bert 0"
+        r.say("Bert", text="Bert 1")  # Bert has four left of his own, but the address has none
+        error = r.refusal("Bert")
+        assert error["field"] == "chat" and error["status"] == 429 and error["retry_after"] >= 1
+        r.say("Anna", phrase="thanks")
+        assert r.refusal("Anna")["status"] == 429

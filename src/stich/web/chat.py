@@ -2,9 +2,11 @@
 
 * **Channels.**  The players of a table write to the ``players`` channel; anyone
   else connected to it (a spectator with a session) writes to the
-  ``spectators`` channel.  Players never receive the spectators' channel;
-  spectators read both (the players' chat holds nothing a spectator may not
-  know: everything in it was said to the whole table, opponents included).
+  ``spectators`` channel.  Players never receive the spectators' channel,
+  on no socket of theirs, and a socket without a session does not either
+  (:meth:`TableChat.reads`); spectators with a session read both (the
+  players' chat holds nothing a spectator may not know: everything in it
+  was said to the whole table, opponents included).
 * **Quick phrases** are sent and kept as ids (:data:`PHRASES`), so that each
   reader's client words them in its own language.
 * **Free text** is cleaned (:func:`clean_text`: NFKC as names are,
@@ -15,7 +17,10 @@
   any one character (issue 42).  It is stored and sent as
   plain text; clients show it as text, never as markup.
 * **Rate limit** per person (the account, or the guest session) and table: a
-  token bucket of ``chat_burst`` messages refilled at ``chat_per_minute``; a
+  token bucket of ``chat_burst`` messages refilled at ``chat_per_minute``,
+  and one per client address and table (``chat_burst_per_address``,
+  ``chat_per_minute_per_address``: twenty guest sessions of one address
+  posted 100 lines in 2 s, issue 42); a
   message past it is answered ``{"type": "error", "field": "chat",
   "status": 429, "retry_after": seconds, ...}`` and nothing is sent.  The
   socket stays open (the WebSocket's own message budget still applies).
@@ -68,6 +73,7 @@ class Chatter(Protocol):
 
     seat: int | None
     identity: Identity | None
+    address: str
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for the client."""
@@ -134,13 +140,20 @@ class ChatRate:
 
     def take(self, key: str) -> None:
         """Spend one message of ``key``, or raise :class:`ChatRefused` with the seconds until the next one."""
+        self.check(key)
+        tokens, now = self._level(key)
+        self._buckets[key] = (tokens - 1.0, now)
+
+    def check(self, key: str) -> None:
+        """Raise :class:`ChatRefused` if ``key`` has no message left now (nothing is spent)."""
+        tokens, _ = self._level(key)
+        if tokens < 1.0:
+            raise ChatRefused(max(1, math.ceil((1.0 - tokens) * 60.0 / self.per_minute)))
+
+    def _level(self, key: str) -> tuple[float, float]:
         now = self.clock()
         tokens, then = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - then) * self.per_minute / 60.0)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            raise ChatRefused(max(1, math.ceil((1.0 - tokens) * 60.0 / self.per_minute)))
-        self._buckets[key] = (tokens - 1.0, now)
+        return min(float(self.burst), tokens + (now - then) * self.per_minute / 60.0), now
 
 
 def person_key(identity: Identity) -> str:
@@ -154,6 +167,8 @@ class TableChat:
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self.max_chars = settings.chat_max_chars
         self.rate = ChatRate(settings.chat_burst, settings.chat_per_minute, clock)
+        self.address_rate = ChatRate(settings.chat_burst_per_address, settings.chat_per_minute_per_address, clock)
+        """The same for all the people writing from one client address (twenty guest sessions are one address)."""
         self.history: dict[str, deque[dict[str, Any]]] = {
             PLAYERS: deque(maxlen=settings.chat_history),
             SPECTATORS: deque(maxlen=settings.chat_history),
@@ -166,9 +181,18 @@ class TableChat:
         return PLAYERS if client.seat is not None else SPECTATORS
 
     @staticmethod
-    def reads(client: Chatter, channel: str) -> bool:
-        """Whether ``client`` receives ``channel``: everybody the players' one, only spectators the spectators' one."""
-        return channel == PLAYERS or client.seat is None
+    def reads(client: Chatter, channel: str, seated: Callable[[Identity], bool] | None = None) -> bool:
+        """Whether ``client`` receives ``channel``: everybody the players' one; the spectators' one only spectators with a session.
+
+        The spectators' chat is kept from each *person* at the table, not
+        only from their seated socket (issue 42): a socket without a session
+        (anybody's second tab) does not read it, nor does any socket of a
+        person ``seated`` at the table (by session or account).
+        """
+        if channel == PLAYERS:
+            return True
+        identity = client.identity
+        return client.seat is None and identity is not None and not (seated is not None and seated(identity))
 
     def check(self, message: ChatMessage) -> tuple[str | None, str | None]:
         """The cleaned ``(text, phrase)`` of a chat message (one of them ``None``), or :class:`ProtocolError` naming the field."""
@@ -191,7 +215,12 @@ class TableChat:
         return text, None
 
     def post(
-        self, sender: Chatter, message: ChatMessage, clients: Iterable[Chatter], seat_names: Sequence[str | None] = ()
+        self,
+        sender: Chatter,
+        message: ChatMessage,
+        clients: Iterable[Chatter],
+        seat_names: Sequence[str | None] = (),
+        seated: Callable[[Identity], bool] | None = None,
     ) -> dict[str, Any] | None:
         """Check ``sender``'s message, keep it and send it to every client of ``clients`` that reads its channel.
 
@@ -215,6 +244,8 @@ class TableChat:
             elif sender.seat is None and name_key(name) in {name_key(taken) for taken in seat_names if taken}:
                 raise ProtocolError("chat", "a player at this table goes by your name; choose another name to chat here")
             text, phrase = self.check(message)
+            self.rate.check(person_key(identity))
+            self.address_rate.take(sender.address)
             self.rate.take(person_key(identity))
         except ChatRefused as exc:
             sender.send(exc.error())
@@ -238,12 +269,12 @@ class TableChat:
         self._next_id += 1
         self.history[channel].append(said)
         for client in list(clients):
-            if self.reads(client, channel):
+            if self.reads(client, channel, seated):
                 client.send(said)
         return said
 
-    def history_message(self, client: Chatter) -> dict[str, Any]:
+    def history_message(self, client: Chatter, seated: Callable[[Identity], bool] | None = None) -> dict[str, Any]:
         """``chat_history``: the kept messages ``client`` may read, oldest first, and the text limit."""
-        messages = [said for channel, kept in self.history.items() if self.reads(client, channel) for said in kept]
+        messages = [said for channel, kept in self.history.items() if self.reads(client, channel, seated) for said in kept]
         messages.sort(key=lambda said: int(said["id"]))
         return {"type": "chat_history", "channel": self.channel_of(client), "max_chars": self.max_chars, "messages": messages}

@@ -74,6 +74,10 @@ class Settings:
     """Chat messages one person may send at a table in a row before the rate limit holds them back."""
     chat_per_minute: float = 12.0
     """How fast a person's chat allowance refills at each table (messages per minute)."""
+    chat_burst_per_address: int = 10
+    """Chat messages the people of one client address may send at a table in a row (all their sessions together)."""
+    chat_per_minute_per_address: float = 30.0
+    """How fast that allowance refills (messages per minute)."""
     chat_history: int = 50
     """Chat messages kept per channel and table for people who connect later (memory only)."""
     max_messages_per_minute: int = 240
@@ -143,6 +147,8 @@ class Settings:
         proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start
         if self.bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
+        if self.chat_burst_per_address < 1 or self.chat_per_minute_per_address <= 0:
+            raise ValueError("chat_burst_per_address must be at least 1 and chat_per_minute_per_address positive")
         if self.chat_max_chars < 1 or self.chat_burst < 1 or self.chat_per_minute <= 0 or self.chat_history < 0:
             raise ValueError("chat_max_chars and chat_burst must be at least 1, chat_per_minute positive, chat_history not negative")
         if self.presence_interval_seconds < 0 or self.presence_grace_seconds < 0:

@@ -427,6 +427,10 @@ class TableRuntime:
                 return index
         return None
 
+    def _seated(self, identity: Identity) -> bool:
+        """Whether ``identity``'s person sits at the table (the spectators' chat is kept from them on every socket)."""
+        return self.seat_of(identity) is not None
+
     def invite_ok(self, invite: str | None) -> bool:
         """Whether ``invite`` is this table's invite token (compared in constant time)."""
         return invite is not None and secrets.compare_digest(invite.encode(), self.invite_token.encode())
@@ -613,7 +617,7 @@ class TableRuntime:
                     "seats": len(self.seats),
                 }
             )
-            conn.send(self.chat.history_message(conn))
+            conn.send(self.chat.history_message(conn, self._seated))
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
@@ -677,7 +681,7 @@ class TableRuntime:
             return
         if isinstance(message, ChatMessage):
             names = [seat.name if seat.kind == "human" else None for seat in self.seats]
-            self.chat.post(conn, message, self.connections, names)
+            self.chat.post(conn, message, self.connections, names, self._seated)
             return
         if isinstance(message, SyncMessage):
             async with self.lock:
