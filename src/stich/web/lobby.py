@@ -187,6 +187,7 @@ async def list_tables(
     summaries = [runtime.summary(identity) for runtime in shown]
     if svc.tables.shared:  # and the tables other workers run
         summaries += [entry for entry in await svc.tables.remote_summaries(identity) if status == "all" or entry["status"] == status]
+    summaries.sort(key=lambda entry: (str(entry.get("created_at", "")), str(entry["id"])))  # one order, whichever worker answers
     page = summaries[offset : offset + limit]
     return {"tables": page, "total": len(summaries), "offset": offset, "limit": limit}
 

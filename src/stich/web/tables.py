@@ -62,6 +62,7 @@ from stich.web.chat import TableChat
 from stich.web.cross_site import foreign_origin, normal_origins
 from stich.web.db import Database, DealRow, Fence, SeatRow, StaleOwner, TableRow
 from stich.web.fairness import Commitment
+from stich.web.models import as_utc
 from stich.web.names import name_key
 from stich.web.presence import next_change, shown_away
 from stich.web.protocol import (
@@ -381,6 +382,8 @@ class TableRuntime:
         self.invite_token = row.invite_token
         self.status = row.status
         self.creator_session_id = row.creator_session_id
+        self.created_at = as_utc(row.created_at).isoformat(timespec="microseconds")
+        """When the table was made (ISO 8601, UTC): the lobby's order, the same on every worker."""
         self.seats = [Seat.from_row(seat) for seat in row.seats]
         self.turn_seconds = row.turn_seconds
         self.continue_seconds = row.continue_seconds
@@ -482,6 +485,7 @@ class TableRuntime:
             "title": self.game.title,
             "status": self.status,
             "private": self.private,
+            "created_at": self.created_at,
             "deals_requested": self.deals_requested,
             "deals_played": len(session.rows) if session else 0,
             "seats": [self.seat_json(i, now) for i in range(len(self.seats))],
