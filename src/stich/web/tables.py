@@ -338,6 +338,7 @@ async def screen_message(
     owner (:mod:`stich.web.cluster.manager`) both screen with this.
     """
     if not await allow(conn):
+        log.warning("a socket from %s sent too many messages; disconnected (1008)", conn.address)
         conn.send(error_message(WHOLE, "too many messages; slow down"))
         conn.kicked = True
         return None
@@ -1378,6 +1379,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """The table's live channel: players act for their own seat; everybody gets a message after every action."""
     svc = services(websocket)
     if not _same_origin(websocket, svc.settings.allowed_origins):
+        log.info("table %s: refused a socket from %s: a foreign origin (1008)", table_id, client_address(websocket))
         await websocket.close(code=1008)
         return
     checked_at = time.monotonic()  # before the lookup: a session change recorded during it makes the socket ask again
@@ -1389,16 +1391,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if runtime is None:
         finished = await asyncio.to_thread(svc.db.get_table, table_id)
         text = "the table has finished" if finished is not None and finished.status == "finished" else "no such table"
+        log.info("table %s: refused a socket: %s (4404)", table_id, text)
         await websocket.send_json(error_message("table", text))
         await websocket.close(code=4404)
         return
     if not runtime.may_see(identity, websocket.query_params.get("invite")):
+        log.info("table %s: refused a socket: private, no invite (4403)", table_id)
         await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
         await websocket.close(code=4403)
         return
     address = client_address(websocket)
     ticket = await svc.tables.open_socket(identity, address, table_id)
     if isinstance(ticket, str):
+        log.warning("table %s: refused a socket from %s: %s (4429)", table_id, address, ticket)
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
         return

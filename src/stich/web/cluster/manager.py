@@ -691,6 +691,8 @@ class ClusterTableManager(TableManager):
         address = client_address(websocket)
         ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
+            why = ticket if isinstance(ticket, str) else "too many messages"
+            log.warning("table %s: refused a relayed socket from %s: %s (4429)", table_id, address, why)
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
             await websocket.close(code=4429)
             if not isinstance(ticket, str):
