@@ -103,7 +103,7 @@ def test_without_matplotlib_the_plots_are_skipped_with_a_warning(
     data, err = arena(
         capsys, "doppelkopf", "--bots", "heuristic,random", "--deals", "2", "--seed", "1", "--workers", "1", "--out", str(tmp_path)
     )
-    assert err.strip() == "stich: warning: matplotlib is not installed, so no plots were drawn (pip install matplotlib)"
+    assert err.strip() == "stich: warning: matplotlib is not installed, so no plots were drawn (pip install 'stich[plots]')"
     assert (tmp_path / "results.json").exists() and (tmp_path / "deals.csv").exists() and (tmp_path / "records.jsonl").exists()
     assert not (tmp_path / "ratings.png").exists()
     assert data["deals"] == 2

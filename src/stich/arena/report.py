@@ -342,7 +342,7 @@ def write_plots(out: Path, result: ArenaResult, data: dict[str, Any]) -> list[Pa
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise PlotsUnavailable("matplotlib is not installed, so no plots were drawn (pip install matplotlib)") from None
+        raise PlotsUnavailable("matplotlib is not installed, so no plots were drawn (pip install 'stich[plots]')") from None
 
     pairings = data["pairings"]
     fig = Figure(figsize=(7.0, 2.8 * len(pairings) + 0.6), layout="constrained")

@@ -19,6 +19,7 @@ from stich import __version__
 from stich.bots.registry import bot_names
 from stich.cli.common import UsageError, build_game, parse_bot_list
 from stich.core.errors import StichError
+from stich.core.extras import is_missing_extra, missing_extra
 from stich.core.game import Game
 from stich.core.records import MAX_SEED
 
@@ -197,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 1
+    except ModuleNotFoundError as exc:
+        if not is_missing_extra(exc):
+            raise
+        return _error(str(exc) if "stich[" in str(exc) else str(missing_extra(exc.name or "", "this command")))
     except OSError as exc:
         return _error(_os_error_text(exc))
     except KeyboardInterrupt:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stich.cli.common import UsageError
+from stich.core.extras import MissingExtra, missing_extra, needs_extra
 
 
 def _port(text: str) -> int:
@@ -83,11 +84,13 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
         raise UsageError(f"--grace must not be negative, not {grace}")
     if database is not None:
         try:
-            make_url(database)
+            make_url(database).get_dialect().import_dbapi()
         except ArgumentError:
             raise UsageError(
                 f"--database: not a database URL: {database!r} (e.g. sqlite:///stich.db or postgresql+psycopg://...)"
             ) from None
+        except ModuleNotFoundError as exc:  # the URL's driver (psycopg: the 'postgresql' extra)
+            raise UsageError(str(missing_extra(exc.name or "", f"--database {make_url(database).drivername}"))) from None
 
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise UsageError(f"--redis: not a Redis URL: {redis!r} (e.g. redis://127.0.0.1:6379/0)")
@@ -97,9 +100,9 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
         raise UsageError("--redis (several workers) needs a database server all workers share: --database postgresql+psycopg://...")
     if redis is not None:
         try:
-            import redis as _redis_package  # noqa: F401 - only to say what is missing
-        except ImportError:
-            raise UsageError("--redis needs the redis package: pip install 'stich[redis]'") from None
+            needs_extra("redis", "--redis")
+        except MissingExtra as exc:
+            raise UsageError(str(exc)) from None
 
     from stich.web.app import create_app
     from stich.web.server import make_server
