@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from stich.cards import Card
-from stich.core.errors import IllegalActionError, NotationError
 from stich.core.game import Game, State
+from stich.errors import IllegalActionError, NotationError
 from stich.rl.encoding import Encoding
 from stich.rl.ids import registered_ids
 
