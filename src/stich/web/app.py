@@ -40,6 +40,7 @@ from starlette.staticfiles import PathLike
 from starlette.types import Scope
 
 from stich import __version__
+from stich.bots.registry import preload_builtin_bots
 from stich.web.api import accounts, cards, history, lobby, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
@@ -108,6 +109,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
+        await asyncio.to_thread(preload_builtin_bots)  # before any lease or socket: the first search table costs no pause
         manager, limiter, signups = await _tables_and_limits(config, db)
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)

@@ -814,7 +814,15 @@ async def connect_redis(url: str) -> Redis:
     """
     from redis.asyncio import BlockingConnectionPool, Redis
 
-    pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+    # The read timeout outlasts the longest blocking command (a forwarded call's BLPOP of CALL_TIMEOUT s):
+    # redis-py 8 reads with a 5-s default, which ended such waits early; earlier releases had none.
+    pool = BlockingConnectionPool.from_url(
+        url,
+        decode_responses=True,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_WAIT,
+        socket_timeout=CALL_TIMEOUT + 5,
+    )
     redis = Redis.from_pool(pool)
     await redis.ping()
     return redis
