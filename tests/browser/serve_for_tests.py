@@ -38,6 +38,11 @@ def main() -> None:
         max_search_tables_per_address=100_000,
         max_sockets_per_address=100_000,
         max_messages_per_minute_per_address=1_000_000,
+        accounts_per_address=100_000,
+        chat_burst_per_address=100_000,
+        chat_per_minute_per_address=1_000_000,
+        # The tests set their own turn clocks; a public table's default clock (120 s) would add its deadline to every wait.
+        public_turn_seconds=None,
     )
     make_server(create_app(settings), settings, args.host, args.port, log_level="warning").run()
 

@@ -475,7 +475,9 @@ def test_no_world_fits_gives_the_heuristics_decision(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(pimc, "prepare_sampler", no_world)
     game = make_game("dappen")
-    state = _play_until(game, 3, 40)
+    # the first decision from the 40th on with a choice (how many steps lead there depends on the bidding's rules)
+    deals = (_play_until(game, 3, stop) for stop in range(40, 80))
+    state = next(s for s in deals if len(s.observation(s.current_player()).legal_actions) > 1)
     seat = state.current_player()
     observation = state.observation(seat)
     assert len(observation.legal_actions) > 1
