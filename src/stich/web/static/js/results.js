@@ -23,6 +23,25 @@ export function thrownIn(result) {
   return Boolean(result.redeal) || ["all_pass", "thrown", "thrown_in", "schmeissen", "redeal"].includes(result.kind);
 }
 
+/**
+ * Whether a finished deal counts toward the table's list.  A deal thrown in and dealt again (``redeal``: Tapp
+ * Tarock, Droggn, Dobbm, Doppelkopf) does not; Dappen's deal "ins Loch" (``redeal: false``) does [dappen.md].
+ */
+export function countsTowardList(result) {
+  if (result && typeof result.redeal === "boolean") return !result.redeal;
+  return !thrownIn(result || {});
+}
+
+/**
+ * The game number of deal ``number`` (0-based, counting every deal dealt) on a sheet of finished rows: "Spiel N"
+ * always counts only the deals that count toward the list, so header, score sheet and evaluation agree (issue 40,
+ * defect 10).  ``null`` for a deal that was thrown in and dealt again: it is no game of the list.
+ */
+export function gameNumber(rows, number, result) {
+  if (result && !countsTowardList(result)) return null;
+  return 1 + rows.filter((row) => row.number < number && countsTowardList(row.result)).length;
+}
+
 /** A short label of a finished deal for the score sheet ("Damensolo (Anna)", "Dreier (Bert) won"). */
 export function dealSummary(gameName, result, names) {
   if (!result) return "";
