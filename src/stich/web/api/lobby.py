@@ -205,7 +205,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     turn = check_limit(body.turn_seconds, "turn_seconds", least, MAX_TURN_SECONDS)
     wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
     async with player(request, response) as identity:
-        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow(), turn, wait)
+        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow(), turn, wait, body.kind)
         runtime = await svc.tables.create(row, identity, request_address(request), bots)
     return runtime.summary(identity)
 
@@ -214,7 +214,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
 def table_rules(body: CreateTable) -> dict[str, Any]:
     """What a table created with this body would play: its list's length, kind, dealer rule and compulsory deals (nothing is made)."""
     game, deals = settle_table(body)
-    return session_rules(game, deals)
+    return session_rules(game, deals, body.kind)
 
 
 @router.get("/tables/{table_id}")

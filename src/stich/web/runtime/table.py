@@ -171,6 +171,7 @@ class TableRuntime:
         self.id = row.id
         self.game = game_from_string(row.game)
         self.deals_requested = row.deals_requested
+        self.kind = row.kind
         self.private = row.private
         self.invite_token = row.invite_token
         self.status = row.status
@@ -281,7 +282,7 @@ class TableRuntime:
             "invite": self.invite_path() if member else None,
             "socket": f"/ws/tables/{self.id}",
             "broken": self.broken,
-            "rules": session_rules(self.game, self.deals_requested),
+            "rules": session_rules(self.game, self.deals_requested, self.kind),
             "turn_seconds": self.turn_seconds,
             "continue_seconds": self.continue_seconds,
         }
