@@ -482,3 +482,59 @@ def test_a_thrown_in_deal_is_no_game_of_the_list_in_header_sheet_and_evaluation(
     assert seen["head"].endswith(f"{played} · {client_text(page, 'table.deal_no').replace('{n}', '3')}"), seen
     assert seen["title"] == client_text(page, "result.title").replace("{n}", "2"), seen
     assert seen["numbers"] == ["1", "2"], seen
+
+
+EVALUATION_FACTS = """async ([result, game, names]) => {
+  const { evaluationContent } = await import("/static/js/results.js");
+  const box = document.createElement("div");
+  box.append(...evaluationContent(result, { gameName: game, names, mySeat: 0 }));
+  document.body.append(box);
+  const terms = [...box.querySelectorAll(".eval-facts dt")];
+  const facts = Object.fromEntries(terms.map((dt) => [dt.innerText.trim(), dt.nextElementSibling.innerText.trim()]));
+  box.remove();
+  return facts;
+}"""
+
+DAPPEN_OPPONENTS_WON = {
+    "kind": "game",
+    "contract": "solo",
+    "lone": 1,
+    "opponents": [2, 3, 4, 5, 0],
+    "payers": [2, 3, 4, 5, 0],
+    "winner": "opponents",
+    "points": {"lone": 27, "opponents": 52},
+    "tricks": {"lone": 1, "opponents": 6},
+    "value": 15,
+    "factor": 1,
+    "per_opponent": 15,
+    "ulti": [],
+    "payments": {"game": [15, -75, 15, 15, 15, 15], "ulti": [0] * 6},
+    "scores": [15, -75, 15, 15, 15, 15],
+}
+"""A Dappen solo the opponents won, as the engine books it (seed 0, random play, its Ulti left out): the value is unsigned."""
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_evaluation_says_what_the_score_sheet_books(make_context: ContextFactory, lang: str) -> None:
+    """Defect 9: Dappen "Die Gegner gewinnen" beside "Spielwert: 5 für Alleinspieler"; Tapp "Jeder Gegenspieler bekommt 7"
+    while the sheet gives +6 each.
+
+    Dappen books the value to the winning side [dappen.md §8.1]; Tapp Tarock settles hand bonuses apart from the game
+    [tapp_tarock.md §8.3: the holder collects from each other player], so a defender's booking is the game's amount
+    plus the bonuses, and the line names both.
+    """
+    page = client_page(make_context, lang)
+    names = ["Anna", "Bert", "Cleo", "Dora", "Emil", "Fritz"]
+    facts = page.evaluate(EVALUATION_FACTS, [DAPPEN_OPPONENTS_WON, "dappen", names])
+    value_for = client_text(page, "result.value_for").replace("{value}", "15")
+    assert facts[client_text(page, "result.value")] == value_for.replace("{side}", client_text(page, "party.opponents")), facts
+
+    tapp = {**TAPP_DEFENDERS_WON, "defenders": [2, 0], "hand_bonuses": [{"name": "koepfe", "seat": 1, "value": 1, "settlement": "holder"}]}
+    facts = page.evaluate(EVALUATION_FACTS, [tapp, "tapp_tarock", names[:3]])
+    split = client_text(page, "result.defender_split").replace("{game}", "+192").replace("{bonus}", "-1")
+    assert facts[client_text(page, "result.each_defender_gets")] == f"191 {split}", facts  # the sheet: +191 each
+
+    # a holder-settled bonus of one defender: the defenders book differently, so the line is the game's and says so
+    uneven = {**tapp, "scores": [194, -385, 191], "hand_bonuses": [{"name": "koepfe", "seat": 0, "value": 1, "settlement": "holder"}]}
+    facts = page.evaluate(EVALUATION_FACTS, [uneven, "tapp_tarock", names[:3]])
+    assert facts[client_text(page, "result.each_defender_gets")] == f"192 {client_text(page, 'result.defender_game_only')}", facts
