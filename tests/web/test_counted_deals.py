@@ -19,3 +19,13 @@ def test_a_redealt_deal_is_not_counted_but_a_dappen_deal_ins_loch_is() -> None:
     loch = session_class("dappen")(dappen, 0, 6)
     loch.rows.append(SheetRow(1, 0, "ins Loch", (0,) * 6, (0,) * 6, {"idle": []}))
     assert counted_deals(loch) == 1  # Dappen's deal "ins Loch" is one of the list's deals (its session counts every deal)
+
+
+def test_a_stored_table_counts_its_finished_deals_the_same_way() -> None:
+    """A table read back from the database (finished, not in memory) counts as the running table does."""
+    from stich.web.api.lobby import _counts_toward_list
+
+    assert _counts_toward_list('{"result": {"kind": "all_pass", "redeal": true, "scores": [0, 0, 0]}}') is False
+    assert _counts_toward_list('{"result": {"kind": "thrown", "redeal": false, "scores": [0, 0, 0]}}') is True  # Dappen ins Loch
+    assert _counts_toward_list('{"result": {"kind": "game", "scores": [6, -3, -3]}}') is True
+    assert _counts_toward_list(None) is True
