@@ -528,6 +528,11 @@ def test_the_evaluation_says_what_the_score_sheet_books(make_context: ContextFac
     facts = page.evaluate(EVALUATION_FACTS, [DAPPEN_OPPONENTS_WON, "dappen", names])
     value_for = client_text(page, "result.value_for").replace("{value}", "15")
     assert facts[client_text(page, "result.value")] == value_for.replace("{side}", client_text(page, "party.opponents")), facts
+    assert facts[client_text(page, "result.per_opponent")] == "15", facts
+    # with its lost Ulti (10 a payer) each opponent books 25: the game's 15 says it is without the Ulti
+    ulti = {**DAPPEN_OPPONENTS_WON, "ulti": [{"trump": 3, "won": False, "cents": 10}], "scores": [25, -125, 25, 25, 25, 25]}
+    facts = page.evaluate(EVALUATION_FACTS, [ulti, "dappen", names])
+    assert facts[client_text(page, "result.per_opponent")] == f"15 {client_text(page, 'result.game_without_ulti')}", facts
 
     tapp = {**TAPP_DEFENDERS_WON, "defenders": [2, 0], "hand_bonuses": [{"name": "koepfe", "seat": 1, "value": 1, "settlement": "holder"}]}
     facts = page.evaluate(EVALUATION_FACTS, [tapp, "tapp_tarock", names[:3]])

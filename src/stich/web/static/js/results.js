@@ -141,7 +141,9 @@ function facts(gameName, result) {
     if (amount || split) add(t(amount > 0 ? "result.each_defender_gets" : "result.each_defender_pays"), formatNumber(Math.abs(amount)) + split);
   }
   if (result.payment !== undefined) add(t("result.payment"), formatNumber(result.payment));
-  if (result.per_opponent !== undefined) add(t("result.per_opponent"), formatNumber(result.per_opponent));
+  // Dappen's Ultis are paid apart from the game [dappen.md §8.1: multipliers never apply to Ultis]: say so when the
+  // sheet's amounts hold them too (issue 40, defect 9)
+  if (result.per_opponent !== undefined) add(t("result.per_opponent"), formatNumber(result.per_opponent) + ((result.ulti || []).length ? ` ${t("result.game_without_ulti")}` : ""));
   if (typeof result.value === "number") {
     // A declarer's value below zero is the other side's win: shown as what it is worth, and for whom.  A result that
     // names its winner (Dappen books an unsigned value) is worth it for that side (issue 40, defect 9).
