@@ -267,7 +267,9 @@ async def play_table(
     """
     seats = SEATS[game]
     async with contextlib.AsyncExitStack() as stack:
-        limits = httpx.Limits(keepalive_expiry=5.0)  # the server closes a connection idle for request_timeout_seconds (10 s)
+        # The server closes a connection idle for request_timeout_seconds (10 s; stich.web.server): reusing one only up to
+        # half that leaves room for a busy server's late replies (at 5 s, uvicorn's old default, creations failed: issue 42)
+        limits = httpx.Limits(keepalive_expiry=5.0)
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits)) for base in bases]
         clients = []
         for seat in range(seats):
@@ -329,10 +331,11 @@ def free_port() -> int:
 
 SERVER = """
 import json, sys
-import uvicorn
 from stich.web.app import create_app
+from stich.web.server import make_server
 from stich.web.settings import Settings
-uvicorn.run(create_app(Settings(**json.loads(sys.argv[1]))), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+settings = Settings(**json.loads(sys.argv[1]))
+make_server(create_app(settings), settings, "127.0.0.1", int(sys.argv[2]), log_level="warning").run()
 """
 """The local server: the app of ``stich serve`` under uvicorn, with its settings as JSON (``stich serve`` has no options for the caps)."""
 

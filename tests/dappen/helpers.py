@@ -99,6 +99,14 @@ def solo(state: DappenState, seat: int) -> DappenState:
     return act(state, "bid solo")
 
 
+def begin_play(state: DappenState) -> DappenState:
+    """The lone player passes the Ulti question, which every game with an Ulti asks (decision 0040)."""
+    if state.phase_name == "ulti":
+        state.apply("pass")
+    assert state.phase_name == "play"
+    return state
+
+
 def dapp(state: DappenState, seat: int) -> DappenState:
     """All pass the Solo question; in the Dapp round ``seat`` dapps and everybody after passes."""
     if state.phase_name == "solo":

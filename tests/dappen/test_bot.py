@@ -14,7 +14,7 @@ from stich.cards import parse_cards
 from stich.core.game import Game, State
 from stich.games.dappen.pack import DECK
 
-from .helpers import act, dapp, deal, game, solo
+from .helpers import act, begin_play, dapp, deal, game, solo
 from .test_rules_bidding import NO_STOP, STOP_AT_2, STOP_AT_2_DAPP
 from .test_rules_play import GSTIESS_ALONE
 from .test_rules_ulti import ALL_THREE
@@ -112,7 +112,7 @@ def test_bot_keeps_trumps_and_lays_away_points() -> None:
 
 def test_bot_plays_the_gstiess_when_a_trump_is_required() -> None:
     """With the Gstieß as only trump the bot plays it (it wins the trick) rather than keeping it back."""
-    state = solo(deal(game(), GSTIESS_ALONE), 0)
+    state = begin_play(solo(deal(game(), GSTIESS_ALONE), 0))
     state.apply("play T21")
     assert DappenHeuristic(state.game, 1, 1).choose(state.observation(1)).text == "play T22"
 

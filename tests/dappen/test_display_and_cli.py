@@ -13,7 +13,7 @@ from stich.cards import parse_cards
 from stich.cli.main import main
 from stich.cli.play import run_play
 
-from .helpers import deal, game, play, solo
+from .helpers import begin_play, deal, game, play, solo
 from .test_rules_play import GSTIESS_ALONE, KEEPER_WINS_PENULTIMATE
 
 
@@ -30,7 +30,7 @@ def test_trick_points_are_face_points() -> None:
 
 def test_describe_result_in_words() -> None:
     # §7 / §8: the evaluation in words: piles, winner, difference, factor, payment
-    state = solo(deal(game(), KEEPER_WINS_PENULTIMATE), 0)
+    state = begin_play(solo(deal(game(), KEEPER_WINS_PENULTIMATE), 0))
     play(state, "T21 C9 S8 H3 D3 T13 T20 C10 S9 H2 D2 T14 T19 SQ S10 H1 D1 T15 T18 CQ SJ HJ DJ T16 T17 SK SC HC DC C8")
     play(state, "C7 CK CJ HQ DQ H4 CC HK DK D4 S7 T22")
     lines = game().describe_result(state.result().to_json())
@@ -64,6 +64,6 @@ def test_cli_play_scripted() -> None:
 
 def test_gstiess_alone_deal_is_playable_from_the_terminal_view() -> None:
     # observations carry what the terminal shows: the lone player and the tricks
-    state = solo(deal(game(), GSTIESS_ALONE), 0)
+    state = begin_play(solo(deal(game(), GSTIESS_ALONE), 0))
     obs = state.observation(3)
     assert obs.public["lone"] == 0 and obs.public["kind"] == "solo" and obs.phase == "play"

@@ -10,7 +10,7 @@ from stich.errors import IllegalActionError
 from stich.games.dappen.pack import DECK, ORDER
 from stich.games.dappen.state import DappenState
 
-from .helpers import act, deal, game, last_trick_winner, legal_plays, play, snapshot, solo
+from .helpers import act, begin_play, deal, game, last_trick_winner, legal_plays, play, snapshot, solo
 from .test_rules_ulti import FORCED
 
 GSTIESS_ALONE = {
@@ -43,7 +43,7 @@ def winner_of(cards: str) -> int:
 def test_lone_player_leads_the_first_trick() -> None:
     # §6.1: the lone player leads to the first trick (not the dealer's right)
     state = deal(game(), GSTIESS_ALONE)
-    act(state, "pass", "pass", "bid solo")
+    act(state, "pass", "pass", "bid solo", "pass")  # the Ulti question is passed (decision 0040)
     assert state.phase_name == "play" and state.current_player() == 2 and state.lone == 2
 
 
@@ -101,7 +101,7 @@ def test_highest_of_the_suit_led_wins() -> None:
 
 
 def gstiess_solo(**options: object) -> DappenState:
-    return solo(deal(game(**options), GSTIESS_ALONE), 0)
+    return begin_play(solo(deal(game(**options), GSTIESS_ALONE), 0))
 
 
 def test_gstiess_holder_may_keep_it_back_when_a_trump_is_required() -> None:
@@ -155,7 +155,7 @@ def test_without_gstiesieren_the_gstiess_must_be_played() -> None:
 def test_lone_player_cannot_keep_the_gstiess_back() -> None:
     # §6.2: the lone player can never gstiesieren
     state = deal(game(), GSTIESS_ALONE)
-    act(state, "pass", "bid solo")
+    act(state, "pass", "bid solo", "pass")
     assert state.lone == 1
     play(state, "C8 S8 H3 D3 T13 CK")
     assert state.current_player() == 5
@@ -165,7 +165,7 @@ def test_lone_player_cannot_keep_the_gstiess_back() -> None:
 
 def test_keeper_who_wins_the_penultimate_trick_does_not_lead() -> None:
     # §6.2 / OPEN-POINTS: the next player leads the last trick and the keeper plays last
-    state = solo(deal(game(), KEEPER_WINS_PENULTIMATE), 0)
+    state = begin_play(solo(deal(game(), KEEPER_WINS_PENULTIMATE), 0))
     play(state, "T21 C9 S8 H3 D3 T13")
     assert state.kept_back == 1
     play(state, "T20 C10 S9 H2 D2 T14")
@@ -188,7 +188,7 @@ def test_keeper_who_wins_the_penultimate_trick_does_not_lead() -> None:
 
 def test_lone_player_winning_the_last_trick_gets_a_one_point_card() -> None:
     # §6.2: if the lone player wins the last trick, the opponents hand over a 1-point card from their tricks
-    state = solo(deal(game(), GSTIESS_ALONE), 0)
+    state = begin_play(solo(deal(game(), GSTIESS_ALONE), 0))
     play(state, "C7 CQ S8 H3 D3 T13")
     assert last_trick_winner(state) == 5
     play(state, "T14 T21 C8 S9 H2 D2")
@@ -285,7 +285,7 @@ def test_lone_player_without_a_trick_loses_the_dapp() -> None:
         4: "DK DQ DC DJ D1 D2 D3",
         5: "T15 T14 T13 T12 SJ S10 H4",
     }
-    state = solo(deal(game(), hands), 0)
+    state = begin_play(solo(deal(game(), hands), 0))
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
     assert all(winner != 0 for *_rest, winner in state.tricks)
@@ -298,7 +298,7 @@ def test_lone_player_without_a_trick_loses_the_dapp() -> None:
 
 def test_dapp_counts_for_the_lone_player() -> None:
     # §4 / §7.1: the untouched Dapp of a Solo counts for the lone player once they have a trick
-    state = solo(deal(game(), GSTIESS_ALONE), 0)
+    state = begin_play(solo(deal(game(), GSTIESS_ALONE), 0))
     play(state, "T21")
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
@@ -309,6 +309,6 @@ def test_dapp_counts_for_the_lone_player() -> None:
 def test_gstiesieren_also_when_void_in_the_suit_led() -> None:
     # §6.2 / §10.8: "a trump is required" also when the holder is void in the suit led
     hands = {**GSTIESS_ALONE, 0: "T21 T20 T19 T18 T17 CK H4", 5: "S7 C7 D4 T16 T15 T14 T13"}
-    state = solo(deal(game(), hands), 0)
+    state = begin_play(solo(deal(game(), hands), 0))
     play(state, "H4")
     assert legal_plays(state) == {"T22", "CQ", "CC", "CJ", "C10", "C9", "C8"}

@@ -74,7 +74,9 @@ def test_forced_out_early_ulti_fails() -> None:
     # §5.1: if a laid-out card is forced out before its trick, that Ulti fails
     state = solo(deal(game(), FORCED), 0)
     assert legal(state) == {"pass", "announce ulti1"}
-    act(state, "announce ulti1")  # nothing else to lay out: play begins
+    act(state, "announce ulti1")
+    assert legal(state) == {"pass"}  # trumps 3 and 2 are not held, but the question is still asked (decision 0040)
+    act(state, "pass")
     play(state, "C7 CK S7 H4 T2 T3")
     assert state.current_player() == 5
     play(state, "T4")
@@ -136,3 +138,52 @@ def test_half_ulti_scale() -> None:
     play(state, "T2 CC SQ HQ DQ S7")
     play(state, "T1 CQ SK HK DK CK")
     assert state.result().breakdown["ulti"] == [{"trump": 1, "won": True, "cents": 15}]
+
+
+ISSUE_41_DEAL = {
+    0: "T11 T18 T21 CK C10 SJ S9",
+    1: "T2 T8 T14 CC SK DK D4",
+    3: "T1 T15 CQ CJ HQ H4 D2",
+    4: "T7 T13 T20 SC HK HJ DJ",
+    5: "T3 T9 T17 T22 DQ DC D1",
+    2: "T5 T6 C7 SQ S10 S7 D3",
+}
+"""Issue 41's reproduction (furtwangen, dealer 2): seat 4 bids Solo without an Ulti trump."""
+
+
+def _swapped(hands: dict[int, str], a: tuple[int, str], b: tuple[int, str]) -> dict[int, str]:
+    """``hands`` with card ``a[1]`` of seat ``a[0]`` and card ``b[1]`` of seat ``b[0]`` exchanged."""
+    out = dict(hands)
+    out[a[0]] = " ".join(b[1] if c == a[1] else c for c in hands[a[0]].split())
+    out[b[0]] = " ".join(a[1] if c == b[1] else c for c in hands[b[0]].split())
+    return out
+
+
+@pytest.mark.parametrize("preset", ["furtwangen", "waldau"])
+def test_ulti_question_does_not_show_whether_the_lone_player_holds_a_trump(preset: str) -> None:
+    # §5.1 / decision 0040 (issue 41): the others see the same phase and the same events whether or not the
+    # Solo player holds an Ulti trump; only the lone player's own choices differ (it knows its hand)
+    views = []
+    own = []
+    for hands in (ISSUE_41_DEAL, _swapped(ISSUE_41_DEAL, (3, "T1"), (4, "T13"))):
+        state = act(deal(game(preset), hands, dealer=2), "pass", "bid solo")
+        assert state.lone == 4
+        views.append([(o.phase, o.public, o.events) for o in (state.observation(s) for s in (0, 1, 2, 3, 5))])
+        own.append(legal(state))
+        act(state, "pass")
+        views.append([(o.phase, o.public, o.events) for o in (state.observation(s) for s in (0, 1, 2, 3, 5))])
+    assert views[0] == views[2] and views[1] == views[3]
+    assert views[0][0][0] == "ulti" and views[1][0][0] == "play"
+    assert own == [{"pass"}, {"pass", "announce ulti1"}]
+
+
+def test_ulti_question_goes_on_after_a_layout_until_pass_or_all_laid_out() -> None:
+    # §5.1 / decision 0040: after laying out the 3 the question comes again, with or without the 2 and 1
+    state = solo(deal(game(), ALL_THREE), 0)
+    act(state, "announce ulti3")
+    assert state.phase_name == "ulti" and legal(state) == {"pass", "announce ulti2", "announce ulti1"}
+    act(state, "announce ulti1", "announce ulti2")
+    assert state.phase_name == "play"  # every Ulti laid out: nothing left to ask
+    state = solo(deal(game("waldau"), ALL_THREE), 0)
+    act(state, "announce ulti1")
+    assert state.phase_name == "play"  # Waldau: the Geiß is the only Ulti

@@ -103,3 +103,56 @@ def test_genscher_not_before_the_kings_are_playable() -> None:
     assert not GENSCHERS & legal(s)
     with pytest.raises(IllegalActionError, match="decision 0025"):
         s.apply("genscher 3")
+
+
+SILENT_HAND = "CQ CQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
+SPADE_QUEENS = "SQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
+
+
+def test_genscher_offered_alike_in_a_silent_wedding_the_holder_cannot_see() -> None:
+    # decision 0041 (issue 41): seat 2 cannot tell a silent wedding (seat 0: both CQ) from a normal game
+    # (seats 0 and 1: one CQ each), so its observation and its offer are the same in both
+    normal = table(genscher=True)
+    silent = healthy(deal(game(genscher=True), SILENT_HAND, SPADE_QUEENS, KINGS, REST))
+    assert silent.kind == "stille_hochzeit" and normal.kind == "normal"
+    for s in (normal, silent):
+        play(s, "DQ DQ")
+    assert silent.observation(2).public == normal.observation(2).public
+    assert silent.observation(2).events == normal.observation(2).events
+    assert legal(silent) == legal(normal) and legal(silent) >= GENSCHERS
+
+
+def test_genscher_in_a_silent_wedding_is_void_and_shows_the_wedding() -> None:
+    # decision 0041: the Genscher needs a normal game (0025); in a silent wedding the king is a plain card,
+    # the game stays the silent wedding (a solo of seat 0) and the table learns of it
+    s = healthy(deal(game(genscher=True), SILENT_HAND, SPADE_QUEENS, KINGS, REST))
+    play(s, "DQ DQ")
+    act(s, "genscher 3")
+    pub = public(s)
+    assert (pub["kind"], pub["soloist"], pub["genscher"]) == ("stille_hochzeit", 0, None)
+    assert pub["parties"] == {"0": "re", "1": "kontra", "2": "kontra", "3": "kontra"}
+    assert s.observation(1).tricks[-1].cards[-1].text == "DK"
+    result = play_out(s).result()
+    assert result.breakdown["kind"] == "stille_hochzeit" and result.breakdown["re"] == [0]
+
+
+def test_no_genscher_for_the_silent_wedding_player_itself() -> None:
+    # decision 0041: the player of the silent wedding knows its game is no normal game
+    wedding = "CQ CQ DK DK CJ SJ CA C10 CK SA S10 HA"
+    plain = "SQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA"
+    rest = "H10 H10 HQ DQ D10 D10 HJ HJ C9 S9 DJ SK"
+    s = healthy(deal(game(genscher=True), wedding, plain, rest))
+    assert s.kind == "stille_hochzeit" and s.current_player() == 0
+    assert "play DK" in legal(s) and not {f"genscher {p}" for p in (1, 2, 3)} & legal(s)
+    with pytest.raises(IllegalActionError, match="0041"):
+        s.apply("genscher 1")
+
+
+def test_a_void_genscher_makes_the_wedding_queens_knowable() -> None:
+    # decision 0041: after the reveal every seat knows where both CQ lie (the leak check swaps no knowable card)
+    s = healthy(deal(game(genscher=True), SILENT_HAND, SPADE_QUEENS, KINGS, REST))
+    play(s, "DQ DQ")
+    cq = {c for c in s.game.deck.physical if s.game.deck.card(c).text == "CQ"}
+    assert not any(s.knowable_cards(3) >> c & 1 for c in cq)
+    act(s, "genscher 3")
+    assert all(s.knowable_cards(seat) >> c & 1 for seat in range(4) for c in cq)

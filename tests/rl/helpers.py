@@ -6,20 +6,10 @@ import random
 from collections.abc import Iterator
 
 from stich.core.game import Game, State
-from stich.rl.ids import game_for, registered_ids
+from stich.rl.ids import game_for
+from stich.rl.leak_check import leak_configs
 
-TABLE_SIZES = (
-    "doppelkopf(players=5)",
-    "dobbm(players=5)",
-    "droggn(players=4)",
-    "dappen(players=3,deal=jeu_du_tarot)",
-    "dappen(players=5,deal=jeu_du_tarot)",
-    "dappen(players=7)",
-    "dappen(players=8)",
-)
-"""Table sizes the presets leave out (tapp_tarock's four_players is a preset)."""
-
-CONFIGS = (*registered_ids(), *TABLE_SIZES)
+CONFIGS = leak_configs()
 """Every preset id and every other table size: what the encoding tests play."""
 
 

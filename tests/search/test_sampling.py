@@ -445,3 +445,24 @@ def test_schweine_the_table_learns_of_late_leave_their_holder_possible(options: 
         assert state.current_player() == 2
         state.apply("schweine")
         check_all_seats(state, rng, worlds=2)
+
+
+def test_worlds_after_a_genscher_and_a_void_one() -> None:
+    # decision 0041: a Genscher that stands shows that nobody was dealt both CQ; a void one (a silent
+    # wedding) shows its player, who then holds both CQ in every world
+    from stich.core.registry import make_game
+
+    game = make_game("doppelkopf", "ddv", {"genscher": True})
+    rest = "DJ DA DA D9 D9 C9 S9 SK HK HK H9 H9"
+    kings = "H10 H10 DK DK D10 D10 HJ HJ C9 S9 DJ SK"
+    rng = random.Random(41)
+    for first, second, kind in (
+        ("CQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA", "CQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA", "genscher"),
+        ("CQ CQ HQ DQ CJ SJ CA C10 CK SA S10 HA", "SQ SQ HQ DQ CJ SJ CA C10 CK SA S10 HA", "stille_hochzeit"),
+    ):
+        state = game.new_state(hands=[parse_cards(t) for t in (first, second, kings, rest)], dealer=3)
+        for text in ("gesund", "gesund", "gesund", "gesund", "play DQ", "play DQ", "genscher 3"):
+            state.apply(text)
+        assert state.observation(1).public["kind"] == kind
+        assert isinstance(state, DoppelkopfState)
+        check_all_seats(state, rng, worlds=6)

@@ -46,6 +46,7 @@ def worker_settings(db_url: str, redis_url: str, **changes: Any) -> dict[str, An
         "grace_seconds": 120.0,
         "lease_seconds": 1.0,
         "bot_workers": 1,
+        "public_turn_seconds": None,
     }
     values.update(changes)
     return values

@@ -35,8 +35,14 @@ FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 def make_settings(url: str, **changes: Any) -> Settings:
-    """Test settings: no bot delay, no pause between deals, a long grace period unless changed."""
-    values: dict[str, Any] = {"database_url": url, "bot_delay_seconds": 0.0, "next_deal_delay_seconds": 0.0, "grace_seconds": 60.0}
+    """Test settings: no bot delay, no pause between deals, a long grace period, no default turn clock unless changed."""
+    values: dict[str, Any] = {
+        "database_url": url,
+        "bot_delay_seconds": 0.0,
+        "next_deal_delay_seconds": 0.0,
+        "grace_seconds": 60.0,
+        "public_turn_seconds": None,
+    }
     values.update(changes)
     return Settings(**values)
 

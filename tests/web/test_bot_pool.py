@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,51 @@ def test_a_light_table_goes_before_tables_that_have_thought_longer() -> None:
         assert order[5:] == [f"heavy{n}" for n in range(20)]  # the heavy tables keep their own order
     finally:
         loop.close()
+
+
+class _HeldExecutor:
+    """A stand-in for the process pool: records what it is given and finishes a decision when the test says so."""
+
+    def __init__(self) -> None:
+        self.running: list[tuple[str, Any]] = []
+
+    def submit(self, _work: Any, job: BotJob) -> Any:
+        from concurrent.futures import Future
+
+        future: Future[int] = Future()
+        self.running.append((job.table, future))
+        return future
+
+
+def test_a_light_table_gets_a_process_while_heavy_searches_fill_the_others() -> None:
+    """Issue 42, fault 7: four level-5 tables held both processes, and a guest's level-1 table waited for a 6 s search each decision."""
+    game = make_game("doppelkopf")
+    state = game.new_state(seed=1, dealer=0)
+    observation = state.observation(state.current_player())
+
+    async def main() -> list[str]:
+        pool = BotPool(2)
+        held = _HeldExecutor()
+        pool._pool = lambda: held  # type: ignore[assignment, method-assign, return-value]
+        for table in ("heavy0", "heavy1", "heavy2", "heavy3"):
+            pool._fair.last[table] = 6.0  # they have searched for 6 s before
+        pool._fair.last["light"] = 0.05
+        pool._light_asked = time.monotonic()  # the light table's previous decision, a moment ago
+        jobs = [
+            asyncio.ensure_future(pool.choose(BotJob(table, "pimc:level=5", game.canonical, 0, 0, observation)))
+            for table in ("heavy0", "heavy1", "heavy2", "heavy3")
+        ]
+        await asyncio.sleep(0)
+        asked = asyncio.ensure_future(pool.choose(BotJob("light", "pimc:level=1", game.canonical, 0, 0, observation)))
+        await asyncio.sleep(0)
+        running = [table for table, _ in held.running]
+        for _, future in list(held.running):
+            future.set_result(observation.legal_actions[0].code)
+        await asyncio.sleep(0.05)
+        assert asked.done() or "light" not in running
+        for job in jobs:
+            job.cancel()
+        return running
+
+    running = run_async(main())
+    assert running == ["heavy0", "light"]  # was ["heavy0", "heavy1"]: the light table waited for a search to end

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.web.runtime.chat import PHRASES, ChatRate, ChatRefused, clean_text
+from stich.web.runtime.chat import PHRASES, ChatRate, ChatRefused, clean_text, most_marks, text_length
 from stich.web.settings import Settings
 
-from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, svc
+from .helpers import Reader, call, connect, create_table, make_settings, new_guest, running, session_token, svc
 
 
 @dataclass
@@ -80,9 +80,8 @@ def test_players_chat_and_spectators_read_it_but_not_the_other_way_round(db_url:
             assert said["type"] == "chat" and said["channel"] == "players", (who, said)
             assert (said["seat"], said["name"], said["key"], said["text"], said["phrase"]) == (0, "Anna", "anna", "Hallo zusammen", None)
         r.say("Cleo", text="Der Bube war zu früh")
-        for who in ("Cleo", "nobody"):
-            said = r.heard(who)
-            assert (said["channel"], said["seat"], said["name"], said["text"]) == ("spectators", None, "Cleo", "Der Bube war zu früh")
+        said = r.heard("Cleo")
+        assert (said["channel"], said["seat"], said["name"], said["text"]) == ("spectators", None, "Cleo", "Der Bube war zu früh")
         r.say("Bert", phrase="thanks")
         for who in ("Anna", "Bert"):  # the next chat the players get is Bert's: Cleo's never came
             said = r.heard(who)
@@ -95,8 +94,8 @@ def test_only_people_with_a_session_may_chat(db_url: str) -> None:
         r.say("nobody", text="hi")
         error = r.heard("nobody")
         assert error["type"] == "error" and error["field"] == "chat" and "guest" in error["message"]
-        r.say("Cleo", text="ok")
-        assert r.heard("nobody")["name"] == "Cleo"  # the refused message went to nobody
+        r.say("Anna", text="ok")
+        assert r.heard("nobody")["name"] == "Anna"  # the refused message went to nobody
 
 
 @pytest.mark.parametrize(
@@ -110,6 +109,9 @@ def test_only_people_with_a_session_may_chat(db_url: str) -> None:
         ({"phrase": "insult"}, "phrase", "unknown quick phrase"),
         ({"phrase": "thanks", "text": "danke"}, "phrase", "not both"),
         ({"text": "hi", "to": "Bert"}, "to", "unknown field"),
+        ({"text": "a" + "\u0301" * 150}, "text", "combining marks"),  # issue 42: was accepted, a smear over the chat
+        ({"text": "\ufdfd" * 200}, "text", "at most 200 (a very wide character counts as 10)"),  # issue 42: was accepted
+        ({"text": "\ufdfa" * 12}, "text", "216 characters"),  # a ligature counts by its 18 letters (NFKC, as names)
     ],
 )
 def test_bad_chat_messages_are_refused_naming_the_field_and_change_nothing(
@@ -192,7 +194,7 @@ def test_late_joiners_and_reconnecting_players_get_the_latest_messages(db_url: s
             r.say("Anna", text=f"Spieler {n}")
         assert [r.heard("nobody")["text"] for _ in range(4)] == [f"Spieler {n}" for n in range(4)]
         r.say("Cleo", text="Zuschauer")  # (sockets are read side by side: Cleo waits until Anna's four are through)
-        assert r.heard("nobody")["text"] == "Zuschauer"
+        assert r.readers["Cleo"].until(lambda m: m["type"] == "chat" and m["channel"] == "spectators")["text"] == "Zuschauer"
         r.join("Bert")  # Bert reconnects (a second socket is the same as coming back)
         r.join("Cleo")
         players = r.histories["Bert"]
@@ -215,12 +217,73 @@ def test_a_chat_from_a_socket_whose_session_ended_is_refused(db_url: str) -> Non
 
 def test_clean_text() -> None:
     assert clean_text("  a \u00a0\u3000 b  ") == "a b"
-    assert clean_text("e\u0301") == "é"  # NFC
+    assert clean_text("e\u0301") == "é"  # composed
+    assert clean_text("ｆｕｌｌ ﬁ") == "full fi"  # NFKC, as names
     assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # the joiner of emoji stays
     assert clean_text("\u2066rechts\u2069\u00ad") == "rechts"
+
+
+def test_accents_of_real_scripts_and_one_wide_sign_pass() -> None:
+    for text in ("Tiếng Việt", "שָׁלוֹם", "नमस्ते", "Zoë", "\ufdfd"):
+        assert most_marks(clean_text(text)) <= 3 and text_length(clean_text(text)) <= 10, text
+    assert most_marks("a\u0301\u0302\u0303\u0304") == 4 and text_length("\ufdfd" * 2 + "ab") == 22
 
 
 def test_chat_settings_are_checked() -> None:
     for bad in ({"chat_max_chars": 0}, {"chat_burst": 0}, {"chat_per_minute": 0.0}, {"chat_history": -1}):
         with pytest.raises(ValueError, match="chat"):
             Settings(**bad)  # type: ignore[arg-type]
+
+
+def test_names_at_a_table_are_unique_and_the_chat_says_who_is_a_guest(db_url: str) -> None:
+    """Issue 42: a guest could take a seated player's name, and the chat showed only the name."""
+    with room(db_url) as r:
+        twin = new_guest(r.client, "anna")  # another guest going by Anna's name
+        refused = call(r.client, "POST", f"/api/tables/{r.table_id}/join", twin, json={"seat": 2})
+        assert refused.status_code == 409 and refused.json()["field"] == "name"
+        r.tokens["twin"] = twin
+        r.readers["twin"] = r.join("twin")
+        r.say("twin", text="ich bin Anna")  # a spectator may not chat under a player's name
+        error = r.refusal("twin")
+        assert error["field"] == "chat" and "goes by your name" in error["message"]
+        renamed = call(r.client, "POST", "/api/auth/guest", r.tokens["Bert"], json={"name": "Anna"})
+        assert renamed.status_code == 200  # Bert renames his session after he sat down ...
+        r.tokens["Bert"] = session_token(renamed)
+        r.readers["Bert"] = r.join("Bert")
+        r.say("Bert", text="hallo")
+        said = r.heard("Anna")
+        assert (said["seat"], said["name"], said["key"], said["guest"]) == (1, "Bert", "bert", True)  # ... but speaks as his seat
+        account = call(r.client, "POST", "/api/auth/register", r.tokens["Cleo"], json={"name": "Cleo", "password": "long enough pw"})
+        assert account.status_code == 201
+        r.tokens["Cleo"] = session_token(account)
+        r.readers["Cleo"] = r.join("Cleo")
+        r.say("Cleo", text="ich schaue zu")
+        assert r.heard("Cleo")["guest"] is False
+
+
+def test_the_spectators_chat_is_kept_from_every_socket_of_a_player_and_from_sockets_without_a_session(db_url: str) -> None:
+    """Issue 42: any player read the spectators' chat through a second socket (without a cookie, or of their account)."""
+    with room(db_url) as r:
+        r.say("Cleo", text="nur für Zuschauer")
+        assert r.heard("Cleo")["text"] == "nur für Zuschauer"
+        r.say("Anna", text="für alle")
+        for who in ("Anna", "Bert", "nobody"):  # the next line each of them gets is Anna's: Cleo's never came
+            assert r.heard(who)["text"] == "für alle", who
+        late = r.join("nobody")  # a second tab without a cookie: its history holds no spectator's line
+        assert [said["text"] for said in r.histories["nobody"]["messages"]] == ["für alle"]
+        assert late is not None
+
+
+def test_the_chat_is_limited_per_address_too(db_url: str) -> None:
+    """Issue 42: twenty guest sessions of one address posted 100 lines in 2 s."""
+    with room(db_url, chat_burst=5, chat_burst_per_address=6, chat_per_minute_per_address=1) as r:
+        for number in range(5):
+            r.say("Anna", text=f"Anna {number}")
+            assert r.heard("Bert")["text"] == f"Anna {number}"
+        r.say("Bert", text="Bert 0")  # the address's sixth
+        assert r.readers["Anna"].until(lambda m: m["type"] == "chat" and m["name"] == "Bert")["text"] == "Bert 0"
+        r.say("Bert", text="Bert 1")  # Bert has four left of his own, but the address has none
+        error = r.refusal("Bert")
+        assert error["field"] == "chat" and error["status"] == 429 and error["retry_after"] >= 1
+        r.say("Anna", phrase="thanks")
+        assert r.refusal("Anna")["status"] == 429

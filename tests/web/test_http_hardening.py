@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import os
 from typing import Any
 
@@ -130,3 +131,16 @@ def test_the_own_origin_and_configured_origins_may_change_state(db_url: str) -> 
             token = new_guest(client, "Player")
             assert call(client, "POST", "/api/auth/logout", token, headers=headers).status_code == 200
             assert call(client, "GET", "/api/auth/me", token).status_code == 401
+
+
+def test_every_refused_request_leaves_a_log_line_with_its_reason(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 42, fault 3: tables failed to open with nothing logged; every refusal is now one line with its status, field and reason."""
+    caplog.set_level(logging.INFO, logger="stich.web")
+    token = new_guest(client)
+    assert call(client, "POST", "/api/tables", token, json={"game": "skat"}).status_code == 422
+    assert call(client, "POST", "/api/tables", token, json={"game": "doppelkopf", "deals": "x"}).status_code == 422
+    assert call(client, "GET", "/api/nowhere").status_code == 404
+    lines = [record.getMessage() for record in caplog.records if record.name == "stich.web.requests"]
+    assert any("refused POST /api/tables" in line and "422 game: unknown game 'skat'" in line for line in lines), lines
+    assert any("refused POST /api/tables" in line and "422 deals" in line for line in lines), lines
+    assert any("refused GET /api/nowhere" in line and "404" in line for line in lines), lines

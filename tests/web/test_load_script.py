@@ -114,9 +114,9 @@ def test_the_script_is_bounded_by_default() -> None:
 
 
 def test_run_from_a_checkout_without_the_script_on_path() -> None:
-    """The server is started by the script's own Python, from the same environment: the app and uvicorn import there."""
-    imports = _module().SERVER.rsplit("uvicorn.run(", 1)[0]  # the server's imports, without starting it
-    check = imports + "print(callable(create_app), callable(uvicorn.run), Settings.__name__)"
+    """The server is started by the script's own Python, from the same environment: the app and ``stich serve``'s server import there."""
+    imports = _module().SERVER.rsplit("settings = Settings(", 1)[0]  # the server's imports, without starting it
+    check = imports + "print(callable(create_app), callable(make_server), Settings.__name__)"
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout.split() == ["True", "True", "Settings"], done.stderr[-2000:]
 

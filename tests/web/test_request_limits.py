@@ -7,6 +7,7 @@ that send half a request, under a short configured timeout.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -174,3 +175,34 @@ def test_forwarded_for_from_loopback_is_not_believed_by_the_server(db_url: str) 
                 )
                 statuses.append(sock.recv(4096)[:12])
     assert statuses == [b"HTTP/1.1 401", b"HTTP/1.1 401", b"HTTP/1.1 429"]
+
+
+def test_a_kept_alive_connection_outlives_a_client_idle_limit_of_uvicorn_s_default(db_url: str) -> None:
+    """Issue 42, fault 3: uvicorn closed a connection idle for 5 s without a word, just as a client with a 5 s idle limit reused it.
+
+    Table creations failed with a read error on the client and nothing in the
+    server's log.  The server's idle limit is now the header deadline (here
+    the default 10 s), so a connection idle for 6 s still serves.
+    """
+    with serving(make_settings(db_url)) as port, socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        time.sleep(6)
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")  # was: b"" (closed after 5 s)
+
+
+def test_every_connection_the_server_drops_is_logged_with_its_reason(slow_server: int, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="stich.web")
+    with socket.create_connection(("127.0.0.1", slow_server), timeout=5) as sock:
+        sock.sendall(b"POST /api/auth/guest HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _closed_within(sock, 3.0)[0]
+    with socket.create_connection(("127.0.0.1", slow_server), timeout=5) as sock:
+        sock.sendall(HEADERS + b"Content-Length: 100\r\n\r\n{")
+        assert _closed_within(sock, 3.0)[0]
+    with socket.create_connection(("127.0.0.1", slow_server), timeout=5) as sock:
+        assert _closed_within(sock, 3.0)[0]
+    lines = [record.getMessage() for record in caplog.records if record.name.startswith("stich.web")]
+    assert any("request headers were not complete" in line and "408" in line for line in lines), lines
+    assert any("408" in line and "body did not arrive" in line for line in lines), lines
+    assert any("idle for" in line for line in lines), lines

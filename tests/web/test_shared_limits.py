@@ -96,6 +96,15 @@ def test_failed_logins_on_one_worker_lock_the_name_on_the_other(redis_url: str, 
         assert refused.json()["field"] == "name"
 
 
+def test_new_accounts_from_one_address_count_on_every_worker(redis_url: str, tmp_path: Path) -> None:
+    settings = make_settings(f"sqlite:///{tmp_path / 'stich.db'}", redis_url=redis_url, accounts_per_address=1)
+    with running(settings) as a, running(settings) as b:
+        assert call(a, "POST", "/api/auth/register", json={"name": "Clara", "password": "long enough secret"}).status_code == 201
+        refused = call(b, "POST", "/api/auth/register", json={"name": "Dora", "password": "long enough secret"})
+        assert refused.status_code == 429 and refused.json()["field"] == "accounts"
+        assert int(refused.headers["Retry-After"]) > 3000  # the hour's window
+
+
 def test_a_session_s_messages_on_two_workers_share_one_budget(redis_url: str, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'stich.db'}"
     settings = make_settings(url, redis_url=redis_url, max_messages_per_minute=6)

@@ -182,3 +182,21 @@ def test_a_socket_opened_before_logout_stops_acting_for_its_seat(db_url: str, en
                 reader.until(lambda m: False)
         actions = svc(client).db.deals_of(table["id"], with_actions=True)[0].actions
         assert len(actions) == mine["step"]  # the action was not played
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_a_silent_socket_is_closed_at_the_logout(db_url: str, ending: str) -> None:
+    """Issue 42: a socket that sends nothing after its session ended got its seat's ``state`` (the hand) until it spoke."""
+    with running(make_settings(db_url)) as client:
+        token = new_guest(client, "Ada")
+        table = create_table(client, token, game="doppelkopf", seat=0, bots="random")
+        with connect(client, table["id"], token) as ws:
+            reader = welcome(ws)
+            reader.until(lambda m: m["type"] == "state")
+            path, body, status = ENDINGS[ending]
+            response = call(client, "POST", path, token, json=body) if body is not None else call(client, "POST", path, token)
+            assert response.status_code == status, response.text
+            error = reader.until(lambda m: m["type"] == "error", timeout=5)
+            assert error["field"] == "session"
+            with pytest.raises(ConnectionError, match="4401"):
+                reader.until(lambda m: False, timeout=5)

@@ -170,3 +170,33 @@ def test_the_clock_belongs_to_one_moment() -> None:
     with pytest.raises(ApiError) as refused:
         check_limit(4, "turn_seconds", 5, 600)
     assert refused.value.status == 422 and refused.value.field == "turn_seconds"
+
+
+def test_a_public_table_gets_the_default_turn_clock_and_an_idle_seat_cannot_stop_it(db_url: str) -> None:
+    """Issue 42: a seated player who never acts stopped a public table without a turn timer for good."""
+    with running(make_settings(db_url, min_limit_seconds=1, public_turn_seconds=1)) as client:
+        token = new_guest(client, "Idle")
+        private = create_table(client, token, game="doppelkopf", kind="free", private=True)
+        assert private["turn_seconds"] is None  # a private table has a clock only when it asks
+        chosen = create_table(client, token, game="doppelkopf", kind="free", turn_seconds=30)
+        assert chosen["turn_seconds"] == 30
+        table = create_table(client, token, game="doppelkopf", kind="free", seat=0, bots="random")
+        assert table["turn_seconds"] == 1  # was: None, and the table waited for the idle seat for ever
+        with connect(client, table["id"], token) as ws:
+            reader = Reader(ws)
+            turn = _my_turn(reader)
+            assert turn["clock"]["limit"] == 1
+            timeout = reader.until(lambda m: m["type"] in ("timeout", "error"), timeout=10)
+            assert timeout["type"] == "timeout" and timeout["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"deals": 201}, "deals"), ({"deals": 10**6}, "deals"), ({"seat": 4}, "seat"), ({"turn_seconds": 1}, "turn_seconds")],
+)
+def test_the_rules_endpoint_refuses_what_creation_refuses(client: Any, body: dict[str, Any], field: str) -> None:
+    """Issue 42: ``POST /api/tables/rules`` answered 200 for ``deals`` 201 or 10^6, which creation refuses."""
+    for path in ("/api/tables/rules", "/api/tables"):
+        refused = call(client, "POST", path, json={"game": "doppelkopf", "kind": "free", **body})
+        assert refused.status_code == 422 and refused.json()["field"] == field, (path, refused.text)
+    assert call(client, "POST", "/api/tables/rules", json={"game": "doppelkopf", "kind": "free", "deals": 200}).status_code == 200

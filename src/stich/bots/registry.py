@@ -118,6 +118,20 @@ def register_bot(name: str, target: str) -> None:
     BOTS[name] = target
 
 
+def preload_builtin_bots() -> None:
+    """Import the factory modules of the built-in bots of this package now.
+
+    The search bots bring numba with them: seconds of imports.  A server calls
+    this before it serves, so that the first table with a ``pimc`` seat does
+    not stop its event loop for those seconds (long enough for a worker to
+    lose its table leases).  Bots outside :mod:`stich.bots` (``policy``) are
+    left to load when asked for.
+    """
+    for target in BUILTIN_BOTS.values():
+        if target.startswith(f"{__package__}."):
+            load_factory(target)
+
+
 def make_bot(name: str, game: Game, seat: int, seed: int) -> Bot:
     """A bot by name for ``seat`` of ``game``, seeded."""
     target = BOTS.get(name)

@@ -48,6 +48,12 @@ def card_universe(game: Game) -> tuple[Card, ...]:
     return tuple(Card.parse(a.text.split(" ", 1)[1]) for a in game.actions.actions if a.kind == "play")
 
 
+CARD_PLAYING_ACTIONS: dict[str, tuple[str, str]] = {
+    "doppelkopf": ("genscher", "DK"),  # ``genscher <seat>`` plays the first diamond king (decision 0025)
+}
+"""Actions besides ``play X`` that put a card into the trick, by game: (first word of the action, the card)."""
+
+
 class _Scan:
     """One seat's events read so far: the cards played, their flags in the ``played`` slice, the ``actions`` counts.
 
@@ -88,6 +94,12 @@ class Encoding:
         self.layout = Layout(game, cards, game.deck.copies, game.num_seats)
         self.actions = game.actions
         self.play_codes = frozenset(a.code for a in self.actions.actions if a.kind == "play")
+        self.card_of = {a.code: a.text.split(" ", 1)[1] for a in self.actions.actions if a.kind == "play"}
+        """Card each card-playing action puts into the trick: ``play X``, and :data:`CARD_PLAYING_ACTIONS`."""
+        extra = CARD_PLAYING_ACTIONS.get(game.name)
+        if extra is not None:
+            word, card = extra
+            self.card_of |= {a.code: card for a in self.actions.actions if a.text.split(" ", 1)[0] == word}
         self.other_codes = tuple(a.code for a in self.actions.actions if a.kind != "play")
         self._other_index = {code: i for i, code in enumerate(self.other_codes)}
         self._scans: dict[int, tuple[tuple[tuple[int, str], ...], _Scan]] = {}
@@ -216,8 +228,11 @@ class Encoding:
         for actor, text in events[start:]:
             rel = (actor - obs.seat) % n
             action = self.actions.by_text.get(text)
-            if action is not None and action.code in self.play_codes:
-                card = text.split(" ", 1)[1]
+            card = self.card_of.get(action.code) if action is not None else None
+            if card is not None and action is not None and action.code not in self.play_codes:
+                position = rel * width + self._other_index[action.code]  # a Genscher: the choice is counted too
+                result.counts[position] = result.counts.get(position, 0.0) + 1.0
+            if card is not None:
                 result.plays.append((actor, card))
                 flag = rel * n_cards + layout.text_index[card]
                 while flag in result.seen:  # the second copy of a face goes to the next block

@@ -35,9 +35,14 @@ plays every game.
 
 **Utilities** are the deal's score changes in the game's unit
 (``GENERAL_SUM``: several games are not zero-sum, a sitting-out dealer or a
-kitty can take a share).  ``min_utility``/``max_utility`` are loose bounds,
-not exact extremes; ``max_game_length`` is a bound on chance and player moves
-together.
+kitty can take a share).  ``min_utility``/``max_utility`` are loose bounds
+that hold (:func:`stich.rl.bounds.utility_bound`), not exact extremes.  Dobbm
+and Droggn double the stakes with every Retour; where the options leave the
+Retours unlimited (``retour_limit=0``, their presets' default) the OpenSpiel
+game caps them at :data:`stich.rl.bounds.RETOUR_CAP` (the game's options
+then say ``retour_limit=6``; pass ``options=retour_limit:N`` for another
+cap), since OpenSpiel needs finite bounds.  ``max_game_length`` is a bound
+on chance and player moves together.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from stich.core.game import Game, State
 from stich.core.options import parse_game_string
 from stich.core.registry import game_class, game_from_string, game_names, make_game
 from stich.errors import OptionError
+from stich.rl.bounds import utility_bound, with_retour_cap
 from stich.rl.encoding import Encoding, encoding_for
 from stich.rl.history import HistoryEncoding
 from stich.rl.ids import game_for
@@ -65,15 +71,6 @@ try:  # the 'openspiel' extra
     import pyspiel
 except ModuleNotFoundError as exc:
     raise missing_extra(exc.name or "pyspiel", __name__) from exc
-
-UTILITY_BOUND: dict[str, float] = {
-    "doppelkopf": 2000.0,
-    "tapp_tarock": 2000.0,
-    "dobbm": 200000.0,
-    "droggn": 20000.0,
-    "dappen": 20000.0,
-}
-"""A loose bound on one seat's score change per deal, per game (OpenSpiel asks for one)."""
 
 
 def short_name(name: str) -> str:
@@ -125,7 +122,7 @@ def _configured(name: str, params: dict[str, Any]) -> Game:
         if not sep:
             raise OptionError(f"options: expected key:value, got {item!r}")
         options[key.strip()] = value.strip()
-    return make_game(name, preset, options)
+    return with_retour_cap(make_game(name, preset, options))
 
 
 @dataclass(frozen=True)
@@ -164,7 +161,8 @@ class StichSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         full = {**game_type.parameter_specification, **(params or {})}
         config = _config(name, tuple(sorted(full.items())))
         game = config.game
-        bound = UTILITY_BOUND[name]
+        bound = utility_bound(game)
+        assert bound is not None  # the Retours are capped (with_retour_cap)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(game.actions),
             max_chance_outcomes=game.deck.n_faces * game.deck.copies,

@@ -22,6 +22,7 @@ the API hands out) leads to the page's table route ``/#/table/{id}?invite=...``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,6 +40,7 @@ from starlette.staticfiles import PathLike
 from starlette.types import Scope
 
 from stich import __version__
+from stich.bots.registry import preload_builtin_bots
 from stich.web.api import accounts, cards, history, lobby, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
@@ -49,6 +51,8 @@ from stich.web.protocol import WHOLE, ApiError, error_message, validation_field,
 from stich.web.runtime.manager import TableManager
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
+
+log = logging.getLogger("stich.web.requests")
 
 STATIC_DIR = Path(__file__).parent / "static"
 """The browser client: ``index.html``, ``js/*.js`` (ES modules), ``css/``, ``i18n/{en,de}.json``."""
@@ -74,17 +78,27 @@ class ClientFiles(StaticFiles):
         return response
 
 
-async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits]:
-    """The table manager and login limiter of one process, or with ``redis_url`` of one worker among several (:mod:`stich.web.cluster`)."""
+def _log_refusal(request: Request, status: int, field: str, message: str) -> None:
+    """One line per refused request, with its reason (issue 42: nothing is refused without a trace); 5xx and 429 as warnings."""
+    client = request.client
+    level = logging.WARNING if status >= 500 or status == 429 else logging.INFO
+    peer = f"{client.host}:{client.port}" if client else "unknown"
+    log.log(level, "refused %s %s from %s: %d %s: %s", request.method, request.url.path, peer, status, field, message)
+
+
+async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits, LoginLimits]:
+    """The table manager, login limiter and sign-up limiter of one process, or of one worker among several (``redis_url``)."""
+    accounts, window = config.accounts_per_address, config.accounts_window_seconds
     if not config.redis_url:
         limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-        return TableManager(config, db), limiter
+        return TableManager(config, db), limiter, LoginLimiter(accounts, window, accounts)
     from stich.web.cluster.manager import ClusterTableManager, connect_redis
     from stich.web.cluster.shared_limits import RedisLoginLimiter
 
     redis = await connect_redis(config.redis_url)
     shared = RedisLoginLimiter(redis, config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-    return ClusterTableManager(config, db, redis), shared
+    signups = RedisLoginLimiter(redis, accounts, window, accounts, kind="accounts")
+    return ClusterTableManager(config, db, redis), shared, signups
 
 
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
@@ -95,11 +109,12 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
-        manager, limiter = await _tables_and_limits(config, db)
+        await asyncio.to_thread(preload_builtin_bots)  # before any lease or socket: the first search table costs no pause
+        manager, limiter, signups = await _tables_and_limits(config, db)
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        app.state.services = Services(config, db, limiter, hasher, manager)
+        app.state.services = Services(config, db, limiter, hasher, manager, signups)
         manager.start()
         try:
             yield
@@ -116,27 +131,32 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     )
 
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        _log_refusal(request, exc.status, exc.field, exc.message)
         return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """Starlette's own refusals (no such route: 404, wrong method: 405, an unreadable body: 400) in the API's error shape."""
         if exc.status_code < 400:  # pragma: no cover - raised only for errors
             return Response(status_code=exc.status_code, headers=exc.headers)
         message = HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
+        _log_refusal(request, exc.status_code, WHOLE, message)
         return JSONResponse(error_message(WHOLE, message), status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = list(exc.errors())
         if not errors:  # pragma: no cover - pydantic always names one
             return JSONResponse(error_message(WHOLE, "invalid request"), status_code=422)
         first = errors[0]
         field = validation_field(first, skip=("body", "query", "path"))
         if first.get("type") == "json_invalid":
-            return JSONResponse(error_message(WHOLE, "the body is not valid JSON"), status_code=422)
-        return JSONResponse(error_message(field, validation_text(first)), status_code=422)
+            field, text = WHOLE, "the body is not valid JSON"
+        else:
+            text = validation_text(first)
+        _log_refusal(request, 422, field, text)
+        return JSONResponse(error_message(field, text), status_code=422)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

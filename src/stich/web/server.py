@@ -10,6 +10,17 @@ runs (and tests start on loopback):
   request headers are not complete within ``request_timeout_seconds`` of
   its opening (or of the previous response, for a kept-alive connection).
   The body has its own deadline (:mod:`stich.web.guards.request_limits`).
+* **One idle limit for kept-alive connections.**  uvicorn closes a
+  kept-alive connection idle for ``timeout_keep_alive`` (its default 5 s)
+  without a word; a client that reuses the connection just then (its own
+  idle limit as long, and the reply made late by a busy event loop) gets a
+  read error for a request the server never saw, and nothing is logged.
+  That is how 50 and 192 table creations failed at 300 and 400 tables on two
+  workers (issue 42): ``bench/load_platform.py`` kept connections for 5 s.
+  Here uvicorn's keep-alive is the header deadline, ``request_timeout_seconds``
+  (10 s), so a client keeping connections up to half that is safe, and every
+  connection the server closes is logged: an idle one at debug level, one
+  whose request headers were late (answered 408) as a warning.
 * **Forwarded addresses are the app's business.**  uvicorn's own proxy-header
   handling believes ``X-Forwarded-For`` from loopback by default, which let
   login guesses go on from "another address" while the first was locked.
@@ -20,6 +31,8 @@ runs (and tests start on loopback):
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 from typing import Any
 
 import h11
@@ -27,6 +40,8 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from stich.web.settings import Settings
+
+log = logging.getLogger("stich.web.server")
 
 MAX_WS_BYTES = 64 * 1024
 """WebSocket frames larger than this are refused by uvicorn before the app reads them (the app's own limit is smaller)."""
@@ -78,10 +93,30 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
             self._deadline = None
             if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
                 if self._partial:  # a browser's idle spare connection gets no unasked-for answer
+                    log.warning(
+                        "closed a connection from %s: its request headers were not complete within %g s (408)", self._peer(), seconds
+                    )
                     self.transport.write(TIMEOUT_RESPONSE)
+                else:
+                    log.debug("closed a connection from %s: idle for %g s", self._peer(), seconds)
                 self.transport.close()
 
+        def timeout_keep_alive_handler(self) -> None:
+            """uvicorn's close of an idle kept-alive connection, logged."""
+            if not self.transport.is_closing():
+                log.debug("closed a kept-alive connection from %s: idle for %d s", self._peer(), self.timeout_keep_alive)
+            super().timeout_keep_alive_handler()
+
+        def _peer(self) -> str:
+            peer = self.transport.get_extra_info("peername") if self.transport is not None else None
+            return f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "unknown"
+
     return DeadlineH11Protocol
+
+
+def keep_alive_seconds(settings: Settings) -> int:
+    """How long an idle kept-alive connection stays open: the header deadline (uvicorn takes whole seconds)."""
+    return max(1, math.ceil(settings.request_timeout_seconds))
 
 
 def make_server(app: Any, settings: Settings, host: str, port: int, **config: Any) -> uvicorn.Server:
@@ -90,6 +125,7 @@ def make_server(app: Any, settings: Settings, host: str, port: int, **config: An
         "host": host,
         "port": port,
         "http": deadline_protocol(settings.request_timeout_seconds),
+        "timeout_keep_alive": keep_alive_seconds(settings),
         "ws_max_size": MAX_WS_BYTES,
         "proxy_headers": False,
         "log_level": "info",

@@ -55,6 +55,10 @@ class Settings:
     """The window of the login rate limits."""
     login_max_failures_per_address: int = 20
     """Login attempts allowed per address across all names within :attr:`login_window_seconds` (name spraying)."""
+    accounts_per_address: int = 3
+    """New accounts one client address may register within :attr:`accounts_window_seconds` (an account lifts the guest's bot level cap)."""
+    accounts_window_seconds: float = 3600.0
+    """The window of :attr:`accounts_per_address`."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the server's own reverse proxies; only from them is ``X-Forwarded-For`` believed."""
     password_hash_workers: int = 2
@@ -79,6 +83,10 @@ class Settings:
     """Chat messages one person may send at a table in a row before the rate limit holds them back."""
     chat_per_minute: float = 12.0
     """How fast a person's chat allowance refills at each table (messages per minute)."""
+    chat_burst_per_address: int = 10
+    """Chat messages the people of one client address may send at a table in a row (all their sessions together)."""
+    chat_per_minute_per_address: float = 30.0
+    """How fast that allowance refills (messages per minute)."""
     chat_history: int = 50
     """Chat messages kept per channel and table for people who connect later (memory only)."""
     max_messages_per_minute: int = 240
@@ -99,6 +107,8 @@ class Settings:
     """Connects and disconnects of a table's players are told to its clients at most once per this interval."""
     presence_grace_seconds: float = 5.0
     """A player whose socket closed is shown as not connected only after this long (a page reload does not flash it)."""
+    public_turn_seconds: int | None = 120
+    """The turn limit of a public table created without one (``None``: none); a private table has one only when it asks."""
     min_limit_seconds: int = 5
     """Shortest turn limit, and shortest wait for "Weiter", a table may ask for (``turn_seconds``, ``continue_seconds``)."""
     bot_workers: int = 2
@@ -137,6 +147,8 @@ class Settings:
             raise ValueError("max_message_bytes must be at least 64")
         if self.login_max_failures < 1 or self.login_max_failures_per_address < 1 or self.login_window_seconds <= 0:
             raise ValueError("the login rate limit needs at least one attempt and a positive window")
+        if self.accounts_per_address < 1 or self.accounts_window_seconds <= 0:
+            raise ValueError("accounts_per_address must be at least 1 and accounts_window_seconds positive")
         if self.password_hash_workers < 1 or self.password_hash_queue < 0:
             raise ValueError("password_hash_workers must be at least 1 and password_hash_queue not negative")
         if self.max_body_bytes < 1024 or self.request_timeout_seconds <= 0:
@@ -144,12 +156,16 @@ class Settings:
         proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start
         if self.bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
+        if self.chat_burst_per_address < 1 or self.chat_per_minute_per_address <= 0:
+            raise ValueError("chat_burst_per_address must be at least 1 and chat_per_minute_per_address positive")
         if self.chat_max_chars < 1 or self.chat_burst < 1 or self.chat_per_minute <= 0 or self.chat_history < 0:
             raise ValueError("chat_max_chars and chat_burst must be at least 1, chat_per_minute positive, chat_history not negative")
         if self.presence_interval_seconds < 0 or self.presence_grace_seconds < 0:
             raise ValueError("presence_interval_seconds and presence_grace_seconds must not be negative")
         if self.min_limit_seconds < 1:
             raise ValueError("min_limit_seconds must be at least 1")
+        if self.public_turn_seconds is not None and self.public_turn_seconds < self.min_limit_seconds:
+            raise ValueError("public_turn_seconds must be at least min_limit_seconds (or None)")
         if self.lease_seconds < 0.3:
             raise ValueError("lease_seconds must be at least 0.3")
         if self.session_recheck_seconds <= 0:

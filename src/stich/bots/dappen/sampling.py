@@ -26,9 +26,9 @@ Facts
       skipped (gave way, could not raise) lacked them [§3.4];
     * the Dapp exchange: five-pointers (or the Jeu du Tarot honneurs) are
       laid away only when nothing else is left [§4, §8.4];
-    * Ulti: the layout phase comes only to a lone player holding an Ulti
-      trump, so a pass there shows one more, and play starting without it
-      shows none [§5.1].
+    * Ulti: nothing beyond the cards laid out.  The question is asked in
+      every game with an Ulti whether or not the lone player holds a trump
+      3, 2 or 1 (decision 0040), so a pass shows nothing [§5.1].
 
 Checked on each proposal (a redraw, never a failed replay)
     * rule (a): a player who passed while nobody had dapped holds no trump
@@ -78,7 +78,6 @@ from stich.games.dappen.pack import (
     ORDER,
     SUIT_CARDS,
     TRUMPS,
-    ULTI_CARDS,
     has_trump_stop,
 )
 from stich.games.dappen.state import DappenState
@@ -448,8 +447,6 @@ class DappenWorldSampler(WorldSampler):
                 self._forbid(allowed, GSTIESS_BIT, k)  # it led the last trick: no Gstieß kept back [§6.2]
         c = Constraints()
         self._bidding_facts(allowed, c)
-        if lone_place is not None:
-            self._ulti_fact(allowed, c, obs)
         self._discard_rule(allowed, c)
         specs = c.specs()
         self.relaxed = relax_places(self.capacities, self.items, allowed, specs, list(range(len(self.hidden_seats))))
@@ -532,33 +529,6 @@ class DappenWorldSampler(WorldSampler):
                 allowed[GEISS] &= geiss_place
             elif fact.geiss is False:
                 self._forbid(allowed, GEISS_BIT, k)
-
-    def _ulti_fact(self, allowed: dict[int, int], c: Constraints, obs: Observation) -> None:
-        """The Ulti layout phase came (or comes) only to a lone player holding an Ulti trump not yet laid out [§5.1]."""
-        assert self.lone is not None and self.lone_place is not None
-        opts = self.game.options
-        if opts.ulti == "none" or (opts.ulti_solo_only and obs.public["contract"] != "solo") or obs.public["seven_fives"]:
-            return
-        if obs.phase not in ("ulti", "play", "end"):
-            return  # the layout is still to come
-        numbers = (3, 2, 1) if opts.ulti == "1_2_3" else (1,)
-        announced = set(obs.public["ulti"])
-        cards = sum(1 << ULTI_CARDS[k] for k in numbers if k not in announced)
-        if obs.phase == "ulti":
-            holds = True
-        else:
-            start = self.bidding.end + (self.game.dapp_size if self.takes_dapp else 0)
-            run = []
-            for _actor, text in obs.events[start:]:
-                if not (text == "pass" or text.startswith("announce")):
-                    break
-                run.append(text)
-            holds = bool(run) and run[-1] == "pass"
-        if not holds:
-            self._forbid(allowed, cards, self.lone_place)
-        elif not self.played[self.lone] & cards:
-            c.bound(1 << self.lone_place, self._items(cards), 0, 1)
-        # else: it held one and has played it since, which says nothing about the others it may still hold
 
     def _discard_rule(self, allowed: dict[int, int], c: Constraints) -> None:
         """Protected cards go to the discards only once nothing else is left in hand [§4, §8.4].

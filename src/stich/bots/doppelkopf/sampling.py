@@ -34,6 +34,8 @@ Counts (exact, by the counting in :class:`~stich.search.sampling.Allocation`)
       be Kontra none [§4.1, §5.1]; with ``second_dulle_beats_first`` (not
       in solos) a trick with both Dullen shows whether somebody plays a
       silent wedding [§1.2, §4.3];
+    * Genscher: one that stands shows that nobody was dealt both queens of
+      clubs, a void one shows the silent wedding's player (decision 0041);
     * Schweine / Superschweine: the player named holds both diamond aces
       (nines, or kings without nines) when they are settled, and when none
       are named nobody does, unless the variant lets the table learn of
@@ -414,6 +416,7 @@ class DoppelkopfWorldSampler(WorldSampler):
                     else:
                         self._bound(c, spec, cq, 0, 0)
         self._silent_wedding(c)
+        self._genscher_facts(c)
         # Schweine and Superschweine are settled on the hands of that moment [§1.3].
         # Where the table may learn of them late (holder_choice, second_if_first_won, on_play), no name proves no holder.
         t0 = self._schweine_from()
@@ -433,6 +436,20 @@ class DoppelkopfWorldSampler(WorldSampler):
         self._query(c)
         self._nobody_else_poor(c)
         return c.specs(), c.predicate()
+
+    def _genscher_facts(self, c: Constraints) -> None:
+        """A Genscher stands only where nobody was dealt both queens of clubs; a void one shows the silent wedding [decision 0041]."""
+        obs = self.observation
+        cq = 1 << CQ
+        if self.kind == "genscher":
+            for s in self.active:
+                spec = self._dealt(s)
+                if spec is not None:
+                    self._bound(c, spec, cq, 0, 1)
+        elif self.kind == "stille_hochzeit" and obs.public.get("soloist") is not None:
+            spec = self._dealt(int(obs.public["soloist"]))
+            if spec is not None:
+                self._bound(c, spec, cq, 2, 2)
 
     def _silent_wedding(self, c: Constraints) -> None:
         """A trick with both Dullen can tell a silent wedding from a normal game [§1.2 VAR, §4.3].

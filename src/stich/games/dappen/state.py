@@ -21,7 +21,10 @@ Phases (dossier sections in brackets):
 * ``discard`` — the lone player has taken the Dapp and lays cards away, one
   ``discard`` at a time, never a five-pointer [§4];
 * ``ulti`` — the lone player may lay out trumps 3, 2, 1 (``announce ulti3``...)
-  or ``pass`` to begin play [§5.1];
+  or ``pass`` to begin play [§5.1].  Asked in every game that has an Ulti,
+  with ``pass`` always offered, until a pass or every Ulti is laid out, so
+  that the phase does not tell the others whether the lone player holds an
+  Ulti trump (decision 0040);
 * ``play`` — seven tricks (six with seven players); the lone player leads
   [§6.1]; Gstiesieren [§6.2]; Buchenbach's first three tricks [§6.3];
 * ``end`` — counted and scored [§7, §8], thrown in (everybody passed), a
@@ -336,8 +339,17 @@ class DappenState(LaysAway, PhasedState):
         hand = self.hands[self.lone]
         return [k for k in self._ulti_numbers() if hand >> ULTI_CARDS[k] & 1 and k not in self.ulti]
 
+    def _ulti_open(self) -> bool:
+        """Whether some Ulti of this game is not laid out yet: the question is still asked [§5.1, decision 0040].
+
+        It depends only on the options, the contract and what was laid out,
+        never on whether the lone player holds the card, so that the phase
+        shows nothing of the lone player's hand to the others.
+        """
+        return any(k not in self.ulti for k in self._ulti_numbers())
+
     def _start_ulti(self) -> None:
-        if self._ulti_available():
+        if self._ulti_open():
             self.phase = ULTI
             assert self.lone is not None
             self.to_move = self.lone
@@ -497,7 +509,7 @@ class DappenState(LaysAway, PhasedState):
                 k = A.CODE_ULTI[code]
                 self.ulti.append(k)
                 self.ulti_mask |= 1 << ULTI_CARDS[k]
-                if not self._ulti_available():
+                if not self._ulti_open():
                     self._start_play()
 
     def _dapp_action(self, p: int, code: int) -> None:

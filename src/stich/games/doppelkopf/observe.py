@@ -25,13 +25,10 @@ CARD_OF_CODE = FACES * 2
 
 
 def _public_kind(state: DoppelkopfState) -> str:
-    """The game type as the table knows it."""
+    """The game type as the table knows it: a silent wedding looks normal until it is shown (decision 0041)."""
     if state.kind != "stille_hochzeit":
         return state.kind
-    holder = state.soloist
-    played = sum(1 for seats, cards, _ in state.tricks for s, c in zip(seats, cards, strict=True) if s == holder and c % N_FACES == CQ)
-    played += sum(1 for s, c in zip(state.trick_seats, state.trick_cards, strict=True) if s == holder and c % N_FACES == CQ)
-    return "stille_hochzeit" if played == 2 else "normal"
+    return "stille_hochzeit" if state.silent_wedding_shown() else "normal"
 
 
 def _known_parties(state: DoppelkopfState, kind: str) -> dict[int, str]:

@@ -182,6 +182,8 @@ class DoppelkopfState(PhasedState):
         self.call_offset = 0 if opts.nines else 2
         self.genscher: tuple[int, int] | None = None
         """(player, partner) of a Genscher, once made (decision 0025)."""
+        self.silent_wedding_revealed = False
+        """A Genscher was tried in a silent wedding: void, and the wedding is public (decision 0041)."""
         self.knocks: tuple[int, ...] = ()
         """[VAR §5.5, decision 0028] seats that knocked, in order."""
         self.must_call: int | None = None
@@ -729,12 +731,48 @@ class DoppelkopfState(PhasedState):
         self.leader = winner
         self.to_move = winner
 
+    def silent_wedding_shown(self) -> bool:
+        """Whether the table knows of the silent wedding: both queens of clubs played by their holder, or a void Genscher.
+
+        Until then a silent wedding looks like a normal game to everybody
+        but its player [§4.3, decision 0041].
+        """
+        if self.kind != "stille_hochzeit":
+            return False
+        if self.silent_wedding_revealed:
+            return True
+        holder = self.soloist
+        played = sum(1 for seats, cards, _ in self.tricks for s, c in zip(seats, cards, strict=True) if s == holder and c % N_FACES == CQ)
+        played += sum(1 for s, c in zip(self.trick_seats, self.trick_cards, strict=True) if s == holder and c % N_FACES == CQ)
+        return played == 2
+
+    def _looks_normal(self, p: int) -> bool:
+        """Whether the game is a normal game as far as ``p`` can know: a hidden silent wedding looks like one [decision 0041]."""
+        if self.kind == "normal":
+            return True
+        return self.kind == "stille_hochzeit" and p != self.soloist and not self.silent_wedding_shown()
+
     def _may_genscher(self, p: int, playable: int) -> bool:
-        """[decision 0025] ``p`` may play the first of both diamond kings as a Genscher."""
-        return self.kind == "normal" and self.genscher is None and count_face(self.hands[p], DK) == 2 and bool(playable >> DK & 1)
+        """[decisions 0025, 0041] ``p`` may play the first of both diamond kings as a Genscher.
+
+        Offered in every game that looks normal to ``p`` (a silent wedding
+        it cannot see included), so that the offer shows nothing of the
+        other hands.
+        """
+        return self._looks_normal(p) and self.genscher is None and count_face(self.hands[p], DK) == 2 and bool(playable >> DK & 1)
 
     def _genscher(self, p: int, partner: int) -> None:
-        """[decision 0025] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse."""
+        """[decision 0025] ``p`` plays a diamond king and takes ``partner``: new parties, absagen lapse.
+
+        In a silent wedding the Genscher is void (decision 0041): the king is
+        played as a plain card, the game stays the silent wedding, and the
+        table learns of it (its player has to say so, as the parties the
+        Genscher would set do not exist).
+        """
+        if self.kind == "stille_hochzeit":
+            self.silent_wedding_revealed = True
+            self._play(p, DK)
+            return
         self.genscher = (p, partner)
         self.kind = "genscher"
         callers = {seat for seat, c in self.history if A.ANNOUNCE <= c < A.SOLO}
@@ -900,6 +938,8 @@ class DoppelkopfState(PhasedState):
             known |= self.armut_cards | self.armut_returned
         if self.thrown is not None and self.thrown[0] != "armut_not_taken":
             known |= self.hands[self.thrown[1]]  # a thrown-in hand is shown [§4.6]
+        if self.silent_wedding_revealed and self.soloist is not None:
+            known |= self.hands[self.soloist] & ((1 << CQ) | (1 << (CQ + N_FACES)))  # a void Genscher shows them [decision 0041]
         return known | self.announced_schwein_cards()
 
     def announced_schwein_cards(self) -> int:
@@ -935,7 +975,10 @@ class DoppelkopfState(PhasedState):
         if A.GENSCHER <= code < A.HOCHZEIT_SUIT and phase == PLAY:
             if code - A.GENSCHER == p or code - A.GENSCHER not in self.active:
                 return ("a Genscher names another player at the table as partner", "§8.3 [VAR], decision 0025")
-            return ("a Genscher is the first of both diamond kings, played in a normal game (genscher=true)", "§8.3 [VAR], decision 0025")
+            return (
+                "a Genscher is the first of both diamond kings, played in a game that looks normal to you (genscher=true)",
+                "§8.3 [VAR], decision 0025, decision 0041",
+            )
         if code == A.SCHWEINE:
             return (
                 "only the holder of both Schwein cards shows them, before one of his cards in play (schweine=holder_choice)",

@@ -12,13 +12,16 @@
 * Login attempts are counted before the password is checked, per account
   name and client address and per address across names
   (:mod:`stich.web.guards.login_limit`); past a limit the answer is 429 with
-  ``Retry-After``, whatever the password.
+  ``Retry-After``, whatever the password.  Registration attempts count
+  there too, and a taken name is refused before any hash; new accounts are
+  limited per address and hour (``accounts_per_address``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from typing import Annotated, Any
 
@@ -35,6 +38,8 @@ from stich.web.protocol import WHOLE, ApiError
 from stich.web.storage.db import NameTaken
 from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
 from stich.web.storage.models import utcnow
+
+log = logging.getLogger(__name__)
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
@@ -76,21 +81,54 @@ def _busy() -> ApiError:
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 
 
+REGISTER_KEY = "#register"
+"""The login limiter's name key for registration attempts (no name can start with ``#``): they count like failed logins."""
+ACCOUNTS_KEY = "#accounts"
+"""The sign-up limiter's name key: accounts made from one address."""
+
+
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Create an account and log in; a guest's seats carry over to the account."""
+    """Create an account and log in; a guest's seats carry over to the account.
+
+    The cheap checks come first and the hash last: the name rule and the
+    password length; then the attempt is counted like a login attempt
+    (429 ``name`` past the login limits, so registering is no free hashing
+    service); a taken name is refused (409) before any hash is made; then
+    the address's new accounts are counted (429 ``accounts`` past
+    ``accounts_per_address`` within ``accounts_window_seconds``, since an
+    account lifts the guest's bot level cap).  A refusal after counting takes
+    back only what did not happen: a busy hasher (503) and a name taken at
+    the last moment uncount the account.
+    """
     svc = services(request)
     name = check_name(body.name)
     if len(body.password) < MIN_PASSWORD:
         raise ApiError(422, "password", f"must be at least {MIN_PASSWORD} characters")
+    address = client_address(request, svc.settings.trusted_proxies)
+    attempt = await svc.limiter.abegin(REGISTER_KEY, address)
+    if isinstance(attempt, int):
+        log.info("registration from %s refused: too many attempts (retry in %d s)", address, attempt)
+        raise ApiError(429, "name", f"too many registration attempts; try again in {attempt} s", {"Retry-After": str(attempt)})
+    await svc.limiter.afailed(attempt)  # every attempt stays counted, like a failed login
+    if await asyncio.to_thread(svc.db.find_user, name) is not None:
+        raise ApiError(409, "name", "this name is taken")
+    signup = await svc.signups.abegin(ACCOUNTS_KEY, address)
+    if isinstance(signup, int):
+        log.info("registration from %s refused: too many new accounts (retry in %d s)", address, signup)
+        message = f"too many new accounts from your address; try again in {signup} s"
+        raise ApiError(429, "accounts", message, {"Retry-After": str(signup)})
     try:
         password_hash = await svc.passwords.make(body.password)
     except HashersBusy:
+        await svc.signups.acancelled(signup)
         raise _busy() from None
     try:
         user_id = await asyncio.to_thread(svc.db.create_user, name, password_hash)
     except NameTaken:
+        await svc.signups.acancelled(signup)
         raise ApiError(409, "name", "this name is taken") from None
+    await svc.signups.afailed(signup)  # the account counts for the whole window
     current = await current_identity(request)
     if current is not None and current.guest:
         identity = await rotate_session(request, response, svc, current, name, user_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -30,6 +31,7 @@ from stich.web.protocol import ApiError
 from stich.web.runtime.seats import new_table_row, table_bot_spec
 from stich.web.runtime.table import TableRuntime
 from stich.web.runtime.turn_clock import MAX_CONTINUE_SECONDS, MAX_TURN_SECONDS, check_limit
+from stich.web.settings import Settings
 from stich.web.storage.db import DealRow, TableRow
 from stich.web.storage.models import utcnow
 
@@ -188,34 +190,66 @@ async def list_tables(
     summaries = [runtime.summary(identity) for runtime in shown]
     if svc.tables.shared:  # and the tables other workers run
         summaries += [entry for entry in await svc.tables.remote_summaries(identity) if status == "all" or entry["status"] == status]
+    summaries.sort(key=lambda entry: (str(entry.get("created_at", "")), str(entry["id"])))  # one order, whichever worker answers
     page = summaries[offset : offset + limit]
     return {"tables": page, "total": len(summaries), "offset": offset, "limit": limit}
+
+
+@dataclass(frozen=True)
+class CheckedTable:
+    """A table body that passed every check of its own (the caps, which depend on who asks, come at creation)."""
+
+    game: Game
+    deals: int
+    bots: str | None
+    turn_seconds: int | None
+    continue_seconds: int | None
+
+
+def check_table(body: CreateTable, settings: Settings) -> CheckedTable:
+    """Every check of a table body that does not depend on who asks, or the :class:`ApiError` naming the field.
+
+    Creating a table and asking what it would play (``POST /api/tables/rules``)
+    both pass here, so the rules endpoint refuses what creation refuses (it
+    used to answer 200 for 10^6 deals).  A public table asked for without a
+    turn limit gets ``public_turn_seconds``: one person who never acts cannot
+    stop a table others joined for good.
+    """
+    game, deals = settle_table(body)
+    if deals > settings.max_deals:
+        raise ApiError(422, "deals", f"at most {settings.max_deals} deals per table")
+    if body.seat is not None and body.seat >= game.num_seats:
+        raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
+    bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
+    least = settings.min_limit_seconds
+    turn = check_limit(body.turn_seconds, "turn_seconds", least, MAX_TURN_SECONDS)
+    if turn is None and not body.private:
+        turn = settings.public_turn_seconds
+    wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
+    return CheckedTable(game, deals, bots, turn, wait)
 
 
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
     """Create a table (you sit at ``seat`` unless it is null); with ``bots`` the other seats are filled and play starts."""
     svc = services(request)
-    game, deals = settle_table(body)
-    if deals > svc.settings.max_deals:
-        raise ApiError(422, "deals", f"at most {svc.settings.max_deals} deals per table")
-    if body.seat is not None and body.seat >= game.num_seats:
-        raise ApiError(422, "seat", f"{game.name} has seats 0..{game.num_seats - 1}")
-    bots = table_bot_spec(body.bots, "bots").text if body.bots is not None else None
-    least = svc.settings.min_limit_seconds
-    turn = check_limit(body.turn_seconds, "turn_seconds", least, MAX_TURN_SECONDS)
-    wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
+    table = check_table(body, svc.settings)
     async with player(request, response) as identity:
-        row = new_table_row(game, deals, body.private, identity, body.seat, utcnow(), turn, wait, body.kind)
-        runtime = await svc.tables.create(row, identity, request_address(request), bots)
+        row = new_table_row(
+            table.game, table.deals, body.private, identity, body.seat, utcnow(), table.turn_seconds, table.continue_seconds, body.kind
+        )
+        runtime = await svc.tables.create(row, identity, request_address(request), table.bots)
     return runtime.summary(identity)
 
 
 @router.post("/tables/rules")
-def table_rules(body: CreateTable) -> dict[str, Any]:
-    """What a table created with this body would play: its list's length, kind, dealer rule and compulsory deals (nothing is made)."""
-    game, deals = settle_table(body)
-    return session_rules(game, deals, body.kind)
+def table_rules(body: CreateTable, request: Request) -> dict[str, Any]:
+    """What a table created with this body would play: its list's length, kind, dealer rule and compulsory deals (nothing is made).
+
+    The body is checked as creation checks it (:func:`check_table`).
+    """
+    table = check_table(body, services(request).settings)
+    return session_rules(table.game, table.deals, body.kind)
 
 
 @router.get("/tables/{table_id}")

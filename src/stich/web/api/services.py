@@ -1,4 +1,4 @@
-"""What every request handler is handed: settings, database, login limiter, password hasher and the live tables.
+"""What every request handler is handed: settings, database, login and sign-up limiters, password hasher and the live tables.
 
 The composition root, :func:`stich.web.app.create_app`, builds one :class:`Services`
 per app at start and keeps it in ``app.state.services``; a handler gets it with
@@ -31,6 +31,8 @@ class Services:
     limiter: LoginLimits
     passwords: Passwords
     tables: TableManager
+    signups: LoginLimits
+    """New accounts per client address (:func:`stich.web.api.accounts.register`): the login limiter's windows over an hour."""
 
 
 def services(connection: HTTPConnection) -> Services:

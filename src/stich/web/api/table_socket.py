@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 from fastapi import APIRouter, WebSocket
@@ -20,6 +21,8 @@ from stich.web.guards.cross_site import foreign_origin, normal_origins
 from stich.web.protocol import WHOLE, error_message
 from stich.web.runtime.connection import Connection
 from stich.web.runtime.table import TableRuntime
+
+log = logging.getLogger("stich.web")
 
 router = APIRouter()
 
@@ -34,6 +37,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """The table's live channel: players act for their own seat; everybody gets a message after every action."""
     svc = services(websocket)
     if not _same_origin(websocket, svc.settings.allowed_origins):
+        log.info("table %s: refused a socket from %s: a foreign origin (1008)", table_id, request_address(websocket))
         await websocket.close(code=1008)
         return
     checked_at = time.monotonic()  # before the lookup: a session change recorded during it makes the socket ask again
@@ -45,16 +49,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if runtime is None:
         finished = await asyncio.to_thread(svc.db.get_table, table_id)
         text = "the table has finished" if finished is not None and finished.status == "finished" else "no such table"
+        log.info("table %s: refused a socket: %s (4404)", table_id, text)
         await websocket.send_json(error_message("table", text))
         await websocket.close(code=4404)
         return
     if not runtime.may_see(identity, websocket.query_params.get("invite")):
+        log.info("table %s: refused a socket: private, no invite (4403)", table_id)
         await websocket.send_json(error_message("invite", "this table is private; you need its invite link"))
         await websocket.close(code=4403)
         return
     address = request_address(websocket)
     ticket = await svc.tables.open_socket(identity, address, table_id)
     if isinstance(ticket, str):
+        log.warning("table %s: refused a socket from %s: %s (4429)", table_id, address, ticket)
         await websocket.send_json(error_message(WHOLE, ticket))
         await websocket.close(code=4429)
         return
@@ -62,7 +69,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     writer = asyncio.create_task(conn.writer())
     try:
         await runtime.attach(conn)
-        await _serve(runtime, conn)
+        if svc.tables.get(table_id) is runtime:
+            await _serve(runtime, conn)
+        else:  # let go while the socket was being opened (another worker took it over): never a socket nobody serves
+            log.warning("table %s: let go while a socket was being opened; the client is told to reconnect", table_id)
+            conn.close_code = 1012
+            conn.kicked = True
     finally:
         with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
             await svc.tables.close_socket(ticket)

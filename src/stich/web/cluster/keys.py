@@ -42,14 +42,14 @@ LOBBY = f"{PREFIX}lobby"
 """Hash of table id -> the owner's summary of it, so that every worker's lobby lists every table."""
 
 
-def login_name(name_key: str, address: str) -> str:
-    """Sorted set of login attempt times for one account name from one address."""
-    return f"{PREFIX}login:name:{address}:{name_key}"
+def login_name(name_key: str, address: str, kind: str = "login") -> str:
+    """Sorted set of login attempt times for one account name from one address (``kind``: ``login``, or ``accounts`` for new accounts)."""
+    return f"{PREFIX}{kind}:name:{address}:{name_key}"
 
 
-def login_address(address: str) -> str:
-    """Sorted set of login attempt times from one address, over all names."""
-    return f"{PREFIX}login:address:{address}"
+def login_address(address: str, kind: str = "login") -> str:
+    """Sorted set of login attempt times from one address, over all names (``kind`` as in :func:`login_name`)."""
+    return f"{PREFIX}{kind}:address:{address}"
 
 
 def budget(key: str) -> str:

@@ -13,7 +13,7 @@
   lost and nothing is played twice.
 * A socket for a table another worker owns is *relayed*: this worker checks
   the origin, the session, the socket caps and the shared message budget,
-  answers pings, and appends every other message to the table's command
+  and appends every message, pings included, to the table's command
   stream (``XADD``, so in order); the owner attaches a
   :class:`~stich.web.cluster.remote.RemoteConnection` for it and handles the
   messages as a local socket's.  What the owner sends back arrives on this
@@ -30,6 +30,12 @@
   heartbeat is gone (they count as away, so stand-ins play for them); a
   relaying worker closes its clients' sockets (1012, "come back") when the
   table's owner changes, so that they reconnect to the new owner.
+* A relayed socket is either served or closed, never silent (issue 42): the
+  owner answers its attach (the snapshot) and its pings (the relay does not
+  answer them itself), and closes a client it no longer serves when that
+  client speaks; the relay closes (1012) a socket whose owner left the
+  attach or a ping unanswered for ``lease_seconds``.  A stalled worker's
+  clients thus never sit on an open socket while stand-ins play their cards.
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ from stich.web.guards.client_address import client_address
 from stich.web.guards.socket_limits import Ticket
 from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
 from stich.web.identity import Identity
-from stich.web.protocol import WHOLE, ApiError, error_message
+from stich.web.protocol import WHOLE, ApiError, PingMessage, error_message
 from stich.web.runtime.bot_pool import BotThinker
 from stich.web.runtime.connection import Connection, screen_message
 from stich.web.runtime.manager import TableManager
@@ -113,6 +119,13 @@ class Relayed:
     table: str
     owner: str
     writer: asyncio.Task[None]
+    waiting_since: float | None = None
+    """Since when (monotonic) the relay waits for the owner's first word after the attach or a ping; ``None``: not waiting.
+
+    An owner answers both (the table's snapshot, a pong, or a close); one
+    silent past ``lease_seconds`` cannot serve the socket, which is then sent
+    away (1012) instead of staying open and silent (issue 42).
+    """
 
     def send_away(self, reason: str, code: int = TAKEOVER_CODE) -> None:
         """Close the socket with ``code`` once what is queued for it is written (1012: the table moved, reconnect); ``reason`` is logged."""
@@ -181,6 +194,7 @@ class ClusterTableManager(TableManager):
             ("commands", self._read_commands),
             ("renew", self._renew_loop),
             ("sweep", self._sweep_loop),
+            ("relays", self._relays_loop),
         ):
             self._tasks.append(loop.create_task(self._forever(name, work), name=f"cluster {name}"))
 
@@ -417,6 +431,23 @@ class ClusterTableManager(TableManager):
             if owners.get(relayed.table) != relayed.owner:
                 relayed.send_away(f"the table is run by {owners.get(relayed.table)} now, not {relayed.owner}")
 
+    async def _relays_loop(self) -> None:
+        """Every third of ``lease_seconds``, send away the relayed sockets the owner left unanswered (:meth:`_check_relays`)."""
+        while True:
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+            self._check_relays()
+
+    def _check_relays(self, now: float | None = None) -> None:
+        """Close (1012) each relayed socket whose owner has not answered its attach or ping for ``lease_seconds``.
+
+        Needs no Redis: a socket is either served or closed, also while this
+        worker's connection to Redis is broken or its inbox misses messages.
+        """
+        now = time.monotonic() if now is None else now
+        for relayed in list(self.relayed.values()):
+            if relayed.waiting_since is not None and now - relayed.waiting_since > self.settings.lease_seconds:
+                relayed.send_away(f"the owner {relayed.owner} did not answer for {now - relayed.waiting_since:.1f} s")
+
     async def _sweep_loop(self) -> None:
         while True:
             await self._sweep()
@@ -495,6 +526,9 @@ class ClusterTableManager(TableManager):
             known = owned.remote.get(client)
             if known is not None and not known.kicked:
                 await runtime.handle(known, str(command.get("text", "")))
+            elif command.get("worker"):  # a client this owner no longer serves (detached, or its close was lost): close it again
+                log.warning("table %s: message of a client %s it does not serve; told to reconnect", runtime.id, client)
+                self.outbox.close_client(str(command["worker"]), client, known.close_code if known is not None else TAKEOVER_CODE)
         elif op == "detach":
             gone = owned.remote.pop(client, None)
             if gone is not None:
@@ -603,6 +637,15 @@ class ClusterTableManager(TableManager):
         except Exception:  # Redis away: the others notice within session_recheck_seconds
             log.warning("worker %s: could not tell the other workers that session %d changed", self.worker, session_id, exc_info=True)
 
+    def session_sockets(self, session_id: int) -> list[Connection]:
+        """The session's sockets on this worker: of the tables it runs, and those it relays to other workers."""
+        relayed = [
+            relayed.conn
+            for relayed in self.relayed.values()
+            if relayed.conn.identity is not None and relayed.conn.identity.session_id == session_id
+        ]
+        return super().session_sockets(session_id) + relayed
+
     async def _listen(self) -> None:
         """Deliver what owners publish on this worker's inbox to the addressed local sockets."""
         pubsub: PubSub = self.redis.pubsub()
@@ -617,12 +660,14 @@ class ClusterTableManager(TableManager):
                 data = item["data"]
                 if item.get("channel") == keys.SESSIONS:
                     self.sessions.changed(int(data))
+                    self.end_session_sockets(int(data))
                     continue
                 body = json.loads(data)
                 for client in body.get("to", ()):
                     relayed = self.relayed.get(client)
                     if relayed is None:
                         continue
+                    relayed.waiting_since = None  # the owner serves it
                     if "close" in body:
                         relayed.send_away(f"closed by the owner {relayed.owner}", int(body["close"]))
                     elif "t" in body:
@@ -649,6 +694,8 @@ class ClusterTableManager(TableManager):
         address = client_address(websocket, self.settings.trusted_proxies)
         ticket = await self.open_socket(identity, address, table_id)
         if isinstance(ticket, str) or not await self.budgets.allow(identity, address):
+            why = ticket if isinstance(ticket, str) else "too many messages"
+            log.warning("table %s: refused a relayed socket from %s: %s (4429)", table_id, address, why)
             await websocket.send_json(error_message(WHOLE, ticket if isinstance(ticket, str) else "too many messages; slow down"))
             await websocket.close(code=4429)
             if not isinstance(ticket, str):
@@ -657,7 +704,7 @@ class ClusterTableManager(TableManager):
         conn = Connection(websocket, identity, self.settings, address, self.sessions, db=self.db)  # its first message asks the database
         client = secrets.token_hex(8)
         writer = asyncio.create_task(conn.writer())
-        self.relayed[client] = Relayed(conn, table_id, owner, writer)
+        self.relayed[client] = Relayed(conn, table_id, owner, writer, time.monotonic())  # the owner answers the attach
         attach = {"op": "attach", "conn": client, "worker": self.worker, "identity": _identity_json(identity), "address": address}
         try:
             await self._command(table_id, {**attach, "invite": websocket.query_params.get("invite")})
@@ -687,10 +734,14 @@ class ClusterTableManager(TableManager):
                 if message["type"] == "websocket.disconnect" or conn.kicked:
                     break
                 raw = message.get("text") if message.get("text") is not None else message.get("bytes")
-                if await screen_message(conn, raw, self.allow_message, self.settings.max_message_bytes) is None:
+                screened = await screen_message(conn, raw, self.allow_message, self.settings.max_message_bytes, answer_ping=False)
+                if screened is None:
                     continue  # answered here, or kicked (the loop ends)
+                relayed = self.relayed.get(client)
+                if isinstance(screened, PingMessage) and relayed is not None and relayed.waiting_since is None:
+                    relayed.waiting_since = time.monotonic()  # the owner's pong (or close) must come back
                 text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-                await self._command(table_id, {"op": "message", "conn": client, "text": text})
+                await self._command(table_id, {"op": "message", "conn": client, "worker": self.worker, "text": text})
 
     # --------------------------------------------------------------- lobby
     async def _publish_summaries(self, runtimes: list[TableRuntime]) -> None:
@@ -763,7 +814,15 @@ async def connect_redis(url: str) -> Redis:
     """
     from redis.asyncio import BlockingConnectionPool, Redis
 
-    pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+    # The read timeout outlasts the longest blocking command (a forwarded call's BLPOP of CALL_TIMEOUT s):
+    # redis-py 8 reads with a 5-s default, which ended such waits early; earlier releases had none.
+    pool = BlockingConnectionPool.from_url(
+        url,
+        decode_responses=True,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_WAIT,
+        socket_timeout=CALL_TIMEOUT + 5,
+    )
     redis = Redis.from_pool(pool)
     await redis.ping()
     return redis

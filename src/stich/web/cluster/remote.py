@@ -120,6 +120,8 @@ class Outbox:
 class RemoteConnection(Connection):
     """A client of another worker as the owning table sees it (see the module's docstring)."""
 
+    remote = True
+
     def __init__(self, outbox: Outbox, worker: str, client: str, identity: Identity | None, settings: Settings, address: str) -> None:
         self._kicked = False
         super().__init__(cast("WebSocket", None), identity, settings, address)

@@ -81,8 +81,10 @@ return 1
 class RedisLoginLimiter:
     """:class:`stich.web.guards.login_limit.LoginLimiter`'s limits, counted in Redis for every worker."""
 
-    def __init__(self, redis: Redis, max_failures: int, window: float, max_per_address: int | None = None) -> None:
+    def __init__(self, redis: Redis, max_failures: int, window: float, max_per_address: int | None = None, kind: str = "login") -> None:
         self.redis = redis
+        self.kind = kind
+        """What is counted (the keys' part): ``login`` attempts, or new ``accounts`` (:mod:`stich.web.api.accounts`'s sign-up limit)."""
         self.max_failures = max_failures
         self.max_per_address = max_per_address if max_per_address is not None else 4 * max_failures
         self.window_ms = max(1, round(window * 1000))
@@ -93,7 +95,7 @@ class RedisLoginLimiter:
         """Count an attempt and return it, or, past either limit, the seconds to wait (nothing is counted then)."""
         member = secrets.token_hex(8)
         result: Any = await self._begin(
-            keys=[keys.login_name(name_key, address), keys.login_address(address)],
+            keys=[keys.login_name(name_key, address, self.kind), keys.login_address(address, self.kind)],
             args=[self.window_ms, self.max_failures, self.max_per_address, member],
         )
         counted, value = int(result[0]), int(result[1])
@@ -107,9 +109,9 @@ class RedisLoginLimiter:
         """The attempt was right: it does not count, and the name's earlier failures from that address are forgotten."""
         member = self._members.pop(attempt, None)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.delete(keys.login_name(attempt.name_key, attempt.address))
+            pipe.delete(keys.login_name(attempt.name_key, attempt.address, self.kind))
             if member is not None:
-                pipe.zrem(keys.login_address(attempt.address), member)
+                pipe.zrem(keys.login_address(attempt.address, self.kind), member)
             await pipe.execute()
 
     async def acancelled(self, attempt: Attempt) -> None:
@@ -118,8 +120,8 @@ class RedisLoginLimiter:
         if member is None:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(keys.login_name(attempt.name_key, attempt.address), member)
-            pipe.zrem(keys.login_address(attempt.address), member)
+            pipe.zrem(keys.login_name(attempt.name_key, attempt.address, self.kind), member)
+            pipe.zrem(keys.login_address(attempt.address, self.kind), member)
             await pipe.execute()
 
     async def afailed(self, attempt: Attempt) -> None:

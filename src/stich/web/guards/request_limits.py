@@ -12,7 +12,9 @@ an HTTP request it
 3. gives the whole body ``timeout`` seconds to arrive, and answers 408 when a
    client sends part of it and stalls;
 
-and only then calls the app with the body it read.  Refusals carry
+and only then calls the app with the body it read.  Every refusal, and
+every request whose client left before its body arrived, is logged with its
+reason (issue 42: no request is dropped without a line in the log).  Refusals carry
 ``Connection: close``, so the server drops the connection instead of
 waiting for the rest of the body.  The answers have the API's error shape
 (``{"type": "error", "field": "$", "message": ...}``).  The headers' own
@@ -24,11 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stich.web.protocol import WHOLE, error_message
+
+log = logging.getLogger("stich.web.requests")
 
 
 async def send_error(send: Send, status: int, message: str, *, field: str = WHOLE, close: bool = True) -> None:
@@ -39,6 +44,11 @@ async def send_error(send: Send, status: int, message: str, *, field: str = WHOL
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def _peer(scope: Scope) -> str:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else "unknown"
 
 
 class _Refused(Exception):
@@ -65,9 +75,15 @@ class RequestLimits:
             self._check_length(Headers(scope=scope).get("content-length"))
             body = await self._read(receive)
         except _Refused as refused:
+            log.warning(
+                "refused %s %s from %s: %d %s", scope.get("method"), scope.get("path"), _peer(scope), refused.status, refused.message
+            )
             await send_error(send, refused.status, refused.message)
             return
         if body is None:  # the client went away
+            log.info(
+                "dropped %s %s from %s: the client went away before its body arrived", scope.get("method"), scope.get("path"), _peer(scope)
+            )
             return
         delivered = False
 

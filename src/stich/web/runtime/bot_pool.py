@@ -23,6 +23,16 @@ A table's driver asks for one decision at a time, so 20 heavy tables cannot
 push a light table's decision behind 20 searches: it waits for at most the
 searches already running.
 
+**A process kept for light tables** (issue 42).  Waiting for the searches
+already running was still a lot: with every process in a 6 s search, a
+guest's level-1 table waited for one to end before each decision (p50 1.2 →
+4.8 s a round beside the four level-5 tables one address may have).  So
+while a light table (its previous decision took at most
+:data:`HEAVY_SECONDS`) has asked within :data:`LIGHT_WINDOW` seconds,
+heavy decisions run on at most ``workers - 1`` processes: one stays free for
+the light tables, whose decisions then wait only for each other.  With no
+light table about, heavy decisions use every process.
+
 **What a worker gets.** A :class:`BotJob`: the bot spec, the game string, the
 seat, the seed and the seat's :class:`~stich.core.game.Observation`, never
 the full state.  The worker builds the bot afresh for each decision from that
@@ -71,6 +81,10 @@ from stich.web.guards.table_caps import QUICK_BOTS
 
 log = logging.getLogger("stich.web.bots")
 
+HEAVY_SECONDS = 0.5
+"""A table whose previous decision took longer than this asks for heavy ones (a search); a table without one yet is light."""
+LIGHT_WINDOW = 30.0
+"""Seconds after a light table's last request during which heavy decisions leave one process free (see the module's docstring)."""
 FALLBACK_BOT = "heuristic"
 """The bot that decides when a bot's own decision failed (its process died twice, or the bot raised)."""
 
@@ -167,15 +181,23 @@ class _Fair:
             self.used[table] = max(self.used.get(table, 0.0), self.floor)
         self.waiting.setdefault(table, deque()).append(item)
 
-    def next(self) -> _Waiting | None:
+    def heavy(self, table: str) -> bool:
+        """Whether ``table``'s next decision is guessed to be a search longer than :data:`HEAVY_SECONDS`."""
+        return self.last.get(table, 0.0) > HEAVY_SECONDS
+
+    def next(self, heavy_allowed: bool = True) -> _Waiting | None:
         """The oldest decision of the table whose time used, with this decision, will be least (cancelled ones are skipped).
 
         Counting the decision about to be made (guessed from the table's
         previous one) lets a table of quick decisions go before tables of
-        6-second searches that have used as little so far.
+        6-second searches that have used as little so far.  Without
+        ``heavy_allowed`` only light tables' decisions are considered.
         """
-        while self.waiting:
-            table = min(self.waiting, key=lambda t: (self.used[t] + self.last.get(t, 0.0), self.waiting[t][0].order))
+        while True:
+            tables = [t for t in self.waiting if heavy_allowed or not self.heavy(t)]
+            if not tables:
+                return None
+            table = min(tables, key=lambda t: (self.used[t] + self.last.get(t, 0.0), self.waiting[t][0].order))
             queue = self.waiting[table]
             item = queue.popleft()
             if not queue:
@@ -183,7 +205,6 @@ class _Fair:
             self.floor = max(self.floor, self.used[table])
             if not item.answer.done():
                 return item
-        return None
 
     def charge(self, table: str, seconds: float) -> None:
         """Count a decision's thinking time to its table."""
@@ -214,6 +235,10 @@ class BotPool:
         self._fair = _Fair()
         self._order = 0
         self._running = 0
+        self._heavy_running = 0
+        """Heavy decisions (:meth:`_Fair.heavy`) being made now."""
+        self._light_asked = -float("inf")
+        """When (monotonic) a light table last asked for a decision."""
         self._closed = False
         self.restarts = 0
         """How often the worker processes were replaced after one died."""
@@ -262,6 +287,8 @@ class BotPool:
     async def _queued(self, job: BotJob) -> int:
         answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._order += 1
+        if not self._fair.heavy(job.table):
+            self._light_asked = time.monotonic()
         self._fair.add(_Waiting(self._order, job, answer))
         self._dispatch()
         return await answer
@@ -279,9 +306,11 @@ class BotPool:
     def _dispatch(self) -> None:
         """Hand waiting decisions to free worker processes, least-served table first."""
         while not self._closed and self._running < self.workers:
-            item = self._fair.next()
+            light_about = time.monotonic() - self._light_asked <= LIGHT_WINDOW
+            item = self._fair.next(heavy_allowed=self.workers == 1 or not light_about or self._heavy_running < self.workers - 1)
             if item is None:
                 return
+            heavy = self._fair.heavy(item.job.table)
             generation = self._generation
             try:
                 future = self._pool().submit(_decide_in_worker, item.job)
@@ -290,17 +319,19 @@ class BotPool:
                 item.answer.set_exception(BrokenProcessPool(str(exc)))
                 continue
             self._running += 1
+            self._heavy_running += heavy
             started = time.monotonic()
-            future.add_done_callback(partial(self._on_done, item=item, started=started, generation=generation))
+            future.add_done_callback(partial(self._on_done, item=item, started=started, generation=generation, heavy=heavy))
 
-    def _on_done(self, done: Future[int], item: _Waiting, started: float, generation: int) -> None:
+    def _on_done(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         """Called in a pool thread: hand the outcome to the event loop."""
         loop = item.answer.get_loop()
         with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile: nobody waits for the answer
-            loop.call_soon_threadsafe(self._finish, done, item, started, generation)
+            loop.call_soon_threadsafe(self._finish, done, item, started, generation, heavy)
 
-    def _finish(self, done: Future[int], item: _Waiting, started: float, generation: int) -> None:
+    def _finish(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         self._running -= 1
+        self._heavy_running -= heavy
         self._fair.charge(item.job.table, time.monotonic() - started)
         error = done.exception() if not done.cancelled() else BrokenProcessPool("the decision was cancelled")
         if isinstance(error, BrokenProcessPool):

@@ -26,6 +26,8 @@ from stich.web.storage.db import Database
 from stich.web.storage.login_sessions import cookie_identity
 
 log = logging.getLogger("stich.web")
+SESSION_ENDED = "your session has ended (logged out, or logged in anew); connect again"
+"""The error a socket gets when its session stops holding, before it is closed with 4401."""
 
 
 class Connection:
@@ -34,6 +36,9 @@ class Connection:
     Messages are queued and written by a separate task, so a slow client
     never holds up the table; a client whose queue overflows is disconnected.
     """
+
+    remote = False
+    """Whether the client's socket is on another worker (:class:`stich.web.cluster.remote.RemoteConnection`)."""
 
     def __init__(
         self,
@@ -63,6 +68,8 @@ class Connection:
         """Disconnected for misbehaving (flooding, or too slow to read its messages)."""
         self.close_code = 1008
         """The close code once kicked: 1008 (policy), or 4401 when its session has ended."""
+        self.close_when_written = False
+        """Whether the writer closes the socket (with :attr:`close_code`) once it has written what was queued (:meth:`session_ended`)."""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (dropped once the connection is closed)."""
@@ -92,6 +99,8 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
+                    if self.close_when_written:
+                        await self._close(self.close_code)
                     return
                 await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError) as exc:
@@ -118,6 +127,20 @@ class Connection:
         self.session_checked_at = now
         return True
 
+    def session_ended(self) -> None:
+        """Its session ended or got a new token: tell the client, then close the socket (4401) at once, not at its next message.
+
+        A socket that sent nothing after a logout used to go on receiving its
+        seat's ``state``, the hand included, until it spoke (issue 42).
+        """
+        if self.closed:
+            return
+        self.send(error_message("session", SESSION_ENDED))
+        self.close_code = 4401
+        self.kicked = True
+        self.close_when_written = True
+        self.finish()
+
     def finish(self) -> None:
         """Stop the writer after what is queued."""
         self.closed = True
@@ -126,20 +149,23 @@ class Connection:
 
 
 async def screen_message(
-    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int
+    conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int, *, answer_ping: bool = True
 ) -> ClientMessage | None:
     """The checks every client message passes first, wherever its table runs; the message if it goes on, else ``None``.
 
     In order: it spends one of the client's and the address's message budget
     (``allow``; past it the client is disconnected), it must parse
     (:func:`~stich.web.protocol.parse_client_message`; else an error naming the
-    field), a ping is answered here, and a player's socket must still hold the
+    field), a ping is answered here (unless ``answer_ping`` is false: a
+    relaying worker lets the owner answer it, so that a pong proves the whole
+    path), and a player's socket must still hold the
     session it was opened with (else 4401).  ``None`` means it was answered
     here or the socket is kicked (:attr:`Connection.kicked`).  The owner of a
     table (:meth:`TableRuntime.handle`) and a worker relaying a socket to the
     owner (:mod:`stich.web.cluster.manager`) both screen with this.
     """
     if not await allow(conn):
+        log.warning("a socket from %s sent too many messages; disconnected (1008)", conn.address)
         conn.send(error_message(WHOLE, "too many messages; slow down"))
         conn.kicked = True
         return None
@@ -148,11 +174,11 @@ async def screen_message(
     except ProtocolError as exc:
         conn.send(error_message(exc.field, exc.message))
         return None
-    if isinstance(message, PingMessage):
+    if isinstance(message, PingMessage) and answer_ping:
         conn.send({"type": "pong", "id": message.id})
         return None
     if conn.identity is not None and not await conn.session_holds():
-        conn.send(error_message("session", "your session has ended (logged out, or logged in anew); connect again"))
+        conn.send(error_message("session", SESSION_ENDED))
         conn.close_code = 4401
         conn.kicked = True
         return None

@@ -117,8 +117,28 @@ class TableManager:
         await self.bots.close()
 
     async def session_changed(self, session_id: int) -> None:
-        """A session ended or got a new token (the database has it already): its sockets ask the database again at their next message."""
+        """A session ended or got a new token (the database has it already): its sockets here are closed (4401) at once.
+
+        Any other socket that may hold it asks the database again at its next
+        message (:class:`~stich.web.runtime.session_watch.SessionWatch`).
+        """
         self.sessions.changed(session_id)
+        self.end_session_sockets(session_id)
+
+    def end_session_sockets(self, session_id: int) -> None:
+        """Close every socket of this process opened for session ``session_id`` (:meth:`Connection.session_ended`)."""
+        for conn in self.session_sockets(session_id):
+            log.info("a socket of session %d closed: the session ended or got a new token", session_id)
+            conn.session_ended()
+
+    def session_sockets(self, session_id: int) -> list[Connection]:
+        """The sockets connected to this process for session ``session_id`` (clients of other workers are theirs to close)."""
+        return [
+            conn
+            for runtime in self.tables.values()
+            for conn in runtime.connections
+            if not conn.remote and conn.identity is not None and conn.identity.session_id == session_id
+        ]
 
     def get(self, table_id: str) -> TableRuntime | None:
         """The running or open table ``table_id``, or ``None``."""

@@ -50,6 +50,7 @@ from stich.core.session import Session
 from stich.errors import NotationError, StichError
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.session_kinds import forced_seat, session_rules
+from stich.web.guards.names import name_key
 from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
 from stich.web.identity import Identity
 from stich.web.protocol import (
@@ -74,6 +75,7 @@ from stich.web.runtime.seats import Seat, bot_seed, table_bot_spec
 from stich.web.runtime.turn_clock import TurnClock, sooner
 from stich.web.settings import Settings
 from stich.web.storage.db import Database, DealRow, Fence, StaleOwner, TableRow
+from stich.web.storage.models import as_utc
 
 log = logging.getLogger("stich.web")
 
@@ -176,6 +178,8 @@ class TableRuntime:
         self.invite_token = row.invite_token
         self.status = row.status
         self.creator_session_id = row.creator_session_id
+        self.created_at = as_utc(row.created_at).isoformat(timespec="microseconds")
+        """When the table was made (ISO 8601, UTC): the lobby's order, the same on every worker."""
         self.seats = [Seat.from_row(seat) for seat in row.seats]
         self.turn_seconds = row.turn_seconds
         self.continue_seconds = row.continue_seconds
@@ -221,6 +225,10 @@ class TableRuntime:
             if seat.owned_by(identity):
                 return index
         return None
+
+    def _seated(self, identity: Identity) -> bool:
+        """Whether ``identity``'s person sits at the table (the spectators' chat is kept from them on every socket)."""
+        return self.seat_of(identity) is not None
 
     def invite_ok(self, invite: str | None) -> bool:
         """Whether ``invite`` is this table's invite token (compared in constant time)."""
@@ -273,6 +281,7 @@ class TableRuntime:
             "title": self.game.title,
             "status": self.status,
             "private": self.private,
+            "created_at": self.created_at,
             "deals_requested": self.deals_requested,
             "deals_played": counted_deals(session),
             "seats": [self.seat_json(i, now) for i in range(len(self.seats))],
@@ -408,7 +417,7 @@ class TableRuntime:
                     "seats": len(self.seats),
                 }
             )
-            conn.send(self.chat.history_message(conn))
+            conn.send(self.chat.history_message(conn, self._seated))
             if self.broken:
                 conn.send(error_message("table", f"this table cannot continue: {self.broken}"))
             self._send_snapshot(conn)
@@ -471,7 +480,8 @@ class TableRuntime:
         if message is None:
             return
         if isinstance(message, ChatMessage):
-            self.chat.post(conn, message, self.connections)
+            names = [seat.name if seat.kind == "human" else None for seat in self.seats]
+            self.chat.post(conn, message, self.connections, names, self._seated)
             return
         if isinstance(message, SyncMessage):
             async with self.lock:
@@ -598,6 +608,9 @@ class TableRuntime:
                 raise ApiError(422, "seat", f"{self.game.name} has seats 0..{len(self.seats) - 1}")
             elif self.seats[seat].kind != "empty":
                 raise ApiError(409, "seat", f"seat {seat} is taken")
+            taken = {name_key(other.name) for other in self.seats if other.kind == "human" and other.name}
+            if name_key(identity.name) in taken:  # names at one table are unique: nobody speaks in another's name (issue 42)
+                raise ApiError(409, "name", "a player at this table already goes by this name; choose another name to join")
             await self._set_seats({seat: Seat("human", None, identity.name, identity.user_id, identity.session_id)})
             return seat
 

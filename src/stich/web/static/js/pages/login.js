@@ -24,6 +24,7 @@ function errorText(error) {
   if (!(error instanceof ApiError)) return t("error.generic", { message: String(error.message || error) });
   if (error.status === 0) return t("error.network");
   if (error.status === 401) return t("login.wrong");
+  if (error.status === 429 && error.field === "accounts") return t("login.too_many_accounts");
   if (error.status === 429) return t("login.too_many");
   if (error.status === 409 && error.field === "name") return t("login.name_taken");
   if (error.status === 409 && error.field === "session") return t("login.logged_in_no_guest");

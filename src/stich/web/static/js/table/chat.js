@@ -8,7 +8,7 @@ import { h, replace } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { me } from "../store.js";
 
-/** The quick phrases, in the order offered (the server's `stich.web.chat.PHRASES`). */
+/** The quick phrases, in the order offered (the server's `stich.web.runtime.chat.PHRASES`). */
 export const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "wait", "back", "bye"];
 /** Messages kept on the page (the server keeps its own last ones for late joiners). */
 const KEPT = 200;
@@ -204,7 +204,9 @@ export function createChat({ send }) {
     if (!CHAT_FIELDS.has(String(msg.field))) return false;
     let text;
     if (msg.status === 429) text = t("chat.error.rate", { seconds: msg.retry_after ?? 1 });
+    else if (msg.field === "chat" && /goes by your name/.test(String(msg.message))) text = t("chat.error.name_taken");
     else if (msg.field === "chat") text = t("chat.sign_in");
+    else if (/combining marks/.test(String(msg.message))) text = t("chat.error.marks");
     else if (msg.field === "phrase") text = t("chat.error.phrase");
     else if (/too long/.test(String(msg.message))) text = t("chat.error.too_long", { max: c.maxChars });
     else text = t("chat.error.empty");
@@ -237,6 +239,7 @@ export function createChat({ send }) {
       " ",
       h("span", { class: "chat-who", testid: "chat-who", text: m.name }),
       m.channel === "spectators" ? h("span", { class: "tag chat-tag", text: t("chat.spectator_tag") }) : null,
+      m.guest ? h("span", { class: "tag chat-tag", testid: "chat-guest", text: t("chat.guest_tag") }) : null,
       " ",
       h("span", { class: ["chat-text", phrase ? "phrase" : ""], testid: "chat-text", text: phrase ? t(`chat.phrase.${phrase}`, {}, phrase) : m.text }),
       own
