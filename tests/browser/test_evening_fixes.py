@@ -426,3 +426,120 @@ def test_the_table_on_a_phone(make_context: ContextFactory, screenshot: Screensh
     assert shown["topbar"] < 60, shown
     assert shown["overlap"] is False, shown
     assert shown["sheetRight"] <= shown["width"], shown
+
+
+THROWN_IN_TABLE = """async ([game, rows, running, requested]) => {
+  const { createHead } = await import("/static/js/table/head.js");
+  const { createEvaluationView } = await import("/static/js/table/evaluation_view.js");
+  const { renderSheet } = await import("/static/js/table/panels.js");
+  const div = () => document.createElement("div");
+  const sheet = new Map(rows.map((row) => [row.deal, row]));
+  const s = { summary: { game, deals_requested: requested }, table: { deals_requested: requested }, sheet,
+              dealStart: { deal: 100, number: running }, lastEnd: { ...rows[rows.length - 1], totals: [0, 0, 0] },
+              evalHidden: false, waiting: null };
+  const inviteBox = div();
+  inviteBox.append(document.createElement("span"));
+  const ctx = { s, title: div(), dealInfo: div(), inviteBox, inviteInput: document.createElement("input"), copyButton: div(),
+                watching: div(), notice: div(), felt: div(), rulesLine: div(), layout: div(), gameName: () => game,
+                status: () => "playing", tableId: "t", invite: null, evaluation: div(), showEval: div(), side: div(),
+                socket: () => null, names: () => ["Anna", "Bert", "Cleo"], mySeat: () => 0, inviteQuery: "",
+                betweenDeals: () => false, render: () => {} };
+  createHead(ctx).renderHead();
+  createEvaluationView(ctx).renderEvaluation();
+  const box = div();
+  renderSheet(box, { rows, totals: [0, 0, 0], names: ["Anna", "Bert", "Cleo"], mySeat: 0, gameName: game, inviteQuery: "" });
+  return { head: ctx.dealInfo.textContent, title: ctx.evaluation.querySelector(".eval-top h2").textContent,
+           next: ctx.evaluation.querySelector("[data-testid=eval-next]").textContent,
+           numbers: [...box.querySelectorAll("tbody tr td:first-child")].map((td) => td.textContent) };
+}"""
+"""Header, evaluation and score sheet of a table whose last finished deal is ``rows[-1]`` and whose deal ``running`` runs."""
+
+TAPP_WON = {"kind": "game", "contract": "dreier", "declarer": 0, "won": True, "scores": [6, -3, -3], "items": [], "per_defender": -3}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_thrown_in_deal_is_no_game_of_the_list_in_header_sheet_and_evaluation(make_context: ContextFactory, lang: str) -> None:
+    """Defect 10: after a thrown-in Tapp deal the header said "1 von 3 Spielen gespielt · Spiel 3".
+
+    "Spiel N" and "gespielt" both count the deals that count toward the list [tapp_tarock.md §3.3: a thrown-in deal
+    is redealt and is no game]; the thrown-in deal has no number on the sheet and its evaluation says it does not count.
+    """
+    page = client_page(make_context, lang)
+    thrown = {"kind": "all_pass", "redeal": True, "next_dealer": 1, "scores": [0, 0, 0]}
+    rows = [{"deal": 1, "number": 0, "result": TAPP_WON}, {"deal": 2, "number": 1, "result": thrown}]
+    seen = page.evaluate(THROWN_IN_TABLE, ["tapp_tarock", rows, 2, 3])
+    played = client_text(page, "table.deals_played").replace("{played}", "1").replace("{total}", "3")
+    assert seen["head"].endswith(f"{played} · {client_text(page, 'table.deal_no_again').replace('{n}', '2')}"), seen
+    assert seen["title"] == client_text(page, "result.title_redeal"), seen
+    assert seen["next"] == client_text(page, "result.next_running").replace("{n}", "2"), seen
+    assert seen["numbers"] == ["1", "–"], seen
+
+    # Dappen's deal "ins Loch" counts toward the list (redeal: false): it is game 2, and the next is game 3 [dappen.md]
+    loch = {"kind": "thrown", "reason": "all passed (ins Loch)", "seat": None, "redeal": False, "scores": [0, 0, 0]}
+    rows = [{"deal": 1, "number": 0, "result": TAPP_WON}, {"deal": 2, "number": 1, "result": loch}]
+    seen = page.evaluate(THROWN_IN_TABLE, ["dappen", rows, 2, 6])
+    played = client_text(page, "table.deals_played").replace("{played}", "2").replace("{total}", "6")
+    assert seen["head"].endswith(f"{played} · {client_text(page, 'table.deal_no').replace('{n}', '3')}"), seen
+    assert seen["title"] == client_text(page, "result.title").replace("{n}", "2"), seen
+    assert seen["numbers"] == ["1", "2"], seen
+
+
+EVALUATION_FACTS = """async ([result, game, names]) => {
+  const { evaluationContent } = await import("/static/js/results.js");
+  const box = document.createElement("div");
+  box.append(...evaluationContent(result, { gameName: game, names, mySeat: 0 }));
+  document.body.append(box);
+  const terms = [...box.querySelectorAll(".eval-facts dt")];
+  const facts = Object.fromEntries(terms.map((dt) => [dt.innerText.trim(), dt.nextElementSibling.innerText.trim()]));
+  box.remove();
+  return facts;
+}"""
+
+DAPPEN_OPPONENTS_WON = {
+    "kind": "game",
+    "contract": "solo",
+    "lone": 1,
+    "opponents": [2, 3, 4, 5, 0],
+    "payers": [2, 3, 4, 5, 0],
+    "winner": "opponents",
+    "points": {"lone": 27, "opponents": 52},
+    "tricks": {"lone": 1, "opponents": 6},
+    "value": 15,
+    "factor": 1,
+    "per_opponent": 15,
+    "ulti": [],
+    "payments": {"game": [15, -75, 15, 15, 15, 15], "ulti": [0] * 6},
+    "scores": [15, -75, 15, 15, 15, 15],
+}
+"""A Dappen solo the opponents won, as the engine books it (seed 0, random play, its Ulti left out): the value is unsigned."""
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_evaluation_says_what_the_score_sheet_books(make_context: ContextFactory, lang: str) -> None:
+    """Defect 9: Dappen "Die Gegner gewinnen" beside "Spielwert: 5 für Alleinspieler"; Tapp "Jeder Gegenspieler bekommt 7"
+    while the sheet gives +6 each.
+
+    Dappen books the value to the winning side [dappen.md §8.1]; Tapp Tarock settles hand bonuses apart from the game
+    [tapp_tarock.md §8.3: the holder collects from each other player], so a defender's booking is the game's amount
+    plus the bonuses, and the line names both.
+    """
+    page = client_page(make_context, lang)
+    names = ["Anna", "Bert", "Cleo", "Dora", "Emil", "Fritz"]
+    facts = page.evaluate(EVALUATION_FACTS, [DAPPEN_OPPONENTS_WON, "dappen", names])
+    value_for = client_text(page, "result.value_for").replace("{value}", "15")
+    assert facts[client_text(page, "result.value")] == value_for.replace("{side}", client_text(page, "party.opponents")), facts
+    assert facts[client_text(page, "result.per_opponent")] == "15", facts
+    # with its lost Ulti (10 a payer) each opponent books 25: the game's 15 says it is without the Ulti
+    ulti = {**DAPPEN_OPPONENTS_WON, "ulti": [{"trump": 3, "won": False, "cents": 10}], "scores": [25, -125, 25, 25, 25, 25]}
+    facts = page.evaluate(EVALUATION_FACTS, [ulti, "dappen", names])
+    assert facts[client_text(page, "result.per_opponent")] == f"15 {client_text(page, 'result.game_without_ulti')}", facts
+
+    tapp = {**TAPP_DEFENDERS_WON, "defenders": [2, 0], "hand_bonuses": [{"name": "koepfe", "seat": 1, "value": 1, "settlement": "holder"}]}
+    facts = page.evaluate(EVALUATION_FACTS, [tapp, "tapp_tarock", names[:3]])
+    split = client_text(page, "result.defender_split").replace("{game}", "+192").replace("{bonus}", "-1")
+    assert facts[client_text(page, "result.each_defender_gets")] == f"191 {split}", facts  # the sheet: +191 each
+
+    # a holder-settled bonus of one defender: the defenders book differently, so the line is the game's and says so
+    uneven = {**tapp, "scores": [194, -385, 191], "hand_bonuses": [{"name": "koepfe", "seat": 0, "value": 1, "settlement": "holder"}]}
+    facts = page.evaluate(EVALUATION_FACTS, [uneven, "tapp_tarock", names[:3]])
+    assert facts[client_text(page, "result.each_defender_gets")] == f"192 {client_text(page, 'result.defender_game_only')}", facts

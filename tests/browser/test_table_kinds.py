@@ -9,6 +9,7 @@ a Normalspiel while only solo buttons are offered [doppelkopf.md §2.3].
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -72,3 +73,36 @@ def test_a_vorfuehrung_is_said_on_the_table(
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the table scrolls sideways by {overflow} px"
     screenshot(page, f"vorfuehrung-{lang}", full_page=False)
+
+
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+def test_a_free_dappen_table_of_one_deal_a_seat_stays_free_play(
+    make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
+) -> None:
+    """Issue 40, defect 7: the form said "Freies Spiel", the table was made a six-deal list; "Freies Spiel" again changed nothing.
+
+    Dappen has no compulsory deals, so six deals at six seats are the same deals free or as a list [dappen.md §2]:
+    the table is what its creator asked for, in the form's preview, on the table page and in its summary.
+    """
+    page = person(make_context, lang, viewport, "Dora")
+    page.goto("/#/")
+    page.locator(tid("create-game")).select_option("dappen")
+    expect(page.locator(tid("create-kind"))).to_have_value("free")
+    expect(page.locator(tid("create-deals"))).to_have_value("6")
+    free = client_text(page, "rules.kind_free").replace("{deals}", "6")
+    rules = page.locator(tid("create-rules"))
+    expect(rules).to_contain_text(free)
+    page.locator(tid("create-kind")).select_option("list")
+    expect(rules).to_contain_text(client_text(page, "rules.kind_list").replace("{deals}", "6"))
+    page.locator(tid("create-kind")).select_option("free")
+    expect(rules).to_contain_text(free)
+    page.locator(tid("create-submit")).click()
+    page.wait_for_url(re.compile(r".*#/table/[^/?]+"))
+    table_id = page.url.split("#/table/")[1].split("?")[0]
+    summary: dict[str, Any] = page.request.get(f"/api/tables/{table_id}").json()
+    assert summary["rules"]["kind"] == "free" and summary["deals_requested"] == 6, summary
+    expect(page.locator(tid("table-rules"))).to_contain_text(free)
+    screenshot(page, f"dappen-free-{lang}", full_page=False)
+
+    made = page.request.post("/api/tables", data={"game": "dappen", "kind": "list", "seat": 0})
+    assert made.status == 201 and made.json()["rules"]["kind"] == "list", made.text()

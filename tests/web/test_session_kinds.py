@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from stich.core.registry import make_game, session_class
+from stich.core.registry import game_from_string, make_game, session_class
 from stich.web.deals.session_kinds import forced_seat, list_length, session_rules
 
 from .helpers import Reader, call, connect, create_table, new_guest
@@ -91,3 +91,13 @@ def test_the_deal_start_names_the_forced_soloist(client: TestClient) -> None:
     with connect(client, table["id"], token) as ws:
         start = Reader(ws).until(lambda m: m["type"] == "deal_start")
     assert start["forced"] == {"seat": 1, "why": "vorfuehrung"}
+
+
+def test_the_requested_kind_tells_free_from_list_only_where_the_deals_are_the_same() -> None:
+    """Issue 40, defect 7: six Dappen deals at six seats are free play or a list as asked; a Doppelkopf table's kind follows Pflichtsolo."""
+    dappen = game_from_string("dappen")
+    assert session_rules(dappen, 6)["kind"] == "list"  # no kind stored (older tables): derived as before
+    assert session_rules(dappen, 6, "free")["kind"] == "free"
+    assert session_rules(dappen, 6, "list")["kind"] == "list"
+    doppelkopf = game_from_string("doppelkopf(preset=ddv)")
+    assert session_rules(doppelkopf, 24, "free")["kind"] == "list"  # pflichtsolo on: compulsory deals make it a list

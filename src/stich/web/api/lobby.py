@@ -9,6 +9,7 @@ stored, and a refusal names the field at fault
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -235,7 +236,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     table = check_table(body, svc.settings)
     async with player(request, response) as identity:
         row = new_table_row(
-            table.game, table.deals, body.private, identity, body.seat, utcnow(), table.turn_seconds, table.continue_seconds
+            table.game, table.deals, body.private, identity, body.seat, utcnow(), table.turn_seconds, table.continue_seconds, body.kind
         )
         runtime = await svc.tables.create(row, identity, request_address(request), table.bots)
     return runtime.summary(identity)
@@ -248,7 +249,7 @@ def table_rules(body: CreateTable, request: Request) -> dict[str, Any]:
     The body is checked as creation checks it (:func:`check_table`).
     """
     table = check_table(body, services(request).settings)
-    return session_rules(table.game, table.deals)
+    return session_rules(table.game, table.deals, body.kind)
 
 
 @router.get("/tables/{table_id}")
@@ -273,11 +274,20 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
         "status": row.status,
         "private": row.private,
         "deals_requested": row.deals_requested,
-        "deals_played": sum(1 for d in deals if d.status == "finished"),
+        "deals_played": sum(1 for d in deals if d.status == "finished" and _counts_toward_list(d.record)),
         "seats": [{"seat": s.seat, "kind": s.kind, "name": f"{s.bot} bot" if s.kind == "bot" else s.name, "bot": s.bot} for s in row.seats],
         "turn_seconds": row.turn_seconds,
         "continue_seconds": row.continue_seconds,
     }
+
+
+def _counts_toward_list(record: str | None) -> bool:
+    """Whether a finished deal counts toward its table's list: one thrown in and dealt again (``redeal``) does not (issue 40, defect 10)."""
+    try:
+        result = json.loads(record or "{}").get("result") or {}
+    except (ValueError, AttributeError):
+        return True
+    return not (isinstance(result, dict) and result.get("redeal") is True)
 
 
 @router.post("/tables/{table_id}/join")

@@ -75,11 +75,14 @@ def kind_deals(game: Game, kind: TableKind | None, deals: int | None) -> int:
     return deals
 
 
-def session_rules(game: Game, deals: int) -> dict[str, Any]:
+def session_rules(game: Game, deals: int, requested: str | None = None) -> dict[str, Any]:
     """A table's list as data for the client to word: length, kind, who deals, what is compulsory.
 
     ``kind`` is ``list`` when the compulsory option is on or the deals are
-    whole rounds of a game without one; ``compulsory`` names what is
+    whole rounds of a game without one, unless its creator asked for a
+    ``requested`` kind: a game without compulsory deals plays the same deals
+    either way, so a free Dappen table of six deals stays free play;
+    ``compulsory`` names what is
     compulsory (``pflichtsolo``, with ``vorfuehrung`` when owed solos are
     forced at the round's end; ``mussrunde``), or ``None``.
     """
@@ -88,6 +91,8 @@ def session_rules(game: Game, deals: int) -> dict[str, Any]:
     compulsory_on = option is not None and bool(getattr(game.options, option))
     whole_rounds = deals % length == 0
     kind = "list" if (compulsory_on if option is not None else whole_rounds) else "free"
+    if option is None and requested in ("free", "list"):
+        kind = requested  # the same deals either way: only the creator's word tells them apart (issue 40, defect 7)
     compulsory = None
     if compulsory_on:
         compulsory = "pflichtsolo" if game.name == "doppelkopf" else "mussrunde"

@@ -106,6 +106,7 @@ def new_table_row(
     created_at: Any,
     turn_seconds: int | None = None,
     continue_seconds: int | None = None,
+    kind: str | None = None,
 ) -> TableRow:
     """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given, and its time limits."""
     seats = [SeatRow(i, "empty") for i in range(game.num_seats)]
@@ -126,4 +127,5 @@ def new_table_row(
         seats=tuple(seats),
         turn_seconds=turn_seconds,
         continue_seconds=continue_seconds,
+        kind=kind,
     )

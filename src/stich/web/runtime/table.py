@@ -83,6 +83,14 @@ COMMITMENT_CONSTRUCTION = 'sha256(seed in decimal + ":" + salt), hex'
 """How a deal's commitment is made (sent with every ``deal_start``; see :mod:`stich.web.deals.fairness`)."""
 
 
+def counted_deals(session: Session | None) -> int:
+    """Finished deals that count toward the list: a deal thrown in and dealt again (``redeal`` in its notes) does not.
+
+    The table's header and the lobby say "N von M Spielen gespielt" with it (issue 40, defect 10).
+    """
+    return 0 if session is None else sum(1 for row in session.rows if not row.notes.get("redeal"))
+
+
 @dataclass
 class CurrentDeal:
     """The deal being played: its database id, its number in the list and its committed seed."""
@@ -165,6 +173,7 @@ class TableRuntime:
         self.id = row.id
         self.game = game_from_string(row.game)
         self.deals_requested = row.deals_requested
+        self.kind = row.kind
         self.private = row.private
         self.invite_token = row.invite_token
         self.status = row.status
@@ -274,7 +283,7 @@ class TableRuntime:
             "private": self.private,
             "created_at": self.created_at,
             "deals_requested": self.deals_requested,
-            "deals_played": len(session.rows) if session else 0,
+            "deals_played": counted_deals(session),
             "seats": [self.seat_json(i, now) for i in range(len(self.seats))],
             "totals": list(session.totals) if session else [0] * len(self.seats),
             "your_seat": seat,
@@ -282,7 +291,7 @@ class TableRuntime:
             "invite": self.invite_path() if member else None,
             "socket": f"/ws/tables/{self.id}",
             "broken": self.broken,
-            "rules": session_rules(self.game, self.deals_requested),
+            "rules": session_rules(self.game, self.deals_requested, self.kind),
             "turn_seconds": self.turn_seconds,
             "continue_seconds": self.continue_seconds,
         }
@@ -300,7 +309,7 @@ class TableRuntime:
             "status": self.status,
             "seats": [self.seat_json(i) for i in range(len(self.seats))],
             "deals_requested": self.deals_requested,
-            "deals_played": len(session.rows) if session else 0,
+            "deals_played": counted_deals(session),
             "totals": list(session.totals) if session else [0] * len(self.seats),
         }
 

@@ -90,6 +90,8 @@ class TableRow:
     """Longest wait for every person's "Weiter" after a deal (``None``: see :mod:`stich.web.runtime.ready_wait`)."""
     lease_epoch: int = 0
     """How often a worker took the table over (several workers: the fencing token of its writes, :meth:`Database.take_over`)."""
+    kind: str | None = None
+    """The kind its creator asked for (``free``, ``list``); ``None``: derived from game and deals (issue 40, defect 7)."""
 
 
 @dataclass(frozen=True)
@@ -322,6 +324,7 @@ class Database:
                     created_at=table.created_at,
                     turn_seconds=table.turn_seconds,
                     continue_seconds=table.continue_seconds,
+                    kind=table.kind,
                 )
             )
             db.flush()
@@ -370,6 +373,7 @@ class Database:
                 t.turn_seconds,
                 t.continue_seconds,
                 t.lease_epoch,
+                t.kind,
             )
             for t in tables
         ]

@@ -89,6 +89,8 @@ class GameTable(Base):
     """Seconds the evaluation waits at most for every person's "Weiter"; ``NULL``: see :mod:`stich.web.runtime.ready_wait`."""
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """How often another worker took the table over (several workers: a write checks it, fencing a stale owner; decision 0033)."""
+    kind: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The kind its creator asked for, ``free`` or ``list``; ``NULL``: derived from game and deals (issue 40, defect 7)."""
 
 
 class TableSeat(Base):

@@ -23,6 +23,25 @@ export function thrownIn(result) {
   return Boolean(result.redeal) || ["all_pass", "thrown", "thrown_in", "schmeissen", "redeal"].includes(result.kind);
 }
 
+/**
+ * Whether a finished deal counts toward the table's list.  A deal thrown in and dealt again (``redeal``: Tapp
+ * Tarock, Droggn, Dobbm, Doppelkopf) does not; Dappen's deal "ins Loch" (``redeal: false``) does [dappen.md].
+ */
+export function countsTowardList(result) {
+  if (result && typeof result.redeal === "boolean") return !result.redeal;
+  return !thrownIn(result || {});
+}
+
+/**
+ * The game number of deal ``number`` (0-based, counting every deal dealt) on a sheet of finished rows: "Spiel N"
+ * always counts only the deals that count toward the list, so header, score sheet and evaluation agree (issue 40,
+ * defect 10).  ``null`` for a deal that was thrown in and dealt again: it is no game of the list.
+ */
+export function gameNumber(rows, number, result) {
+  if (result && !countsTowardList(result)) return null;
+  return 1 + rows.filter((row) => row.number < number && countsTowardList(row.result)).length;
+}
+
 /** A short label of a finished deal for the score sheet ("Damensolo (Anna)", "Dreier (Bert) won"). */
 export function dealSummary(gameName, result, names) {
   if (!result) return "";
@@ -81,6 +100,15 @@ function itemRows(gameName, result, names) {
   return rows;
 }
 
+/** What the score sheet books for each defender when all of them book the same (``null`` otherwise, or unknown). */
+function defenderBooking(result) {
+  const defenders = Array.isArray(result.defenders) ? result.defenders : [];
+  const scores = result.scores || [];
+  const booked = defenders.map((seat) => scores[seat]);
+  if (!booked.length || booked.some((n) => typeof n !== "number" || n !== booked[0])) return null;
+  return booked[0];
+}
+
 function facts(gameName, result) {
   const out = [];
   const add = (label, value) => {
@@ -101,14 +129,27 @@ function facts(gameName, result) {
   if (result.margin !== undefined) add(t("result.margin"), result.margin);
   if (result.multiplier && result.multiplier !== 1) add(t("result.multiplier"), `×${result.multiplier}`);
   if (result.doubles) add(t("result.doubles"), result.doubles);
-  // What each defender pays or receives, as a positive amount: a winner's points never read negative.
-  if (typeof result.per_defender === "number" && result.per_defender) add(t(result.per_defender > 0 ? "result.each_defender_pays" : "result.each_defender_gets"), formatNumber(Math.abs(result.per_defender)));
+  // What each defender pays or receives, as a positive amount: a winner's points never read negative.  It is what the
+  // score sheet books for each defender; where hand bonuses move it off the game's amount, both parts are named
+  // ("bekommt 6 (Spiel +7, Handboni −1)", issue 40, defect 9).
+  if (typeof result.per_defender === "number") {
+    const booked = defenderBooking(result);
+    const amount = booked ?? -result.per_defender;
+    let split = "";
+    if (booked !== null && booked !== -result.per_defender) split = ` ${t("result.defender_split", { game: signed(-result.per_defender), bonus: signed(booked + result.per_defender) })}`;
+    else if (booked === null && (result.hand_bonuses || []).length) split = ` ${t("result.defender_game_only")}`;
+    if (amount || split) add(t(amount > 0 ? "result.each_defender_gets" : "result.each_defender_pays"), formatNumber(Math.abs(amount)) + split);
+  }
   if (result.payment !== undefined) add(t("result.payment"), formatNumber(result.payment));
-  if (result.per_opponent !== undefined) add(t("result.per_opponent"), formatNumber(result.per_opponent));
+  // Dappen's Ultis are paid apart from the game [dappen.md §8.1: multipliers never apply to Ultis]: say so when the
+  // sheet's amounts hold them too (issue 40, defect 9)
+  if (result.per_opponent !== undefined) add(t("result.per_opponent"), formatNumber(result.per_opponent) + ((result.ulti || []).length ? ` ${t("result.game_without_ulti")}` : ""));
   if (typeof result.value === "number") {
-    // A declarer's value below zero is the other side's win: shown as what it is worth, and for whom.
+    // A declarer's value below zero is the other side's win: shown as what it is worth, and for whom.  A result that
+    // names its winner (Dappen books an unsigned value) is worth it for that side (issue 40, defect 9).
     const lone = typeof result.lone === "number";
-    const side = partyLabel(result.value >= 0 ? (lone ? "lone" : "declarer") : lone ? "opponents" : "defenders");
+    const bySign = result.value >= 0 ? (lone ? "lone" : "declarer") : lone ? "opponents" : "defenders";
+    const side = partyLabel(typeof result.winner === "string" ? result.winner : bySign);
     add(t("result.value"), result.value ? t("result.value_for", { value: formatNumber(Math.abs(result.value)), side }) : formatNumber(0));
   }
   return out;

@@ -3,7 +3,7 @@
 
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
-import { evaluationContent } from "../results.js";
+import { evaluationContent, gameNumber } from "../results.js";
 import { mustContinue, waitingLine } from "./ready.js";
 
 /** The evaluation box of one table page. */
@@ -28,14 +28,16 @@ export function createEvaluationView(ctx) {
     }
     const recordUrl = `${end.record_url || `/api/deals/${end.deal}/record`}${inviteQuery}`;
     const more = status() === "playing";
-    const running = more && s.dealStart && s.dealStart.deal !== end.deal ? s.dealStart.number + 1 : null;
+    const rows = [...s.sheet.values()];
+    const running = more && s.dealStart && s.dealStart.deal !== end.deal ? gameNumber(rows, s.dealStart.number) : null;
+    const endNumber = gameNumber(rows, end.number ?? 0, end.result || {}); // null: thrown in, no game of the list
     // While the next deal runs, the last one's evaluation moves beside the table: it covers neither trick nor buttons.
     const home = running ? side : felt;
     if (evaluation.parentNode !== home) (running ? side.prepend(evaluation) : felt.append(evaluation));
     evaluation.classList.toggle("docked", Boolean(running));
     replace(
       evaluation,
-      h("div", { class: "eval-top" }, h("h2", { text: t("result.title", { n: (end.number ?? 0) + 1 }) }), h("button", { type: "button", class: "ghost small close", testid: "eval-close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
+      h("div", { class: "eval-top" }, h("h2", { testid: "eval-title", text: endNumber === null ? t("result.title_redeal") : t("result.title", { n: endNumber }) }), h("button", { type: "button", class: "ghost small close", testid: "eval-close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
       // only the body scrolls: the title with its ✕ and the actions below stay in view (issue 40, defect 2)
       h("div", { class: "eval-body", testid: "eval-body" }, evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null })),
       h(

@@ -3,7 +3,7 @@
 
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
-import { thrownIn } from "../results.js";
+import { countsTowardList, gameNumber } from "../results.js";
 import { gameTitle, presetOf, presetTitle } from "../games.js";
 import { rulesLink } from "../pages/rules.js";
 import { rulesText } from "../session_rules.js";
@@ -18,10 +18,16 @@ export function createHead(ctx) {
     replace(title, name ? gameTitle(name, s.summary?.title) : t("table.title"), preset ? h("span", { class: "tag", text: presetTitle(name, preset) }) : null, s.summary?.private ? h("span", { class: "tag lock", text: t("lobby.private") }) : null, name ? rulesLink(name, true) : null);
     const requested = s.table?.deals_requested ?? s.summary?.deals_requested;
     const finishedRows = [...s.sheet.values()];
-    const played = finishedRows.filter((row) => !thrownIn(row.result || {})).length; // a thrown-in deal is no played deal
+    // "gespielt" and "Spiel N" both count the deals that count toward the list; one thrown in and dealt again
+    // is no game of the list (issue 40, defect 10)
+    const played = finishedRows.filter((row) => countsTowardList(row.result)).length;
     const parts = [t(`status.${status()}`)];
     if (requested) parts.push(t("table.deals_played", { played, total: requested }));
-    if (s.dealStart && status() === "playing") parts.push(t("table.deal_no", { n: s.dealStart.number + 1 }));
+    const n = s.dealStart && status() === "playing" ? gameNumber(finishedRows, s.dealStart.number, s.sheet.get(s.dealStart.deal)?.result) : null;
+    if (n !== null) {
+      const redealt = finishedRows.some((row) => row.number === s.dealStart.number - 1 && !countsTowardList(row.result));
+      parts.push(t(redealt ? "table.deal_no_again" : "table.deal_no", { n }));
+    }
     dealInfo.textContent = parts.join(" · ");
     const path = s.summary?.invite;
     const token = path ? new URLSearchParams(path.split("?")[1] || "").get("invite") : invite;

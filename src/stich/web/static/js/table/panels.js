@@ -3,7 +3,7 @@
 import { h, replace } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { contractLabel, eventText, partyLabel } from "../labels.js";
-import { dealSummary } from "../results.js";
+import { dealSummary, gameNumber } from "../results.js";
 import { forcedWhy } from "../session_rules.js";
 import { standInMark, timeoutMark } from "../absence.js";
 
@@ -84,7 +84,7 @@ export function renderSheet(container, { rows, totals, names, mySeat, gameName, 
                 h(
                   "tr",
                   {},
-                  h("td", { text: String(row.number + 1) }),
+                  h("td", { testid: "sheet-number", text: String(gameNumber(rows, row.number, row.result) ?? "–") }),
                   h("td", {}, h("a", { href: `#/replay/${row.deal}${inviteQuery}`, class: "sheet-replay", title: t("sheet.replay"), text: dealSummary(gameName, row.result, names) || t("sheet.deal") }), standInMark(row.standIn, names), timeoutMark(row.timedOut, names)),
                   (row.result?.scores || []).map((score, i) => h("td", { class: ["num", score > 0 && "plus", score < 0 && "minus", mine(i)], text: formatNumber(score) })),
                 ),
