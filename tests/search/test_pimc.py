@@ -21,21 +21,7 @@ from stich.search.budget import LEVELS
 from stich.search.voting import vote, winsorized_mean
 
 from ._doubling_helpers import DOUBLING_PHASES, doubling_decision
-
-
-def _play_until(game: Game, seed: int, stop: int) -> State:
-    """A deal after ``stop`` decisions of heuristic bots (or earlier, at its end)."""
-    from stich.bots.heuristic import make_heuristic
-
-    bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
-    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
-    for _ in range(stop):
-        if state.is_terminal():
-            break
-        mover = state.current_player()
-        state.apply(bots[mover].choose(state.observation(mover)))
-    return state
-
+from ._pimc_helpers import play_until, twin_deals
 
 # ------------------------------------------------------------------ registry and options
 
@@ -169,7 +155,7 @@ def test_vote_pairs_worlds_and_prefers_the_base_on_ties() -> None:
 def test_single_legal_action_is_played_without_search() -> None:
     game = make_game("doppelkopf")
     for seed in range(50):
-        state = _play_until(game, seed, 20)
+        state = play_until(game, seed, 20)
         while not state.is_terminal() and len(state.legal_codes()) != 1:
             state.apply(state.legal_codes()[0])
         if not state.is_terminal():
@@ -207,17 +193,7 @@ def test_decision_depends_on_the_observation_only(name: str, stop: int) -> None:
     """Two different true deals with the same observation give the same decision (the bot never sees the state)."""
     game = make_game(name)
     compared = 0
-    for seed in range(40):
-        state = _play_until(game, seed, stop)
-        if state.is_terminal() or len(state.legal_codes()) < 2:
-            continue
-        seat = state.current_player()
-        observation = state.observation(seat)
-        other = prepare_sampler(game, observation).sample(random.Random(seed))
-        hidden = [s for s in range(game.num_seats) if s != seat]
-        if all(other.hand_mask(s) == state.hand_mask(s) for s in hidden):
-            continue  # the sampler happened to draw the real deal
-        assert other.observation(seat) == observation
+    for _state, other, seat, observation in twin_deals(game, stop):
         first = make_pimc(game, seat, 99, worlds=4).choose(observation)
         second = make_pimc(game, seat, 99, worlds=4).choose(other.observation(seat))
         assert first == second
@@ -273,7 +249,7 @@ def _dobbm_defender_to_double() -> State:
     """A Dobbm deal of heuristic bots at a defender's first doubling decision after a bid Dobbm with earlier passes."""
     game = make_game("dobbm")
     for seed in range(200):
-        state = _play_until(game, seed, 0)
+        state = play_until(game, seed, 0)
         from stich.bots.heuristic import make_heuristic
 
         bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
@@ -476,7 +452,7 @@ def test_no_world_fits_gives_the_heuristics_decision(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(pimc, "prepare_sampler", no_world)
     game = make_game("dappen")
     # the first decision from the 40th on with a choice (how many steps lead there depends on the bidding's rules)
-    deals = (_play_until(game, 3, stop) for stop in range(40, 80))
+    deals = (play_until(game, 3, stop) for stop in range(40, 80))
     state = next(s for s in deals if len(s.observation(s.current_player()).legal_actions) > 1)
     seat = state.current_player()
     observation = state.observation(seat)

@@ -22,17 +22,7 @@ from stich.core.registry import make_game
 from stich.errors import OptionError
 from stich.search.voting import effective_worlds, vote, weighted_winsorized_mean, winsorized_mean
 
-
-def _play_until(game: Game, seed: int, stop: int) -> State:
-    """A deal after ``stop`` decisions of heuristic bots (or earlier, at its end)."""
-    bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
-    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
-    for _ in range(stop):
-        if state.is_terminal():
-            break
-        mover = state.current_player()
-        state.apply(bots[mover].choose(state.observation(mover)))
-    return state
+from ._pimc_helpers import play_until, twin_deals
 
 
 def _inference(game: Game, state: State, seat: int, *, proposals: int = 4, beta: float = 2.0, window: int = 4) -> InferenceSampler:
@@ -75,7 +65,7 @@ def test_bad_inference_options_are_named(options: dict[str, object], named: str)
 
 def test_the_heuristic_made_stochastic_is_a_softmax_over_its_pick() -> None:
     game = make_game("doppelkopf")
-    state = _play_until(game, 4, 10)
+    state = play_until(game, 4, 10)
     mover = state.current_player()
     legal = state.legal_codes()
     assert len(legal) >= 2
@@ -105,7 +95,7 @@ def test_choose_index_is_proportional_to_the_likelihood() -> None:
 @pytest.mark.parametrize(("name", "stop"), [("doppelkopf", 20), ("tapp_tarock", 20), ("dobbm", 16), ("droggn", 30), ("dappen", 12)])
 def test_weighted_worlds_never_contradict_the_observation(name: str, stop: int) -> None:
     game = make_game(name)
-    state = _play_until(game, 7, stop)
+    state = play_until(game, 7, stop)
     assert not state.is_terminal()
     seat = state.current_player()
     sampler = _inference(game, state, seat)
@@ -146,17 +136,8 @@ def test_weights_and_decisions_depend_on_the_observation_only(name: str, stop: i
     """Unseen cards swapped between the other seats (another deal with the same observation): the same weights, worlds and decision."""
     game = make_game(name)
     compared = 0
-    for seed in range(40):
-        state = _play_until(game, seed, stop)
-        if state.is_terminal() or len(state.legal_codes()) < 2:
-            continue
-        seat = state.current_player()
-        observation = state.observation(seat)
-        other = prepare_sampler(game, observation).sample(random.Random(seed))
+    for state, other, seat, observation in twin_deals(game, stop):
         hidden = [s for s in range(game.num_seats) if s != seat]
-        if all(other.hand_mask(s) == state.hand_mask(s) for s in hidden):
-            continue  # the sampler happened to draw the real deal
-        assert other.observation(seat) == observation
         first, second = _inference(game, state, seat, proposals=proposals), _inference(game, other, seat, proposals=proposals)
         for draw in range(3):
             a, b = first.sample(random.Random(draw)), second.sample(random.Random(draw))
@@ -190,7 +171,7 @@ def test_pimc_with_inference_plays_a_complete_deal(name: str) -> None:
 
 def test_a_weighed_world_carries_its_likelihood() -> None:
     game = make_game("doppelkopf")
-    state = _play_until(game, 7, 20)
+    state = play_until(game, 7, 20)
     seat = state.current_player()
     weighing = _inference(game, state, seat, proposals=1)
     assert weighing.weighting
@@ -210,7 +191,7 @@ def test_a_weighed_world_carries_its_likelihood() -> None:
 
 def test_pimc_votes_with_the_weights_of_its_worlds() -> None:
     game = make_game("doppelkopf")
-    state = next(s for s in (_play_until(game, seed, 21) for seed in range(20)) if len(s.legal_codes()) >= 2)
+    state = next(s for s in (play_until(game, seed, 21) for seed in range(20)) if len(s.legal_codes()) >= 2)
     seat = state.current_player()
     bot = make_pimc(game, seat, 5, worlds=5, inference="heuristic")
     bot.choose(state.observation(seat))
@@ -245,7 +226,7 @@ def test_the_weighted_vote_follows_the_heavy_worlds() -> None:
 def test_pimc_reports_the_values_it_voted_on() -> None:
     """``last.values`` (the decision records' ``values``): every candidate's mean difference to the heuristic's choice, which is 0."""
     game = make_game("tapp_tarock")
-    state = next(s for s in (_play_until(game, seed, 12) for seed in range(20)) if len(s.legal_codes()) >= 2)
+    state = next(s for s in (play_until(game, seed, 12) for seed in range(20)) if len(s.legal_codes()) >= 2)
     seat = state.current_player()
     bot = make_pimc(game, seat, 5, worlds=4)
     action = bot.choose(state.observation(seat))
