@@ -18,7 +18,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from .flows import Screenshot
 from .live_server import LiveServer
@@ -32,6 +32,8 @@ BOT_DELAY_SECONDS = 0.05
 """Pause after each bot move: short for speed, nonzero so that the pages render between moves."""
 DEFAULT_WAIT_MS = 15_000
 """Playwright's wait for a single element or navigation (generous: a shared 2-core machine can be slow)."""
+# ``expect`` keeps its own default (5 s) apart from the context's: CI once saw a 2-core machine take longer to seat bots.
+expect.set_options(timeout=DEFAULT_WAIT_MS)
 
 
 def find_chromium() -> str | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 PROBE_SCRIPT = """
 (() => {
@@ -190,9 +190,10 @@ def join_first_free_seat(page: Page) -> int:
 
 
 def add_bots(page: Page, bot: str = "heuristic") -> None:
-    """Fill every empty seat with ``bot`` (select, then the button)."""
+    """Fill every empty seat with ``bot`` (select, then the button), and wait until the table is full (the button is gone)."""
     page.locator(tid("bot-select")).select_option(bot)
     page.locator(tid("add-bots")).click()
+    expect(page.locator(tid("add-bots"))).to_have_count(0)
 
 
 # --------------------------------------------------------------- playing
