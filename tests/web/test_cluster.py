@@ -236,6 +236,14 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _cmdline(pid: int) -> str:
+    """The command line of ``pid``, or ``""`` if it has just ended (a worker may die between the listing and the read)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
     postgres_server: PostgresServer, redis_url: str, tmp_path: Path
 ) -> None:
@@ -248,7 +256,7 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
     try:
 
         def serving_workers() -> list[int]:
-            workers = [pid for pid in _children(server.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+            workers = [pid for pid in _children(server.pid) if "spawn_main" in _cmdline(pid)]
             return workers if len(workers) == 2 else []
 
         async def healthy(count: int) -> set[int]:
@@ -275,9 +283,13 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
         assert server.wait(timeout=60) == 0
         assert not [pid for pid in second if Path(f"/proc/{pid}").exists()]
     finally:
-        if server.poll() is None:
+        if server.poll() is None:  # the test failed: SIGKILL would orphan the workers, which would heartbeat on into the next test's Redis
+            orphans = _children(server.pid)
             server.kill()
             server.wait()
+            for pid in orphans:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         log.close()
 
 
