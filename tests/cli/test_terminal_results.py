@@ -168,3 +168,48 @@ def test_tarock_results_the_terminal_words_without_a_deal() -> None:
     assert sheet_label("dobbm", {"redeal": True}, names, de) == "eingeworfen"
     assert sheet_label("dappen", {"kind": "penalty", "seat": 1}, names, de) == "Spiel (Platz 1)"
     assert sheet_label("tapp_tarock", {"contract": "unterer", "declarer": 2}, names, Texts("en")) == "Unterer (Platz 2)"
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [("de", "Gegner: 1 Stich,", "Alleinspieler: 7 Stiche,"), ("en", "Opponents: 1 trick,", "Lone player: 7 tricks,")],
+)
+def test_one_trick_is_singular(lang: str, one: str, many: str) -> None:
+    # the count lines of Dappen (and the web's, which share the wording): "1 Stich", "7 Stiche"
+    result = {
+        "kind": "game",
+        "contract": "dapp",
+        "lone": 0,
+        "bidders": [0],
+        "counting": "pairs",
+        "tricks": {"lone": 7, "opponents": 1},
+        "cards": {"lone": 48, "opponents": 6},
+        "face_points": {"lone": 92, "opponents": 14},
+        "points": {"lone": 68, "opponents": 11},
+        "winner": "lone",
+        "losers_points": 11,
+        "value": 30,
+        "factor": 1,
+        "per_opponent": 30,
+        "diff": 29,
+    }
+    lines = result_lines("dappen", result, ["A", "B", "C", "D", "E", "F"], Texts(lang))
+    assert lines is not None
+    assert any(line.startswith(one) for line in lines) and any(line.startswith(many) for line in lines), lines
+    dobbm = {
+        "kind": "game",
+        "contract": "dobbm",
+        "declarer": 0,
+        "opponents": [1, 2, 3],
+        "points": {"declarer": 70, "defenders": 50},
+        "tricks": {"declarer": 5, "defenders": 3},
+        "talon": {"points": 1, "to": "declarer"},
+        "winner": "declarer",
+        "margin": 10,
+        "base": 1,
+        "solo_factor": 1,
+        "doubles": 0,
+        "payment": 1,
+    }
+    text = " ".join(result_lines("dobbm", dobbm, ["A", "B", "C", "D"], Texts(lang)) or [])
+    assert ("der 1 Punkt der gedrückten Karten geht" if lang == "de" else "the 1 point of the discards goes") in text, text

@@ -95,7 +95,7 @@ def _dobbm(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> list
     where = tr.shared("detail.dobbm.to_declarer" if talon.get("to") == "declarer" else "detail.dobbm.to_defenders")
     lines.append(
         tr.shared(
-            "detail.dobbm.points",
+            "detail.dobbm.points_one" if talon.get("points") == 1 else "detail.dobbm.points",
             d=p.get("declarer"),
             o=p.get("defenders"),
             td=t.get("declarer"),
@@ -168,7 +168,8 @@ def _dappen(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> lis
         how = tr.shared("detail.dappen.pairs" if r.get("counting") == "pairs" else "detail.dappen.thirds")
         for side in ("lone", "opponents"):
             fields = {"tricks": t.get(side), "cards": c.get(side), "face": f.get(side), "points": p.get(side), "how": how}
-            lines.append(tr.shared(f"detail.dappen.{side}", **fields))
+            one = "_one" if t.get(side) == 1 else ""  # "1 Stich", not "1 Stiche"
+            lines.append(tr.shared(f"detail.dappen.{side}{one}", **fields))
     if r.get("marsch") == "lone" and not r.get("seven_fives"):
         lines.append(tr.shared("detail.dappen.marsch_lone"))
     elif r.get("marsch") == "opponents":
