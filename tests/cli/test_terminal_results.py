@@ -213,3 +213,16 @@ def test_one_trick_is_singular(lang: str, one: str, many: str) -> None:
     }
     text = " ".join(result_lines("dobbm", dobbm, ["A", "B", "C", "D"], Texts(lang)) or [])
     assert ("der 1 Punkt der gedrückten Karten geht" if lang == "de" else "the 1 point of the discards goes") in text, text
+
+
+def test_the_talon_halves_are_named_in_the_sittings_language() -> None:
+    # Tapp's talon choice: "Talon untere Hälfte", not "Talon lower" (the web's talon.* words)
+    out = io.StringIO()
+    con = Console(file=out, width=300, color_system=None, highlight=False)
+    answers = iter(["2"] * 3 + ["1"] * 400)  # seat 0 bids, so it chooses a talon half
+    table = TerminalGame(
+        make_game("tapp_tarock"), seat=0, bots=["heuristic"] * 3, seed=1, deals=1, console=con, input_fn=lambda p: next(answers), lang="de"
+    )
+    assert table.run() == 0
+    halves = [line.split(":")[0].strip() for line in out.getvalue().splitlines() if line.startswith("  Talon")]
+    assert halves[:2] == ["Talon untere Hälfte", "Talon obere Hälfte"], halves

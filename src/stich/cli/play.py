@@ -311,7 +311,7 @@ class TerminalGame:
         for half, cards in talon.items():
             if isinstance(cards, list):
                 shown = cards_markup([parse_card(str(c)) for c in cards], self.german)
-                self.say(self.texts("talon_half", half=escape(str(half)), cards=shown))
+                self.say(self.texts("talon_half", half=escape(self.texts.shared(f"talon.{half}", str(half))), cards=shown))
 
     def show_hand(self, obs: Observation) -> None:
         """Print the human's sorted hand."""
