@@ -62,6 +62,7 @@ export function createTrickDialog() {
 
   function draw() {
     heading.textContent = t("tricks.title");
+    dialog.setAttribute("aria-label", t("tricks.title"));
     close.setAttribute("aria-label", t("common.close"));
     if (current.ctx) body.replaceChildren(trickList(current.tricks, current.ctx));
   }
