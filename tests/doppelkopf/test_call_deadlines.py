@@ -157,3 +157,17 @@ def test_the_shown_deadlines_agree_with_the_legal_calls(options: dict[str, Any])
             quiet = [a for a in actions if a not in calls] or actions
             s.apply(rng.choice(calls) if calls and rng.random() < 0.04 else rng.choice(quiet))
     assert checked > 500 and plain > 100  # many moments with no call yet, past the deadline as well as before it
+
+
+def test_the_deadlines_never_tell_a_silent_wedding() -> None:
+    # hidden information: seat 0 holds both ♣Q (a silent wedding) or only one (the other swapped with seat 2's ♣J);
+    # seat 1, who sees neither hand, reads the same deadlines in both deals (decision 0041: it looks normal)
+    swapped0 = W0.replace("CQ CQ", "CQ CJ", 1)
+    swapped2 = W2.replace("CJ CJ", "CQ CJ", 1)
+    views = []
+    for hands, kind in (((W0, W1, W2, W3), "stille_hochzeit"), ((swapped0, W1, swapped2, W3), "normal")):
+        s = deal(game(), *hands)
+        act(s, "gesund", "gesund", "gesund", "gesund", "play HA")
+        assert s.kind == kind
+        views.append(s.game.call_deadlines(public(s, 1)))
+    assert views[0] == views[1] and views[0] is not None
