@@ -225,10 +225,11 @@ def test_tapp_tarock_shows_the_talon_halves_and_names_you_in_the_result() -> Non
     assert table.run() == 0
     text = buffer.getvalue()
     talon = table.state.observation(0).public["talon"] if table.state is not None else {}
-    lower, choices = text.index("Talon lower: "), text.index("1) take lower")
-    assert lower < text.index("Talon upper: ") < choices, text
+    # the halves are named in the sitting's words ("lower half", as the web says; "untere Hälfte" in German)
+    lower, choices = text.index("Talon lower half: "), text.index("1) take lower")
+    assert lower < text.index("Talon upper half: ") < choices, text
     for half in ("lower", "upper"):
-        shown = text[text.index(f"Talon {half}: ") :].splitlines()[0].split(": ")[1].split()
+        shown = text[text.index(f"Talon {half} half: ") :].splitlines()[0].split(": ")[1].split()
         assert len(shown) == len(talon[half]) == 3, (half, shown, talon[half])
     tail = text[text.index("Evaluation") :]
     assert "by You" in tail and "seat 0" not in tail.lower()

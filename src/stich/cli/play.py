@@ -256,7 +256,8 @@ class TerminalGame:
         eyes = trick_eyes(self.game, trick.cards)
         winner = trick.winner if trick.winner is not None else -1
         unit = f"unit.{self.game.card_points_name}"
-        eyes_text = f" ({eyes} {self.texts(unit) if self.texts.has(unit) else self.game.card_points_name})" if eyes is not None else ""
+        unit_text = self.texts(unit, n=eyes) if self.texts.has(unit) else self.game.card_points_name
+        eyes_text = f" ({eyes} {unit_text})" if eyes is not None else ""
         cards = trick_markup(trick, active, self.names, self.german, self.texts)
         return self.texts("trick_line", n=index + 1, cards=cards, winner=escape(self.names[winner]), eyes=eyes_text)
 
@@ -310,7 +311,7 @@ class TerminalGame:
         for half, cards in talon.items():
             if isinstance(cards, list):
                 shown = cards_markup([parse_card(str(c)) for c in cards], self.german)
-                self.say(self.texts("talon_half", half=escape(str(half)), cards=shown))
+                self.say(self.texts("talon_half", half=escape(self.texts.shared(f"talon.{half}", str(half))), cards=shown))
 
     def show_hand(self, obs: Observation) -> None:
         """Print the human's sorted hand."""
@@ -451,7 +452,7 @@ class TerminalGame:
         if not rows:
             self.say(self.texts("no_deal_scored"))
             return
-        self.console.print(sheet_table(rows, self.names, texts=self.texts))
+        self.console.print(sheet_table(rows, self.names, texts=self.texts, game=self.game.name))
 
 
 def run_play(

@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from stich.cards import Card, Suit, parse_card
+from stich.cli.result_lines import result_lines, sheet_label
 from stich.cli.texts import Texts
 from stich.core.game import Game, TrickView
 from stich.errors import NotationError
@@ -169,12 +170,17 @@ def explain_result(result: Mapping[str, Any], names: Sequence[str], game: Game |
     ``result`` is the JSON form of a :class:`~stich.core.game.DealResult`
     (``scores`` plus the game's breakdown); ``names`` are the seat names.
     Doppelkopf's breakdown is explained here item by item, in the language of
-    ``texts``; other games describe their own results (``game.describe_result``).
+    ``texts``; the Tarock games' results in the web's words
+    (:mod:`stich.cli.result_lines`); a game or result kind not worded there
+    falls back to the game's own English lines (``game.describe_result``).
     """
     tr = texts or Texts()
     scores = list(result.get("scores", []))
     lines: list[str] = []
     kind = str(result.get("kind", ""))
+    worded = result_lines(game.name, result, names, tr) if game is not None else None
+    if worded is not None:
+        return [*(escape(line) for line in worded), _scores_line(scores, names, tr)]
     if kind == "thrown" and isinstance(result.get("seat"), int):
         seat = result.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -293,8 +299,15 @@ def doppelkopf_sheet_label(notes: Mapping[str, Any], names: Sequence[str], texts
     return texts("sheet.bock", n=multiplier, label=label) if isinstance(multiplier, int) and multiplier > 1 else label
 
 
-def sheet_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: str | None = None, texts: Texts | None = None) -> Table:
-    """The score sheet (JSON rows of a session) as a rich table: scores per deal and running totals."""
+def sheet_table(
+    rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: str | None = None, texts: Texts | None = None, game: str = "doppelkopf"
+) -> Table:
+    """The score sheet (JSON rows of a session) as a rich table: scores per deal and running totals.
+
+    A row's game is worded from its notes in the sitting's language (Doppelkopf here, ``game``'s
+    Tarock-family rows in :func:`stich.cli.result_lines.sheet_label`); only rows whose notes say
+    too little show the session's own label.
+    """
     tr = texts or Texts()
     table = Table(title=title or tr("sheet.title"), title_justify="left", show_edge=False, pad_edge=False)
     table.add_column(tr("sheet.number"), justify="right")
@@ -306,7 +319,9 @@ def sheet_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str], title: 
         scores, totals = list(row["scores"]), list(row["totals"])
         cells = [f"{_signed(s)} = {t}" for s, t in zip(scores, totals, strict=True)]
         notes = row.get("notes")
-        label = doppelkopf_sheet_label(notes, names, tr) if isinstance(notes, Mapping) else None
+        label = None
+        if isinstance(notes, Mapping):
+            label = sheet_label(game, notes, names, tr) if game != "doppelkopf" else doppelkopf_sheet_label(notes, names, tr)
         if label is None:
             label = named_seats(str(row.get("label", "")), names)
         table.add_row(str(row["number"]), escape(names[int(row["dealer"])]), escape(label), *cells)

@@ -13,8 +13,11 @@ notation, typed as they are shown, and stay the same in both languages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
+
+from stich.cli.shared_texts import SHARED
 
 LANGUAGES: Final = ("en", "de")
 
@@ -51,7 +54,9 @@ _EN: dict[str, str] = {
     "no_cards": "(no cards)",
     "no_cards_yet": "(no cards yet)",
     "unit.eyes": "eyes",
+    "unit.eyes_one": "eye",
     "unit.points": "points",
+    "unit.points_one": "point",
     # input
     "empty_input": "Type a number 1–{n}, an action such as 'play H10', or help.",
     "not_allowed": "[red]Not allowed:[/] {reason}. Allowed: {allowed}",
@@ -164,7 +169,9 @@ _DE: dict[str, str] = {
     "no_cards": "(keine Karten)",
     "no_cards_yet": "(noch keine Karte)",
     "unit.eyes": "Augen",
+    "unit.eyes_one": "Auge",
     "unit.points": "Punkte",
+    "unit.points_one": "Punkt",
     "empty_input": "Gib eine Zahl von 1 bis {n} ein, eine Aktion wie 'play H10' oder hilfe.",
     "not_allowed": "[red]Nicht erlaubt:[/] {reason}. Erlaubt: {allowed}",
     "no_choice": "[red]Keine Auswahl {number}:[/] gib eine Zahl von 1 bis {n} ein. Erlaubt: {allowed}",
@@ -289,6 +296,9 @@ PHASES_DE: Final[Mapping[str, str]] = {
 """German names of every game's phase words as the terminal shows them (``play`` and ``end`` are never shown)."""
 
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
 class Texts:
     """The terminal's texts in one language: ``texts("deal", n=3)``."""
 
@@ -299,8 +309,22 @@ class Texts:
         self._table = CATALOGUE[lang]
 
     def __call__(self, key: str, **fields: object) -> str:
+        """The text of ``key`` with ``fields`` filled in; where ``n`` is 1 and ``key_one`` exists, that singular."""
         text = self._table[key]
+        if fields.get("n") == 1 and f"{key}_one" in self._table:
+            text = self._table[f"{key}_one"]
         return text.format(**fields) if fields else text
+
+    def shared(self, key: str, fallback: str | None = None, **fields: object) -> str:
+        """A text of the web's catalogue (:mod:`stich.cli.shared_texts`), filled in as the web's ``t()`` does.
+
+        A key missing in this language falls back to English, then to ``fallback``, then to the key itself;
+        a placeholder without a field stays as it is.
+        """
+        text = SHARED[self.lang].get(key) or SHARED["en"].get(key)
+        if text is None:
+            text = fallback if fallback is not None else key
+        return _PLACEHOLDER.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), text)
 
     def has(self, key: str) -> bool:
         """Whether the catalogue knows ``key``."""

@@ -346,6 +346,14 @@ class Game(ABC):
         """Card points of a trick, where the game counts them per trick (``None`` otherwise)."""
         return None
 
+    def call_deadlines(self, public: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Until when calls may be made during play, from an observation's public facts (``None``: no calls in play).
+
+        Display only (clients show it next to the call buttons); games whose calls run into the trick play
+        override this.  Reading only ``public`` keeps it the same for every viewer of a moment.
+        """
+        return None
+
     def describe_result(self, result: Mapping[str, Any]) -> list[str]:
         """A finished deal's result (``DealResult.to_json()``) in a few plain-text lines.
 

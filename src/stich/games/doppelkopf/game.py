@@ -12,6 +12,7 @@ from stich.core.rng import shuffled
 from stich.errors import NotationError
 from stich.games.doppelkopf.actions import ACTIONS
 from stich.games.doppelkopf.contracts import CONTRACTS, DECK_40, DECK_48, EYES, FACES, TRUMP, card_order, face
+from stich.games.doppelkopf.deadlines import call_deadlines
 from stich.games.doppelkopf.observe import observe
 from stich.games.doppelkopf.options import OPTION_TABLE, DoppelkopfOptions
 from stich.games.doppelkopf.state import DoppelkopfState
@@ -115,6 +116,10 @@ class Doppelkopf(Game):
     def trick_points(self, cards: Sequence[Card]) -> int | None:
         """Eyes in a trick."""
         return sum(EYES[FACES.index(c)] for c in cards)
+
+    def call_deadlines(self, public: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The announcement deadlines of the current contract [§5.2, §5.4] (:mod:`stich.games.doppelkopf.deadlines`)."""
+        return call_deadlines(self.options, public)
 
     def hands_from_cards(self, hands: Sequence[Sequence[Card]]) -> list[int]:
         masks = super().hands_from_cards(hands)

@@ -355,6 +355,10 @@ class TableRuntime:
         }
         if observation is not None:  # a spectator has no hand, so no groups either
             message["hand_groups"] = self._hand_groups(observation)
+            # the calls' deadlines, from the public facts only: shown next to the call buttons (issue 43)
+            deadlines = self.game.call_deadlines(observation.public)
+            if deadlines is not None:
+                message["deadlines"] = deadlines
         return message
 
     def _hand_groups(self, observation: Observation) -> list[list[str]]:

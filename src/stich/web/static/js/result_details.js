@@ -43,7 +43,7 @@ function dobbm(r, name, list) {
   const tr = r.tricks || {};
   const laid = t(r.contract === "dobbm" ? "detail.dobbm.discards" : "detail.dobbm.dobb");
   const where = t(r.talon?.to === "declarer" ? "detail.dobbm.to_declarer" : "detail.dobbm.to_defenders");
-  lines.push(t("detail.dobbm.points", { d: p.declarer, o: p.defenders, td: tr.declarer, to: tr.defenders, laid, n: r.talon?.points, where }));
+  lines.push(t(r.talon?.points === 1 ? "detail.dobbm.points_one" : "detail.dobbm.points", { d: p.declarer, o: p.defenders, td: tr.declarer, to: tr.defenders, laid, n: r.talon?.points, where }));
   if (r.winner === null || r.winner === undefined) return [...lines, t("detail.dobbm.draw")];
   lines.push(t(r.winner === "declarer" ? "detail.dobbm.declarer_by" : "detail.dobbm.defenders_by", { margin: r.margin, base: r.base }));
   const factors = [];
@@ -83,8 +83,9 @@ function dappen(r, name, list) {
   else {
     const [c, f, p, tr] = ["cards", "face_points", "points", "tricks"].map((k) => r[k] || {});
     const how = t(r.counting === "pairs" ? "detail.dappen.pairs" : "detail.dappen.thirds");
-    lines.push(t("detail.dappen.lone", { tricks: tr.lone, cards: c.lone, face: f.lone, points: p.lone, how }));
-    lines.push(t("detail.dappen.opponents", { tricks: tr.opponents, cards: c.opponents, face: f.opponents, points: p.opponents }));
+    // one trick is "1 Stich", not "1 Stiche"
+    lines.push(t(tr.lone === 1 ? "detail.dappen.lone_one" : "detail.dappen.lone", { tricks: tr.lone, cards: c.lone, face: f.lone, points: p.lone, how }));
+    lines.push(t(tr.opponents === 1 ? "detail.dappen.opponents_one" : "detail.dappen.opponents", { tricks: tr.opponents, cards: c.opponents, face: f.opponents, points: p.opponents }));
   }
   if (r.marsch === "lone" && !r.seven_fives) lines.push(t("detail.dappen.marsch_lone"));
   else if (r.marsch === "opponents") lines.push(t("detail.dappen.marsch_opponents"));

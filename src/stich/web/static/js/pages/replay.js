@@ -10,6 +10,7 @@ import { botSpecOfName, botTitle, gameTitle, playerName } from "../games.js";
 import { evaluationContent } from "../results.js";
 import { groupHand } from "../table/hand.js";
 import { standInMark } from "../absence.js";
+import { namedTrickCard, trickEnds, trickSeats, trickStep } from "../table/trick_list.js";
 
 /** The replay page. */
 export function mount(root, { params, query }) {
@@ -38,6 +39,8 @@ export function mount(root, { params, query }) {
     if (!data || event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowLeft") go(step - 1);
     else if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === "PageDown") go(trickStep(trickEnds(frames()), step, 1, last()));
+    else if (event.key === "PageUp") go(trickStep(trickEnds(frames()), step, -1, last()));
     else if (event.key === "Home") go(0);
     else if (event.key === "End") go(last());
     else return;
@@ -85,15 +88,13 @@ export function mount(root, { params, query }) {
         ),
       );
     });
-    const order = first.public?.active?.length ? first.public.active : nm.map((_, i) => i);
-    const trickCards = trick
-      ? trick.cards.map((card, i) => {
-          const seat = order[(Math.max(0, order.indexOf(trick.leader)) + i) % order.length];
-          const el = cardElement(card, { gameName: game, pack, extraClass: ["mini", trick.winner === seat ? "winner" : ""].join(" ") });
-          el.title = `${nm[seat]}: ${el.title}`;
-          return el;
-        })
-      : [];
+    // each card of the trick with the player who played it (issue 43)
+    const trickCards = trick ? trickSeats(trick, first.public?.active, nm.length).map((seat, i) => namedTrickCard(trick.cards[i], seat, trick, { gameName: game, pack, names: nm })) : [];
+    const ends = trickEnds(frames());
+    const trickNumber = (first.tricks || []).filter((tr) => tr.cards?.length).length;
+    const trickTitle = trickNumber ? t("replay.trick_of", { n: trickNumber, total: ends.length }) : t("replay.trick");
+    const done = trick && trick.winner !== null && trick.winner !== undefined;
+    const trickFacts = trick?.cards?.length ? [t("tricks.led_by", { name: nm[trick.leader] }), done ? t("tricks.won_by", { name: nm[trick.winner] }) : null].filter(Boolean).join(" · ") : "";
     const atEnd = step === last() && data.result;
     replace(
       container,
@@ -102,18 +103,20 @@ export function mount(root, { params, query }) {
         "div",
         { class: "replay-bar" },
         h("button", { type: "button", testid: "replay-first", "aria-label": t("replay.first"), text: "«", onclick: () => go(0), disabled: step === 0 }),
+        h("button", { type: "button", testid: "replay-prev-trick", text: `◀◀ ${t("replay.prev_trick")}`, onclick: () => go(trickStep(ends, step, -1, last())), disabled: step === 0 }),
         h("button", { type: "button", testid: "replay-prev", text: `◀ ${t("replay.prev")}`, onclick: () => go(step - 1), disabled: step === 0 }),
         h("span", { class: "replay-step", testid: "replay-step", "aria-live": "polite", text: `${step} / ${last()}` }),
         h("button", { type: "button", testid: "replay-next", text: `${t("replay.next")} ▶`, onclick: () => go(step + 1), disabled: step >= last() }),
+        h("button", { type: "button", testid: "replay-next-trick", text: `${t("replay.next_trick")} ▶▶`, onclick: () => go(trickStep(ends, step, 1, last())), disabled: step >= last() }),
         h("button", { type: "button", testid: "replay-last", "aria-label": t("replay.last"), text: "»", onclick: () => go(last()), disabled: step >= last() }),
         slider,
       ),
       standInMark(data.stand_in_seats, nm) ? h("p", { class: "replay-stand-in" }, standInMark(data.stand_in_seats, nm)) : null,
-      h("p", { class: "muted small", text: t("replay.keys") }),
+      h("p", { class: "muted small", text: t("replay.keys_tricks") }),
       h(
         "div",
         { class: "replay-center" },
-        h("div", { class: "replay-trick" }, h("div", { class: "mini-title", text: t("replay.trick") }), h("div", { class: "mini-cards" }, trickCards.length ? trickCards : h("span", { class: "small", text: "—" }))),
+        h("div", { class: "replay-trick", testid: "replay-trick" }, h("div", { class: "mini-title", testid: "replay-trick-title", text: trickTitle }), h("div", { class: "mini-cards" }, trickCards.length ? trickCards : h("span", { class: "small", text: "—" })), trickFacts ? h("div", { class: "small replay-trick-facts", testid: "replay-trick-facts", text: trickFacts }) : null),
         h("div", {}, h("div", { class: "replay-action", text: action }), h("div", { class: "muted small", text: first.phase ? phaseLabel(first.phase, game) : "" })),
       ),
       h("div", { class: "replay-grid" }, hands),

@@ -29,6 +29,7 @@ import { createNotices } from "../table/notices.js";
 import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
 import { createSeatRequests } from "../table/seat_requests.js";
+import { createTrickDialog } from "../table/trick_list.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -88,6 +89,7 @@ export function mount(root, { params, query }) {
   const centerInfo = h("div", { class: "center-info" });
   const turn = h("div", { class: "turn", testid: "turn", role: "status", "aria-live": "polite", dataset: { seat: "-1", mine: "false" } });
   const lastTrick = h("div", { class: "last-trick", testid: "last-trick", role: "group" });
+  const trickDialog = createTrickDialog(); // every trick of the deal on demand, opened from the last trick (issue 43)
   const evaluation = h("section", { class: "evaluation", testid: "evaluation", hidden: true, "aria-live": "polite", tabindex: "-1" });
   felt.append(seatsLayer, talonBox, trick, centerInfo, lastTrick, evaluation);
 
@@ -119,6 +121,7 @@ export function mount(root, { params, query }) {
     // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
     h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
     layout,
+    trickDialog.element,
   );
   root.replaceChildren(page);
 
@@ -347,6 +350,8 @@ export function mount(root, { params, query }) {
     sweepTrick(trick, { winner: held?.winner, until: s.hold?.until ?? 0, viewpoint, seats: n, enabled: Boolean(held) && trickAnimation() });
     const previous = current && current.winner === null ? complete : tricks.filter((tr) => tr.winner !== null && tr.winner !== undefined).slice(-2, -1)[0] || complete;
     renderLastTrick(lastTrick, previous, ctx);
+    trickDialog.refresh(v?.tricks, ctx);
+    lastTrick.append(trickDialog.button);
     const talon = v?.public?.talon;
     const showTalon = talon && v && !["play", "end"].includes(v.phase);
     replace(talonBox, showTalon ? renderTalon(talon, { gameName: gameName(), pack: pack(), taken: v.public.talon_taken }) : null);
@@ -456,6 +461,7 @@ export function mount(root, { params, query }) {
       window.removeEventListener("beforeunload", beforeUnload);
       clearTimeout(countdown);
       clearTimeout(holdTimer);
+      trickDialog.close();
       controls.stop();
       pacer.close();
       resize.disconnect();

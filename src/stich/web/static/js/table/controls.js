@@ -10,6 +10,7 @@ import { hintTip } from "../touch_hints.js";
 import { renderHand } from "./hand.js";
 import { clockIcon, countdown as clockCountdown } from "./clock.js";
 import { buyPicker, isBuy } from "./buy_picker.js";
+import { deadlineLine } from "./deadlines.js";
 
 /** The turn line, prompt, action buttons, hand and confirmation box of one table page; `stop()` ends its timer. */
 export function createControls(ctx) {
@@ -158,6 +159,8 @@ export function createControls(ctx) {
         }),
         hintTip(actionHint(text, gameName(), v?.phase)), // the explanation on a touch screen, where a title never shows
       ]),
+      // until when each call offered may be made ("Re bis zur 2. Karte"), next to the buttons (issue 43)
+      deadlineLine(buttons, { view: v, deadlines: s.state?.deadlines, gameName: gameName(), pack: pack() }),
     );
     actions.setAttribute("aria-label", t("table.actions"));
     if (v && Array.isArray(v.hand) && mySeat() !== null) {
