@@ -177,6 +177,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         return {"status": "ok", "version": __version__}
 
     app.include_router(accounts.router)
+    app.include_router(accounts.account_router)
     app.include_router(lobby.router)
     app.include_router(table_socket.router)
     app.include_router(history.router)

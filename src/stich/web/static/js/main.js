@@ -15,6 +15,7 @@ import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
+import * as account from "./pages/account.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -24,6 +25,7 @@ const ROUTES = [
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
+  { name: "account", pattern: /^\/account$/, page: account },
 ];
 
 let mounted = null;
@@ -68,6 +70,7 @@ function renderHeader() {
   name.title = identity ? (identity.guest ? t("user.guest_title") : t("user.account_title")) : "";
   name.classList.toggle("guest", Boolean(identity?.guest));
   document.querySelector('[data-testid="logout"]').hidden = !identity;
+  document.querySelector('[data-testid="account-link"]').hidden = !identity || identity.guest;
   document.querySelector(".login-link").hidden = Boolean(identity);
   const lang = document.querySelector('[data-testid="lang-switch"]');
   lang.textContent = language() === "de" ? "EN" : "DE";

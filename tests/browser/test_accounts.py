@@ -1,0 +1,77 @@
+"""Issue 44, "Accounts people can trust", in the browser: a password change logs out the other browser, and an account deletion.
+
+Erika registers in one browser and logs in in a second one; on the account
+page (#/account) she changes her password, after which the second browser
+is logged out and only the new password logs in.  Then she deletes the
+account: the page states what happens to her finished deals before she
+confirms, and afterwards the account is gone (the name no longer logs in).
+In German at 1366×768 and in English at 390×844.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
+from .ui import client_text, tid
+
+OLD = "correct horse battery"
+NEW = "a new and longer secret"
+
+
+def _account(page: Page, name: str, password: str, button: str) -> None:
+    """Register (``button`` ``register-submit``) or log in (``login-submit``) on the login page."""
+    page.goto("/#/login")
+    page.locator(tid("login-name")).fill(name)
+    page.locator(tid("login-password")).fill(password)
+    page.locator(tid(button)).click()
+
+
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+def test_password_change_logs_out_the_other_browser_and_the_account_can_be_deleted(
+    make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
+) -> None:
+    name = f"Erika {lang}"
+    first = person(make_context, lang, viewport)
+    second = person(make_context, lang, viewport)
+    _account(first, name, OLD, "register-submit")
+    expect(first.locator(tid("user-name"))).to_have_text(name)
+    _account(second, name, OLD, "login-submit")
+    expect(second.locator(tid("user-name"))).to_have_text(name)
+
+    first.locator(tid("account-link")).click()
+    first.wait_for_url("**/#/account")
+    first.locator(tid("account-old-password")).fill("not my password")
+    first.locator(tid("account-new-password")).fill(NEW)
+    first.locator(tid("password-submit")).click()
+    expect(first.locator(tid("password-message"))).to_have_text(client_text(first, "account.wrong_password"))
+
+    first.locator(tid("account-old-password")).fill(OLD)
+    first.locator(tid("account-new-password")).fill(NEW)
+    first.locator(tid("password-submit")).click()
+    expect(first.locator(tid("password-message"))).to_have_text(client_text(first, "account.password_changed").replace("{count}", "1"))
+    screenshot(first, "password-changed")
+
+    second.reload()  # the second browser's session has ended
+    expect(second.locator(tid("user-name"))).to_have_text("")
+    _account(second, name, OLD, "login-submit")
+    expect(second.locator(".account-panel .form-error")).to_have_text(client_text(second, "login.wrong"))
+
+    first.reload()  # this browser got a fresh session and stays logged in
+    expect(first.locator(tid("user-name"))).to_have_text(name)
+    statement = first.locator(tid("delete-statement"))
+    expect(statement).to_have_text(client_text(first, "account.delete_statement"))
+    expect(statement).to_contain_text("gelöschter Spieler" if lang == "de" else "deleted player")
+    screenshot(first, "delete-form")
+    first.locator(tid("account-delete-password")).fill(NEW)
+    first.locator(tid("delete-submit")).click()  # the confirmation box is not ticked: the browser refuses the form
+    expect(first.locator(tid("user-name"))).to_have_text(name)
+    first.locator(tid("delete-confirm")).check()
+    first.locator(tid("delete-submit")).click()
+    first.wait_for_url("**/#/login")
+    expect(first.locator(tid("account-deleted"))).to_have_text(client_text(first, "account.deleted"))
+    expect(first.locator(tid("user-name"))).to_have_text("")
+    screenshot(first, "deleted")
+
+    _account(second, name, NEW, "login-submit")
+    expect(second.locator(".account-panel .form-error")).to_have_text(client_text(second, "login.wrong"))
