@@ -41,7 +41,7 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, cards, history, lobby, table_socket
+from stich.web.api import accounts, cards, history, lobby, social, table_end, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
@@ -179,6 +179,8 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(accounts.router)
     app.include_router(accounts.account_router)
     app.include_router(lobby.router)
+    app.include_router(table_end.router)
+    app.include_router(social.router)
     app.include_router(table_socket.router)
     app.include_router(history.router)
     app.include_router(cards.router)

@@ -16,6 +16,7 @@ import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
 import * as account from "./pages/account.js";
+import * as sheet from "./pages/sheet.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -26,6 +27,7 @@ const ROUTES = [
   { name: "stats", pattern: /^\/stats$/, page: stats },
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
   { name: "account", pattern: /^\/account$/, page: account },
+  { name: "sheet", pattern: /^\/sheet\/([A-Za-z0-9_-]+)$/, page: sheet },
 ];
 
 let mounted = null;

@@ -29,6 +29,7 @@ import { createNotices } from "../table/notices.js";
 import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
 import { createSeatRequests } from "../table/seat_requests.js";
+import { createFinalStandings } from "../table/final_standings.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -62,6 +63,7 @@ export function mount(root, { params, query }) {
     timedOut: new Set(),
   };
   let holdTimer = null;
+  let finalStandings = null;
   let socket = null;
   let alive = true;
   let countdown = null;
@@ -391,6 +393,7 @@ export function mount(root, { params, query }) {
     renderSheet(sheetPanel, { rows, totals, names: nm, mySeat: mySeat(), gameName: gameName(), inviteQuery });
     renderLog(logPanel, { events: view()?.events || [], names: nm, gameName: gameName(), pack: pack(), open: s.logOpen });
     renderEvaluation();
+    finalStandings?.render();
   }
 
   // ------------------------------------------------------- the page's parts
@@ -409,6 +412,8 @@ export function mount(root, { params, query }) {
   const controls = createControls(ctx);
   const { renderTurn, renderControls, renderConfirm } = controls;
   const { joinSeat, openTableControls } = createSeatRequests(ctx);
+  finalStandings = createFinalStandings(ctx);
+  side.prepend(finalStandings.panel);
 
   // ---------------------------------------------------------------- start
   const beforeUnload = (event) => {
