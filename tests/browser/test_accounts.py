@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, ContextFactory, Screenshot, person
 from .ui import client_text, tid
 
 OLD = "correct horse battery"
@@ -75,3 +75,40 @@ def test_password_change_logs_out_the_other_browser_and_the_account_can_be_delet
 
     _account(second, name, NEW, "login-submit")
     expect(second.locator(".account-panel .form-error")).to_have_text(client_text(second, "login.wrong"))
+
+
+def test_a_friend_is_seen_online_and_invited_to_a_table(make_context: ContextFactory, screenshot: Screenshot) -> None:
+    """Ada adds Bert by name, sees him online (his page pings), opens a table and invites him; Bert accepts the notice and sits down."""
+    ada = person(make_context, "de", LAPTOP)
+    bert = person(make_context, "en", LAPTOP)
+    _account(ada, "Ada Lobby", OLD, "register-submit")
+    expect(ada.locator(tid("user-name"))).to_have_text("Ada Lobby")
+    _account(bert, "Bert Lobby", OLD, "register-submit")
+    expect(bert.locator(tid("user-name"))).to_have_text("Bert Lobby")
+    bert.goto("/#/")
+
+    ada.goto("/#/")
+    ada.locator(tid("friend-name")).fill("bert lobby")
+    ada.locator(tid("friend-add")).click()
+    friend = ada.locator(f'{tid("friend")}[data-name="Bert Lobby"]')
+    expect(friend).to_have_attribute("data-online", "true")
+    expect(friend.locator(tid("friend-status"))).to_have_text(client_text(ada, "people.online"))
+    expect(ada.locator(tid("online-line"))).to_contain_text("Bert Lobby")
+
+    made = ada.request.post("/api/tables", data={"game": "doppelkopf", "kind": "free", "deals": 1, "private": True})
+    assert made.status == 201, made.text()
+    table_id = made.json()["id"]
+    expect(friend.locator(tid("friend-table"))).to_have_count(0)  # Bert sits at no table yet
+    invite = friend.locator(tid("friend-invite"))
+    expect(invite).to_be_visible()
+    screenshot(ada, "friend-online")
+    invite.click()
+
+    notice = bert.locator(tid("invite-notice"))
+    expect(notice).to_contain_text("Ada Lobby")
+    screenshot(bert, "invite-notice")
+    bert.locator(tid("invite-accept")).click()
+    bert.wait_for_url(f"**/#/table/{table_id}")
+    expect(bert.locator(f'{tid("seat")}[data-seat="1"]')).to_have_attribute("data-occupant", "Bert Lobby")
+    # now he sits at her table, which she may see
+    expect(ada.locator(f'{tid("friend")}[data-name="Bert Lobby"] {tid("friend-table")}')).to_have_count(1)

@@ -201,6 +201,7 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
             expires_at=utcnow(),
         )
         await svc.tables.session_changed(identity.session_id)
+        await svc.online.gone(identity)
     response.delete_cookie(COOKIE_NAME, path="/")
     return {"ok": True}
 
@@ -317,6 +318,7 @@ async def delete_account(body: Deletion, request: Request, response: Response) -
         raise ApiError(409, "tables", f"you still sit at open or running tables ({ids}); leave them or let them finish first") from None
     for session_id in ended:
         await svc.tables.session_changed(session_id)
+    await svc.online.gone(identity)
     response.delete_cookie(COOKIE_NAME, path="/")
     log.info("account %d deleted; its seats now read %r", identity.user_id, DELETED_PLAYER)
     return {"ok": True, "deleted_player": DELETED_PLAYER}

@@ -23,8 +23,8 @@ from sqlalchemy import ColumnElement, delete, false, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from stich.web.guards.names import name_key
-from stich.web.storage.db import Database
-from stich.web.storage.models import Friendship, GameTable, TableInvite, User, as_utc, utcnow
+from stich.web.storage.db import Database, TableRow
+from stich.web.storage.models import Friendship, GameTable, TableInvite, TableSeat, User, as_utc, utcnow
 
 MAX_INVITES_PER_PERSON = 50
 """Most invite notices one person holds; the oldest go first (nobody can flood another's list)."""
@@ -182,3 +182,24 @@ def find_invite(db: Database, invite_id: int, user_id: int | None, session_id: i
     with db.sessions() as s:
         invite = s.scalar(select(TableInvite).where(TableInvite.id == invite_id, _to(user_id, session_id)))
         return None if invite is None else Invite(invite.id, invite.table_id, invite.from_name, invite.seat, as_utc(invite.created_at))
+
+
+def seats_of_accounts(db: Database, user_ids: list[int]) -> dict[int, list[TableRow]]:
+    """The open and running tables each of the accounts ``user_ids`` sits at (oldest first)."""
+    if not user_ids:
+        return {}
+    with db.sessions() as s:
+        query = (
+            select(TableSeat.user_id, TableSeat.table_id)
+            .join(GameTable, GameTable.id == TableSeat.table_id)
+            .where(TableSeat.kind == "human", TableSeat.user_id.in_(user_ids), GameTable.status.in_(["open", "playing"]))
+        )
+        pairs = [(int(u), str(t)) for u, t in s.execute(query) if u is not None]
+        tables = list(s.scalars(select(GameTable).where(GameTable.id.in_({t for _u, t in pairs})).order_by(GameTable.created_at)))
+        rows = {row.id: row for row in db._table_rows(s, tables)}
+    found: dict[int, list[TableRow]] = {}
+    for user_id, table_id in pairs:
+        found.setdefault(user_id, []).append(rows[table_id])
+    for listed in found.values():
+        listed.sort(key=lambda row: row.created_at)
+    return found

@@ -107,6 +107,18 @@ function closeSettingsOnEscapeAndOutside() {
   });
 }
 
+const PING_MS = 30_000;
+
+/** Tell the server every 30 s that a page of this person is open, so that the lobby shows them online (issue 44). */
+function pingOnline() {
+  const ping = () => {
+    if (me()) api("/api/online", { method: "POST" }).catch(() => null);
+  };
+  ping();
+  onIdentity((identity) => identity && ping());
+  setInterval(ping, PING_MS);
+}
+
 async function boot() {
   await initI18n();
   const settingsPanel = document.querySelector(".settings-panel");
@@ -125,6 +137,7 @@ async function boot() {
   await Promise.all([refreshIdentity({ onlyIfKnown: true }).catch(() => null), loadPacks()]);
   closeSettingsOnEscapeAndOutside();
   renderHeader();
+  pingOnline();
   window.addEventListener("hashchange", route);
   route();
 }
