@@ -167,13 +167,15 @@ def test_an_account_at_a_running_table_leaves_it_before_deleting(client: TestCli
 def test_export_holds_account_tables_and_finished_records(absent_client: TestClient) -> None:
     client = absent_client
     ada = _register(client, "Ada")
+    _register(client, "Bert")
+    assert call(client, "POST", "/api/friends", ada, json={"name": "Bert"}).status_code == 201
     table = _finished_table(client, ada)
     response = call(client, "GET", "/api/account/export", ada)
     assert response.status_code == 200, response.text
     assert "attachment" in response.headers["content-disposition"]
     data = response.json()
     assert data["format"] == "stich-account-export/1"
-    assert data["account"]["name"] == "Ada"
+    assert data["account"]["name"] == "Ada" and data["friends"] == ["Bert"]
     assert "password" not in json.dumps(data["account"]) and "$argon2" not in response.text
     assert [t["id"] for t in data["tables"]] == [table["id"]]
     assert data["tables"][0]["your_seat"] == 0 and data["tables"][0]["status"] == "finished"
@@ -205,3 +207,13 @@ def test_nobody_may_take_the_deleted_players_name(client: TestClient, name: str)
     assert registered.status_code == 422 and registered.json()["field"] == "name" and "reserved" in registered.json()["message"]
     guest = call(client, "POST", "/api/auth/guest", json={"name": name})
     assert guest.status_code == 422 and guest.json()["field"] == "name"
+
+
+def test_a_deleted_account_leaves_no_friends_list_entry(client: TestClient) -> None:
+    ada = _register(client, "Ada")
+    cleo = _register(client, "Cleo")
+    assert call(client, "POST", "/api/friends", cleo, json={"name": "Ada"}).status_code == 201
+    assert call(client, "POST", "/api/friends", ada, json={"name": "Cleo"}).status_code == 201
+    assert call(client, "POST", "/api/account/delete", ada, json={"password": PASSWORD}).status_code == 200
+    assert call(client, "GET", "/api/friends", cleo).json()["friends"] == []
+    assert call(client, "POST", "/api/friends", cleo, json={"name": "Ada"}).status_code == 404

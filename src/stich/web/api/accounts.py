@@ -44,7 +44,7 @@ from stich.web.guards.names import DELETED_PLAYER, NAME_RULE, BadName, checked_n
 from stich.web.guards.passwords import HashersBusy
 from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError
-from stich.web.storage import account_store
+from stich.web.storage import account_store, social
 from stich.web.storage.db import NameTaken
 from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
 from stich.web.storage.models import utcnow
@@ -328,8 +328,8 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def export_data(found: account_store.AccountRow, tables: Any, deals: list[account_store.OwnDeal]) -> dict[str, Any]:
-    """The account's data as one JSON object: the account, its tables and deals, each seen from its own seat.
+def export_data(found: account_store.AccountRow, tables: Any, deals: list[account_store.OwnDeal], friends: list[str]) -> dict[str, Any]:
+    """The account's data as one JSON object: the account, its friends, its tables and deals, each seen from its own seat.
 
     A finished deal carries its whole record (its seed is public once it
     ends, as on the table page); a deal still being played carries only its
@@ -341,6 +341,7 @@ def export_data(found: account_store.AccountRow, tables: Any, deals: list[accoun
         "account": {"name": found.name, "created_at": found.created_at.isoformat()},
         "settings": None,
         "settings_note": "table settings are kept in the browser; the account page adds this browser's to the download",
+        "friends": friends,
         "tables": [
             {
                 "id": row.id,
@@ -379,7 +380,8 @@ async def export_account(request: Request) -> Response:
     if found is None:  # pragma: no cover - deleted between the session check and now
         raise ApiError(401, "session", "no such account")
     tables, deals = await asyncio.to_thread(account_store.own_tables, svc.db, identity.user_id, identity.session_id)
-    data = export_data(found, tables, deals)
+    friends = [friend.name for friend in await asyncio.to_thread(social.friends_of, svc.db, identity.user_id)]
+    data = export_data(found, tables, deals, friends)
     return Response(
         content=json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
