@@ -16,7 +16,7 @@ from stich.core.records import replay_deal
 from stich.core.registry import game_from_string
 from stich.web.guards.names import DELETED_PLAYER
 
-from .helpers import call, card_words, create_table, make_settings, new_guest, running, session_token, wait_for
+from .helpers import call, card_words, connect, create_table, make_settings, new_guest, running, session_token, svc, wait_for
 
 pytestmark = pytest.mark.both_databases
 
@@ -217,3 +217,21 @@ def test_a_deleted_account_leaves_no_friends_list_entry(client: TestClient) -> N
     assert call(client, "POST", "/api/account/delete", ada, json={"password": PASSWORD}).status_code == 200
     assert call(client, "GET", "/api/friends", cleo).json()["friends"] == []
     assert call(client, "POST", "/api/friends", cleo, json={"name": "Ada"}).status_code == 404
+
+
+def test_a_finished_table_still_watched_shows_the_deleted_player_too(absent_client: TestClient) -> None:
+    client = absent_client
+    ada = _register(client, "Ada")
+    table = create_table(client, ada, game="doppelkopf", seat=0)
+    with connect(client, table["id"]) as watcher:  # a spectator keeps the finished table in memory
+        watcher.receive_json()
+        assert call(client, "POST", f"/api/tables/{table['id']}/bots", ada, json={"bot": "random"}).status_code == 200
+
+        def finished() -> bool:
+            return bool(call(client, "GET", f"/api/tables/{table['id']}").json()["status"] == "finished")
+
+        wait_for(finished, timeout=30, what="the table to finish")
+        assert svc(client).tables.get(table["id"]) is not None
+        assert call(client, "POST", "/api/account/delete", ada, json={"password": PASSWORD}).status_code == 200
+        seats = call(client, "GET", f"/api/tables/{table['id']}").json()["seats"]
+        assert seats[0]["name"] == DELETED_PLAYER

@@ -316,6 +316,7 @@ async def delete_account(body: Deletion, request: Request, response: Response) -
     except account_store.StillSeated as exc:
         ids = ", ".join(exc.table_ids)
         raise ApiError(409, "tables", f"you still sit at open or running tables ({ids}); leave them or let them finish first") from None
+    svc.tables.anonymise_finished(identity.user_id, ended, DELETED_PLAYER)
     for session_id in ended:
         await svc.tables.session_changed(session_id)
     await svc.online.gone(identity)
