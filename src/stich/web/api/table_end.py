@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -43,6 +44,33 @@ router = APIRouter(prefix="/api/tables", tags=["table end"])
 
 REMATCH_WAIT_SECONDS = 5.0
 """How long a Revanche request that lost the race waits for the winner's table to be stored."""
+
+KEPT_STANDINGS = 256
+"""Standings kept per process, newest used first: replaying a 48-deal list costs about 90 ms (bench/bench_table_standings.py)."""
+
+_kept: OrderedDict[tuple[str, int, tuple[str, ...]], dict[str, Any]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def table_standings_of(row: TableRow, records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    """:func:`~stich.web.deals.standings.standings` of a stored table, kept for the next request.
+
+    A finished deal never changes what it adds to the sheet, so the table,
+    its number of finished deals and its seats' names (a deleted account's
+    seat is renamed) say whether a kept answer still holds.  Called in a
+    worker thread.
+    """
+    key = (row.id, len(records), tuple(names))
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    result = standings(game_from_string(row.game), row.deals_requested, records, names)
+    with _kept_lock:
+        _kept[key] = result
+        while len(_kept) > KEPT_STANDINGS:
+            _kept.popitem(last=False)
+    return result
 
 
 def seat_names(row: TableRow) -> list[str]:
@@ -97,8 +125,7 @@ async def table_standings(table_id: str, request: Request, invite: Annotated[str
     row = await _visible_row(svc, table_id, identity, invite)
     records = await _finished_records(svc, table_id)
     names = seat_names(row)
-    game = game_from_string(row.game)
-    result = await asyncio.to_thread(standings, game, row.deals_requested, records, names)
+    result = await asyncio.to_thread(table_standings_of, row, records, names)
     return {
         "table": row.id,
         "game": row.game,
@@ -119,7 +146,7 @@ async def table_sheet_csv(table_id: str, request: Request, invite: Annotated[str
     row = await _visible_row(svc, table_id, await current_identity(request), invite)
     records = await _finished_records(svc, table_id)
     names = seat_names(row)
-    result = await asyncio.to_thread(standings, game_from_string(row.game), row.deals_requested, records, names)
+    result = await asyncio.to_thread(table_standings_of, row, records, names)
     return Response(
         content=sheet_csv(names, result["sheet"]),
         media_type="text/csv; charset=utf-8",
