@@ -10,6 +10,9 @@ In German at 1366×768 and in English at 390×844.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
 
 from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, ContextFactory, Screenshot, person
@@ -59,6 +62,12 @@ def test_password_change_logs_out_the_other_browser_and_the_account_can_be_delet
 
     first.reload()  # this browser got a fresh session and stays logged in
     expect(first.locator(tid("user-name"))).to_have_text(name)
+    with first.expect_download() as download:
+        first.locator(tid("export-download")).click()
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["format"] == "stich-account-export/1" and exported["account"]["name"] == name
+    assert exported["settings"]["germanSuits"] is False and "settings_note" not in exported  # this browser's settings, added
+    assert exported["tables"] == [] and exported["deals"] == []
     statement = first.locator(tid("delete-statement"))
     expect(statement).to_have_text(client_text(first, "account.delete_statement"))
     expect(statement).to_contain_text("gelöschter Spieler" if lang == "de" else "deleted player")

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from stich.web.deals.standings import marks
 
-from .helpers import call, create_table, make_settings, new_guest, running, wait_for
+from .helpers import call, connect, create_table, make_settings, new_guest, running, wait_for
 
 pytestmark = pytest.mark.both_databases
 
@@ -185,3 +185,18 @@ def test_invites_are_private_to_their_receiver(absent_client: TestClient) -> Non
     assert call(client, "POST", f"/api/invites/{invite['id']}/decline", bert).status_code == 200
     assert call(client, "GET", "/api/invites", bert).json()["invites"] == []
     assert call(client, "POST", f"/api/invites/{2**63}/accept", bert).status_code == 404
+
+
+def test_the_standings_sheet_is_the_live_tables_own_sheet(absent_client: TestClient) -> None:
+    """The sheet rebuilt from the records equals the one the running table sent at its end (rows, labels, notes, totals)."""
+    client = absent_client
+    ada = new_guest(client, "Ada")
+    table = create_table(client, ada, game="doppelkopf", seat=0, deals=6)
+    with connect(client, table["id"]) as watcher:
+        assert call(client, "POST", f"/api/tables/{table['id']}/bots", ada, json={"bot": "random"}).status_code == 200
+        while (message := watcher.receive_json())["type"] != "table_end":
+            pass
+    data = call(client, "GET", f"/api/tables/{table['id']}/standings", ada).json()
+    keys = ("number", "dealer", "label", "scores", "totals", "notes")
+    assert [{k: row[k] for k in keys} for row in data["sheet"]] == message["sheet"]
+    assert data["totals"] == message["totals"]
