@@ -121,3 +121,10 @@ def test_a_friend_is_seen_online_and_invited_to_a_table(make_context: ContextFac
     expect(bert.locator(f'{tid("seat")}[data-seat="1"]')).to_have_attribute("data-occupant", "Bert Lobby")
     # now he sits at her table, which she may see
     expect(ada.locator(f'{tid("friend")}[data-name="Bert Lobby"] {tid("friend-table")}')).to_have_count(1)
+
+    # the table page offers the same invite while the table waits for players
+    ada.goto(f"/#/table/{table_id}")
+    choice = ada.locator(tid("invite-friend-select"))
+    expect(choice.locator("option")).to_have_text([client_text(ada, "people.friend_online").replace("{name}", "Bert Lobby")])
+    ada.locator(tid("invite-friend")).click()
+    expect(ada.locator("#toast")).to_have_text(client_text(ada, "people.invite_sent").replace("{name}", "Bert Lobby"))
