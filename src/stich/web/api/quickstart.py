@@ -87,7 +87,11 @@ async def quickstart(body: QuickStart, request: Request, response: Response) -> 
         mine = next((row for row in rows if row.game_name == body.game and seat_of(row, identity) is not None), None)
         if mine is not None:
             runtime = svc.tables.get(mine.id)
-            summary = runtime.summary(identity) if runtime is not None else await svc.tables.forward(mine.id, "summary", identity, {})
+            summary = (
+                runtime.summary(identity)
+                if runtime is not None
+                else await svc.tables.forward(mine.id, "summary", identity, {"invite": None})
+            )
             if summary is not None:
                 return {"joined": True, "created": False, "table": summary}
         for row in candidates(rows, body.game, identity)[:TRIES]:
