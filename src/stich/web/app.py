@@ -41,7 +41,7 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, cards, history, lobby, table_socket
+from stich.web.api import accounts, cards, history, lobby, people, quickstart, social, table_end, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
@@ -49,6 +49,7 @@ from stich.web.guards.passwords import Passwords
 from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
 from stich.web.runtime.manager import TableManager
+from stich.web.runtime.online import OnlineBoard, OnlineBoardLike
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
 
@@ -86,19 +87,20 @@ def _log_refusal(request: Request, status: int, field: str, message: str) -> Non
     log.log(level, "refused %s %s from %s: %d %s: %s", request.method, request.url.path, peer, status, field, message)
 
 
-async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits, LoginLimits]:
-    """The table manager, login limiter and sign-up limiter of one process, or of one worker among several (``redis_url``)."""
+async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits, LoginLimits, OnlineBoardLike]:
+    """The table manager, login and sign-up limiters and online board of one process, or of one worker among several (``redis_url``)."""
     accounts, window = config.accounts_per_address, config.accounts_window_seconds
     if not config.redis_url:
         limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-        return TableManager(config, db), limiter, LoginLimiter(accounts, window, accounts)
+        return TableManager(config, db), limiter, LoginLimiter(accounts, window, accounts), OnlineBoard(config.online_seconds)
     from stich.web.cluster.manager import ClusterTableManager, connect_redis
+    from stich.web.cluster.online import SharedOnlineBoard
     from stich.web.cluster.shared_limits import RedisLoginLimiter
 
     redis = await connect_redis(config.redis_url)
     shared = RedisLoginLimiter(redis, config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
     signups = RedisLoginLimiter(redis, accounts, window, accounts, kind="accounts")
-    return ClusterTableManager(config, db, redis), shared, signups
+    return ClusterTableManager(config, db, redis), shared, signups, SharedOnlineBoard(redis, config.online_seconds)
 
 
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
@@ -110,11 +112,11 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
         await asyncio.to_thread(preload_builtin_bots)  # before any lease or socket: the first search table costs no pause
-        manager, limiter, signups = await _tables_and_limits(config, db)
+        manager, limiter, signups, online = await _tables_and_limits(config, db)
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        app.state.services = Services(config, db, limiter, hasher, manager, signups)
+        app.state.services = Services(config, db, limiter, hasher, manager, signups, online)
         manager.start()
         try:
             yield
@@ -177,7 +179,12 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         return {"status": "ok", "version": __version__}
 
     app.include_router(accounts.router)
+    app.include_router(accounts.account_router)
     app.include_router(lobby.router)
+    app.include_router(table_end.router)
+    app.include_router(social.router)
+    app.include_router(people.router)
+    app.include_router(quickstart.router)
     app.include_router(table_socket.router)
     app.include_router(history.router)
     app.include_router(cards.router)

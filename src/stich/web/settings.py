@@ -133,6 +133,10 @@ class Settings:
     """With Redis: how long a worker's lease on a table lasts unless renewed (every third of it); a dead worker's tables move after it."""
     session_recheck_seconds: float = 60.0
     """How long a table socket trusts its last session check in the database, no change heard (:mod:`stich.web.runtime.session_watch`)."""
+    online_seconds: float = 90.0
+    """How long after a page of a person was last seen they count as online (pages ping every 30 s; :mod:`stich.web.runtime.online`)."""
+    max_friends: int = 200
+    """Most accounts one account may list as friends."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""
@@ -147,6 +151,8 @@ class Settings:
             raise ValueError("max_message_bytes must be at least 64")
         if self.login_max_failures < 1 or self.login_max_failures_per_address < 1 or self.login_window_seconds <= 0:
             raise ValueError("the login rate limit needs at least one attempt and a positive window")
+        if self.online_seconds <= 0 or self.max_friends < 1:
+            raise ValueError("online_seconds must be positive and max_friends at least 1")
         if self.accounts_per_address < 1 or self.accounts_window_seconds <= 0:
             raise ValueError("accounts_per_address must be at least 1 and accounts_window_seconds positive")
         if self.password_hash_workers < 1 or self.password_hash_queue < 0:

@@ -1,6 +1,10 @@
 """The HTTP and WebSocket API, one module per resource: the edge where requests come in.
 
-* :mod:`.accounts` – register, login, logout, ``me``, guest names (``/api/auth``);
+* :mod:`.accounts` – register, login, logout, ``me``, guest names (``/api/auth``); the account page (``/api/account``);
+* :mod:`.table_end` – a table's final standings, its score sheet as CSV, Revanche;
+* :mod:`.social` – invite notices (``/api/invites``);
+* :mod:`.people` – who is online, friends, inviting a friend to one's table;
+* :mod:`.quickstart` – Schnellstart;
 * :mod:`.session` – the session cookie: who is asking (an :class:`~stich.web.identity.Identity`),
   and a guest session made on first need;
 * :mod:`.lobby` – games, tables, seats, bots, invites, deals and records (``/api/*``);

@@ -1,4 +1,4 @@
-"""Accounts and guests: ``/api/auth`` (register, login, logout, me, guest).
+"""Accounts and guests: ``/api/auth`` (register, login, logout, me, guest) and ``/api/account`` (password, deletion, export).
 
 * Passwords are hashed with Argon2id on a pool of their own
   (:class:`~stich.web.guards.passwords.Passwords`); a login for an unknown
@@ -15,14 +15,22 @@
   ``Retry-After``, whatever the password.  Registration attempts count
   there too, and a taken name is refused before any hash; new accounts are
   limited per address and hour (``accounts_per_address``).
+* ``/api/account`` is the account page (issue 44): changing the password
+  (the old one required; every other session of the account ends), deleting
+  the account (password required; its finished deals stay for the others,
+  the seat anonymised: :mod:`stich.web.storage.account_store`, decision
+  0056) and downloading one's own data as JSON.  Each password given there
+  is counted like a login attempt, so it is no way round the login limits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -32,9 +40,11 @@ from stich.web.api.services import Services, services
 from stich.web.api.session import current_identity, guest_name, new_session, rotate_session
 from stich.web.guards.client_address import client_address
 from stich.web.guards.login_limit import Attempt
-from stich.web.guards.names import NAME_RULE, BadName, checked_name, name_key
+from stich.web.guards.names import DELETED_PLAYER, NAME_RULE, BadName, checked_name, name_key, reserved
 from stich.web.guards.passwords import HashersBusy
+from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError
+from stich.web.storage import account_store, social
 from stich.web.storage.db import NameTaken
 from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
 from stich.web.storage.models import utcnow
@@ -67,11 +77,14 @@ class GuestBody(_Body):
 
 
 def check_name(name: str, field: str = "name") -> str:
-    """``name`` normalised by the name rule (:mod:`stich.web.guards.names`), or a 422 :class:`ApiError` quoting the rule."""
+    """``name`` normalised by the name rule (:mod:`stich.web.guards.names`), or a 422 :class:`ApiError` (the rule, or a reserved name)."""
     try:
-        return checked_name(name)
+        checked = checked_name(name)
     except BadName:
         raise ApiError(422, field, NAME_RULE["en"]) from None
+    if reserved(checked):
+        raise ApiError(422, field, f"the name {checked!r} is reserved for the seats of deleted accounts")
+    return checked
 
 
 def _busy() -> ApiError:
@@ -188,6 +201,7 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
             expires_at=utcnow(),
         )
         await svc.tables.session_changed(identity.session_id)
+        await svc.online.gone(identity)
     response.delete_cookie(COOKIE_NAME, path="/")
     return {"ok": True}
 
@@ -216,3 +230,161 @@ async def guest(body: GuestBody, request: Request, response: Response) -> dict[s
     else:
         identity = await new_session(request, response, svc, name, None)
     return identity.to_json()
+
+
+# ------------------------------------------------------------------ the account page
+account_router = APIRouter(prefix="/api/account", tags=["accounts"])
+"""``/api/account``: what a logged-in person does with their own account (issue 44, "Accounts people can trust")."""
+
+EXPORT_FORMAT = "stich-account-export/1"
+"""The ``format`` of the file ``GET /api/account/export`` hands out."""
+
+
+class PasswordChange(_Body):
+    """Body of ``POST /api/account/password``."""
+
+    old_password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
+    new_password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
+
+
+class Deletion(_Body):
+    """Body of ``POST /api/account/delete``."""
+
+    password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
+
+
+async def _account_identity(request: Request) -> Identity:
+    """The logged-in account asking: 401 without a session, 403 for a guest (a guest has no account to change)."""
+    identity = await current_identity(request)
+    if identity is None:
+        raise ApiError(401, "session", "no session; log in first")
+    if identity.user_id is None:
+        raise ApiError(403, "session", "guests have no account; register or log in first")
+    return identity
+
+
+async def _check_password(request: Request, identity: Identity, password: str, field: str) -> None:
+    """The account's password, checked like a login (counted first, 429 past the limits, 401 ``field`` when wrong)."""
+    svc = services(request)
+    assert identity.user_id is not None
+    attempt = await _begin_login(svc, request, identity.name)
+    stored = await asyncio.to_thread(account_store.password_hash, svc.db, identity.user_id)
+    try:
+        ok = await svc.passwords.check(stored, password)
+    except HashersBusy:
+        await svc.limiter.acancelled(attempt)
+        raise _busy() from None
+    if not ok or stored is None:
+        await svc.limiter.afailed(attempt)
+        raise ApiError(401, field, "wrong password")
+    await svc.limiter.asucceeded(attempt)
+
+
+@account_router.post("/password")
+async def change_password(body: PasswordChange, request: Request, response: Response) -> dict[str, Any]:
+    """Change the password: the old one is required; every other session of the account is logged out, this one gets a new token."""
+    svc = services(request)
+    identity = await _account_identity(request)
+    assert identity.user_id is not None
+    if len(body.new_password) < MIN_PASSWORD:
+        raise ApiError(422, "new_password", f"must be at least {MIN_PASSWORD} characters")
+    await _check_password(request, identity, body.old_password, "old_password")
+    try:
+        new_hash = await svc.passwords.make(body.new_password)
+    except HashersBusy:
+        raise _busy() from None
+    ended = await asyncio.to_thread(account_store.change_password, svc.db, identity.user_id, new_hash, identity.session_id)
+    for session_id in ended:
+        await svc.tables.session_changed(session_id)
+    await rotate_session(request, response, svc, identity, identity.name, identity.user_id)
+    return {"ok": True, "sessions_ended": len(ended)}
+
+
+@account_router.post("/delete")
+async def delete_account(body: Deletion, request: Request, response: Response) -> dict[str, Any]:
+    """Delete the account (password required); its finished deals stay, with the seat named "deleted player" (decision 0056).
+
+    409 ``tables`` while the account sits at an open or running table: it
+    leaves them (or lets them finish) first.
+    """
+    svc = services(request)
+    identity = await _account_identity(request)
+    assert identity.user_id is not None
+    await _check_password(request, identity, body.password, "password")
+    try:
+        ended = await asyncio.to_thread(account_store.delete_account, svc.db, identity.user_id)
+    except account_store.StillSeated as exc:
+        ids = ", ".join(exc.table_ids)
+        raise ApiError(409, "tables", f"you still sit at open or running tables ({ids}); leave them or let them finish first") from None
+    svc.tables.anonymise_finished(identity.user_id, ended, DELETED_PLAYER)
+    for session_id in ended:
+        await svc.tables.session_changed(session_id)
+    await svc.online.gone(identity)
+    response.delete_cookie(COOKIE_NAME, path="/")
+    log.info("account %d deleted; its seats now read %r", identity.user_id, DELETED_PLAYER)
+    return {"ok": True, "deleted_player": DELETED_PLAYER}
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def export_data(found: account_store.AccountRow, tables: Any, deals: list[account_store.OwnDeal], friends: list[str]) -> dict[str, Any]:
+    """The account's data as one JSON object: the account, its friends, its tables and deals, each seen from its own seat.
+
+    A finished deal carries its whole record (its seed is public once it
+    ends, as on the table page); a deal still being played carries only its
+    number and status, never a card: nothing of it is public yet.
+    """
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": utcnow().isoformat(),
+        "account": {"name": found.name, "created_at": found.created_at.isoformat()},
+        "settings": None,
+        "settings_note": "table settings are kept in the browser; the account page adds this browser's to the download",
+        "friends": friends,
+        "tables": [
+            {
+                "id": row.id,
+                "game": row.game,
+                "status": row.status,
+                "private": row.private,
+                "deals_requested": row.deals_requested,
+                "created_at": row.created_at.isoformat(),
+                "your_seat": seat,
+                "players": [s.name if s.kind == "human" else (f"{s.bot} bot" if s.kind == "bot" else None) for s in row.seats],
+            }
+            for row, seat in tables
+        ],
+        "deals": [
+            {
+                "id": deal.id,
+                "table": deal.table_id,
+                "number": deal.number,
+                "status": deal.status,
+                "your_seat": deal.seat,
+                "finished_at": _iso(deal.finished_at),
+                "record": json.loads(deal.record) if deal.status == "finished" and deal.record else None,
+            }
+            for deal in deals
+        ],
+    }
+
+
+@account_router.get("/export")
+async def export_account(request: Request) -> Response:
+    """Download one's own data (``stich-account-<name>.json``): account, tables, deals with their records from one's seat."""
+    svc = services(request)
+    identity = await _account_identity(request)
+    assert identity.user_id is not None
+    found = await asyncio.to_thread(account_store.account, svc.db, identity.user_id)
+    if found is None:  # pragma: no cover - deleted between the session check and now
+        raise ApiError(401, "session", "no such account")
+    tables, deals = await asyncio.to_thread(account_store.own_tables, svc.db, identity.user_id, identity.session_id)
+    friends = [friend.name for friend in await asyncio.to_thread(social.friends_of, svc.db, identity.user_id)]
+    data = export_data(found, tables, deals, friends)
+    return Response(
+        content=json.dumps(data, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="stich-account.json"', "Cache-Control": "no-store"},
+    )

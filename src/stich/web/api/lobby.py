@@ -120,7 +120,8 @@ def _runtime(svc: Services, table_id: str, identity: Identity | None, invite: st
     return runtime
 
 
-def _row_may_see(row: TableRow, identity: Identity | None, invite: str | None) -> bool:
+def row_may_see(row: TableRow, identity: Identity | None, invite: str | None) -> bool:
+    """Whether ``identity`` may see the stored table ``row``: anyone a public one; its members, creator or invite a private one."""
     if not row.private or (invite is not None and secrets.compare_digest(invite.encode(), row.invite_token.encode())):
         return True
     if identity is None:
@@ -264,7 +265,7 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
     if elsewhere is not None:
         return elsewhere
     row = await asyncio.to_thread(svc.db.get_table, table_id)
-    if row is None or not _row_may_see(row, identity, invite):
+    if row is None or not row_may_see(row, identity, invite):
         raise ApiError(404, "table", "no such table")
     deals = await asyncio.to_thread(svc.db.deals_of, table_id)
     return {
@@ -347,7 +348,7 @@ async def table_deals(table_id: str, request: Request, invite: Annotated[str | N
     svc = services(request)
     identity = await current_identity(request)
     row = await asyncio.to_thread(svc.db.get_table, table_id)
-    if row is None or not _row_may_see(row, identity, invite):
+    if row is None or not row_may_see(row, identity, invite):
         raise ApiError(404, "table", "no such table")
     deals = await asyncio.to_thread(svc.db.deals_of, table_id)
     return {"table": table_id, "deals": [_deal_json(d) for d in deals]}
@@ -359,7 +360,7 @@ async def visible_deal(request: Request, deal_id: int, invite: str | None) -> De
     svc = services(request)
     deal = await asyncio.to_thread(svc.db.get_deal, deal_id)
     row = await asyncio.to_thread(svc.db.get_table, deal.table_id) if deal is not None else None
-    if deal is None or row is None or not _row_may_see(row, await current_identity(request), invite):
+    if deal is None or row is None or not row_may_see(row, await current_identity(request), invite):
         raise ApiError(404, "deal", "no such deal")
     return deal
 

@@ -1,4 +1,4 @@
-"""What every request handler is handed: settings, database, login and sign-up limiters, password hasher and the live tables.
+"""What every request handler is handed: settings, database, login and sign-up limiters, password hasher, the live tables, who is online.
 
 The composition root, :func:`stich.web.app.create_app`, builds one :class:`Services`
 per app at start and keeps it in ``app.state.services``; a handler gets it with
@@ -9,7 +9,7 @@ arguments when the root builds them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from starlette.requests import HTTPConnection
@@ -18,6 +18,7 @@ from stich.web.guards.client_address import client_address
 from stich.web.guards.login_limit import LoginLimits
 from stich.web.guards.passwords import Passwords
 from stich.web.runtime.manager import TableManager
+from stich.web.runtime.online import OnlineBoard, OnlineBoardLike
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
 
@@ -33,6 +34,8 @@ class Services:
     tables: TableManager
     signups: LoginLimits
     """New accounts per client address (:func:`stich.web.api.accounts.register`): the login limiter's windows over an hour."""
+    online: OnlineBoardLike = field(default_factory=OnlineBoard)
+    """Who is online (:mod:`stich.web.runtime.online`; several workers: the Redis board of :mod:`stich.web.cluster.online`)."""
 
 
 def services(connection: HTTPConnection) -> Services:

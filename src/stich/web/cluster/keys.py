@@ -38,6 +38,12 @@ def reply(token: str) -> str:
 SESSIONS = f"{PREFIX}sessions"
 """Pub/sub channel of session ids that ended or got a new token on some worker (every worker's sockets then ask the database again)."""
 
+ONLINE = f"{PREFIX}online"
+"""Sorted set of the people online (person key -> when last seen, ms): :mod:`stich.web.cluster.online`."""
+
+ONLINE_NAMES = f"{PREFIX}online:names"
+"""Hash of person key -> name, for the people on :data:`ONLINE`."""
+
 LOBBY = f"{PREFIX}lobby"
 """Hash of table id -> the owner's summary of it, so that every worker's lobby lists every table."""
 

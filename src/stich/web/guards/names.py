@@ -40,6 +40,12 @@ NAME_RULE = {
 }
 """The rule in the words players read (English, German); the client's ``login.name_rules``."""
 
+DELETED_PLAYER = "deleted player"
+"""The name a deleted account's seats and records keep (issue 44, decision 0056); the client shows "gelöschter Spieler" in German."""
+
+RESERVED = frozenset({"deleted player", "geloschter spieler", "geloeschter spieler", "gelöschter spieler"})
+"""Name keys nobody may take (:func:`reserved`): the deleted player's name in either language, so nobody can pass for one."""
+
 PUNCTUATION = frozenset(" _.-")
 """The characters besides letters and digits that a name may hold."""
 
@@ -82,3 +88,8 @@ def checked_name(name: str) -> str:
 def name_key(name: str) -> str:
     """The key two names are compared by: normalised, case-folded and normalised again (NFKC_Casefold in effect)."""
     return unicodedata.normalize("NFKC", normalise(name).casefold())
+
+
+def reserved(name: str) -> bool:
+    """Whether ``name`` is one of the :data:`RESERVED` names (compared by :func:`name_key`)."""
+    return name_key(name) in RESERVED

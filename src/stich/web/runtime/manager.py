@@ -152,6 +152,25 @@ class TableManager:
         """
         log.error("table %s: a write was refused as stale, but this process fences nothing", runtime.id)
 
+    def anonymise_finished(self, user_id: int, session_ids: list[int], name: str) -> int:
+        """Rename the seats of a deleted account at the finished tables this process still holds (clients left on them); how many.
+
+        The stored seats and records are anonymised by the deletion itself
+        (:mod:`stich.web.storage.account_store`); a finished table stays in
+        memory while somebody still watches it, and its summary is served from
+        there.  Open and running tables never hold a deleted account (the
+        deletion is refused while it sits at one).
+        """
+        renamed = 0
+        for runtime in self.tables.values():
+            if runtime.status != "finished":
+                continue
+            for seat in runtime.seats:
+                if seat.kind == "human" and (seat.user_id == user_id or seat.session_id in session_ids):
+                    seat.name, seat.user_id, seat.session_id = name, None, None
+                    renamed += 1
+        return renamed
+
     def forget(self, runtime: TableRuntime) -> None:
         """Drop a finished table with no clients left."""
         if self.tables.get(runtime.id) is runtime:

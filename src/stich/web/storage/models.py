@@ -91,6 +91,8 @@ class GameTable(Base):
     """How often another worker took the table over (several workers: a write checks it, fencing a stale owner; decision 0033)."""
     kind: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """The kind its creator asked for, ``free`` or ``list``; ``NULL``: derived from game and deals (issue 40, defect 7)."""
+    rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The table this finished table's "Revanche" opened (issue 44), set once; ``NULL``: none yet."""
 
 
 class TableSeat(Base):
@@ -145,3 +147,28 @@ class DealAction(Base):
     """Whether a stand-in bot made the action for its player (the record's ``meta.stand_in_seats``, unless ``timed_out``)."""
     timed_out: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the stand-in made it because a present player's turn clock ran out (the record's ``meta.timed_out_moves``)."""
+
+
+class Friendship(Base):
+    """``user_id`` has ``friend_id`` on their friends list (one row per direction; issue 44)."""
+
+    __tablename__ = "friendships"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    friend_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableInvite(Base):
+    """An invite notice to a table for one person: an account (``to_user_id``) or a guest's session (``to_session_id``)."""
+
+    __tablename__ = "table_invites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    from_name: Mapped[str] = mapped_column(String(40))
+    to_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    to_session_id: Mapped[int | None] = mapped_column(ForeignKey("auth_sessions.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat kept for the invited person (a Revanche: their seat before), or ``NULL``: any free seat."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

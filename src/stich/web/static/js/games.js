@@ -66,11 +66,15 @@ export function botSpecOfName(name) {
   return match ? match[1] : null;
 }
 
-/** A seat's name for people: a person's own name, or "Bot 2" for a bot (its strength in `botTitle`). */
+/** The name the server gives the seats of a deleted account (stich.web.guards.names.DELETED_PLAYER; nobody may take it). */
+const DELETED_PLAYER = "deleted player";
+
+/** A seat's name for people: a person's own name, "gelöschter Spieler" for a deleted account, or "Bot 2" for a bot. */
 export function playerName(name, index, bot = null) {
   if (bot) return t("table.bot_n", { n: index + 1 });
   const spec = botSpecOfName(name);
   if (spec) return t("table.bot_n", { n: index + 1 });
+  if (name === DELETED_PLAYER) return t("player.deleted");
   return name || t("table.seat_n", { n: index + 1 });
 }
 

@@ -15,6 +15,8 @@ import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
+import * as account from "./pages/account.js";
+import * as sheet from "./pages/sheet.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -24,6 +26,8 @@ const ROUTES = [
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
+  { name: "account", pattern: /^\/account$/, page: account },
+  { name: "sheet", pattern: /^\/sheet\/([A-Za-z0-9_-]+)$/, page: sheet },
 ];
 
 let mounted = null;
@@ -68,6 +72,7 @@ function renderHeader() {
   name.title = identity ? (identity.guest ? t("user.guest_title") : t("user.account_title")) : "";
   name.classList.toggle("guest", Boolean(identity?.guest));
   document.querySelector('[data-testid="logout"]').hidden = !identity;
+  document.querySelector('[data-testid="account-link"]').hidden = !identity || identity.guest;
   document.querySelector(".login-link").hidden = Boolean(identity);
   const lang = document.querySelector('[data-testid="lang-switch"]');
   lang.textContent = language() === "de" ? "EN" : "DE";
@@ -102,6 +107,18 @@ function closeSettingsOnEscapeAndOutside() {
   });
 }
 
+const PING_MS = 30_000;
+
+/** Tell the server every 30 s that a page of this person is open, so that the lobby shows them online (issue 44). */
+function pingOnline() {
+  const ping = () => {
+    if (me()) api("/api/online", { method: "POST" }).catch(() => null);
+  };
+  ping();
+  onIdentity((identity) => identity && ping());
+  setInterval(ping, PING_MS);
+}
+
 async function boot() {
   await initI18n();
   const settingsPanel = document.querySelector(".settings-panel");
@@ -120,6 +137,7 @@ async function boot() {
   await Promise.all([refreshIdentity({ onlyIfKnown: true }).catch(() => null), loadPacks()]);
   closeSettingsOnEscapeAndOutside();
   renderHeader();
+  pingOnline();
   window.addEventListener("hashchange", route);
   route();
 }

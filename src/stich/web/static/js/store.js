@@ -87,3 +87,8 @@ export function onSetting(fn) {
   settingListeners.add(fn);
   return () => settingListeners.delete(fn);
 }
+
+/** Every setting kept in this browser (the account page adds them to the data download). */
+export function allSettings() {
+  return readSettings();
+}

@@ -13,6 +13,7 @@ import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
 import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
 import { timeLimitFields } from "../time_limits.js";
+import { createPeoplePanel } from "./lobby_people.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -267,6 +268,7 @@ export function mount(root) {
     return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
   }
   let keep = remembered();
+  let people = null;
   const forget = () => {
     keep = {};
     render();
@@ -280,6 +282,7 @@ export function mount(root) {
       const tables = data.tables || [];
       tables.sort((a, b) => (a.status === b.status ? 0 : a.status === "open" ? -1 : 1));
       replace(list, tables.length ? tables.map((tbl) => tableRow(tbl, gamesData?.games || [])) : h("li", { class: "empty", text: t("lobby.no_tables") }));
+      people?.refresh(tables);
       status.textContent = t("lobby.updated", { time: new Date().toLocaleTimeString() });
     } catch (error) {
       status.textContent = errorMessage(error);
@@ -301,12 +304,14 @@ export function mount(root) {
       ["all", "open", "playing"].map((v) => h("option", { value: v, selected: v === filter, text: t(`lobby.filter_${v}`) })),
     );
     const identity = me();
+    people = gamesData ? createPeoplePanel({ games: gamesData.games || [] }) : null;
     replace(
       root,
       h(
         "div",
         { class: "page lobby" },
         identity ? null : h("section", { class: "welcome" }, h("h1", { text: t("lobby.welcome") }), h("p", { text: t("lobby.welcome_text") }), loginPanel({ onDone: () => render() })),
+        people?.element,
         h(
           "div",
           { class: "lobby-grid" },

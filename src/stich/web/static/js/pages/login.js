@@ -15,6 +15,7 @@ export function rememberReturn(hash) {
 
 /** Go where the player wanted to go before logging in (default: the lobby). */
 export function returnAfterLogin() {
+  sessionStorage.removeItem("stich.accountDeleted");
   const target = sessionStorage.getItem(RETURN_KEY);
   sessionStorage.removeItem(RETURN_KEY);
   location.hash = target && target !== "#/login" ? target : "#/";
@@ -115,11 +116,13 @@ export function loginPanel({ onDone = returnAfterLogin } = {}) {
 export function mount(root) {
   function render() {
     const identity = me();
+    const deleted = sessionStorage.getItem("stich.accountDeleted") === "1";
     root.replaceChildren(
       h(
         "section",
         { class: "page login-page" },
         h("h1", { text: t("login.title") }),
+        deleted && !identity ? h("p", { class: "notice", testid: "account-deleted", text: t("account.deleted") }) : null,
         identity ? h("p", { class: "notice", text: t(identity.guest ? "login.current_guest" : "login.current_account", { name: identity.name }) }) : null,
         loginPanel(),
       ),

@@ -30,6 +30,7 @@ import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
 import { createSeatRequests } from "../table/seat_requests.js";
 import { createTrickDialog } from "../table/trick_list.js";
+import { createFinalStandings } from "../table/final_standings.js";
 
 function errorMessage(error) {
   return apiErrorText(error);
@@ -63,6 +64,7 @@ export function mount(root, { params, query }) {
     timedOut: new Set(),
   };
   let holdTimer = null;
+  let finalStandings = null;
   let socket = null;
   let alive = true;
   let countdown = null;
@@ -396,6 +398,7 @@ export function mount(root, { params, query }) {
     renderSheet(sheetPanel, { rows, totals, names: nm, mySeat: mySeat(), gameName: gameName(), inviteQuery });
     renderLog(logPanel, { events: view()?.events || [], names: nm, gameName: gameName(), pack: pack(), open: s.logOpen });
     renderEvaluation();
+    finalStandings?.render();
   }
 
   // ------------------------------------------------------- the page's parts
@@ -414,6 +417,8 @@ export function mount(root, { params, query }) {
   const controls = createControls(ctx);
   const { renderTurn, renderControls, renderConfirm } = controls;
   const { joinSeat, openTableControls } = createSeatRequests(ctx);
+  finalStandings = createFinalStandings(ctx);
+  side.prepend(finalStandings.panel);
 
   // ---------------------------------------------------------------- start
   const beforeUnload = (event) => {

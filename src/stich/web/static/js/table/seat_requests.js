@@ -69,9 +69,37 @@ export function createSeatRequests(ctx) {
         h("div", { class: "button-row" }, select, h("button", { type: "button", class: "primary", testid: "add-bots", text: t("table.add_bots"), onclick: () => addBots(select.value) })),
       );
     }
+    if (mine && me() && !me().guest) box.append(friendInvite());
     if (mine) box.append(h("button", { type: "button", class: "ghost small", text: t("table.leave_seat"), onclick: leaveSeat }));
     if (!mine && !seatsInfo().some((x) => x.kind === "empty")) box.append(h("p", { class: "muted small", text: t("table.full") }));
     return box;
+  }
+
+  /** Invite a friend to this open table (issue 44): their lobby shows a notice that takes them to a free seat. */
+  function friendInvite() {
+    if (s.friends === undefined) {
+      s.friends = null;
+      api("/api/friends")
+        .then((data) => {
+          s.friends = data.friends;
+          render();
+        })
+        .catch(() => {
+          s.friends = [];
+        });
+    }
+    const friends = s.friends || [];
+    if (!friends.length) return null;
+    const select = h("select", { testid: "invite-friend-select", "aria-label": t("people.invite") }, friends.map((f) => h("option", { value: f.name, text: f.online ? t("people.friend_online", { name: f.name }) : f.name })));
+    const send = async () => {
+      try {
+        await api(`/api/tables/${encodeURIComponent(tableId)}/invite`, { method: "POST", body: { name: select.value } });
+        showToast(t("people.invite_sent", { name: select.value }));
+      } catch (error) {
+        showToast(errorMessage(error), "error");
+      }
+    };
+    return h("div", { class: "button-row friend-invite" }, select, h("button", { type: "button", testid: "invite-friend", text: t("people.invite"), onclick: send }));
   }
 
   return { joinSeat, openTableControls };
