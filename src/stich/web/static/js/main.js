@@ -1,4 +1,4 @@
-// The single-page app: header, hash router, and the pages (lobby, login, table, replay, history, stats).
+// The single-page app: header, hash router, and the pages (lobby, login, table, replay, history, stats, ratings, profiles).
 
 import { api } from "./api.js";
 import { loadPacks } from "./cards.js";
@@ -15,6 +15,8 @@ import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
+import * as leaderboard from "./pages/leaderboard.js";
+import * as profile from "./pages/profile.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -24,6 +26,8 @@ const ROUTES = [
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
+  { name: "ratings", pattern: /^\/ratings(?:\/([a-z_]+))?$/, page: leaderboard },
+  { name: "profile", pattern: /^\/players\/([^/?#]{1,200})$/, page: profile },
 ];
 
 let mounted = null;

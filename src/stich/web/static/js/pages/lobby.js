@@ -13,6 +13,7 @@ import { rulesText } from "../session_rules.js";
 import { rulesLink } from "./rules.js";
 import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
 import { timeLimitFields } from "../time_limits.js";
+import { profileHref } from "./leaderboard.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -45,7 +46,13 @@ function tableRow(table, games) {
     h(
       "li",
       { class: ["seat-chip", seat.kind], title: seat.kind === "bot" ? botTitle(seat.bot) : "" },
-      seat.kind === "empty" ? t("lobby.free_seat") : seat.kind === "bot" ? botTitle(seat.bot) : seat.name,
+      seat.kind === "empty"
+        ? t("lobby.free_seat")
+        : seat.kind === "bot"
+          ? botTitle(seat.bot)
+          : seat.guest
+            ? seat.name
+            : h("a", { href: profileHref(seat.name), testid: "seat-profile", text: seat.name }),
     ),
   );
   const mine = table.your_seat !== null && table.your_seat !== undefined;
@@ -63,6 +70,7 @@ function tableRow(table, games) {
       h("strong", { class: "table-game", text: gameTitle(table.game_name, table.title || game?.title) }),
       preset ? h("span", { class: "tag", text: presetTitle(table.game_name, preset) }) : null,
       table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
+      table.rated ? h("span", { class: "tag rated", testid: "table-rated", text: t("lobby.rated") }) : null,
       h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
       h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
       table.turn_seconds ? h("span", { class: "tag", testid: "table-turn-limit", text: t("clock.per_move", { n: table.turn_seconds }) }) : null,
@@ -111,6 +119,8 @@ function createForm(gamesData, bots, keep, onForget) {
     ["free", "list"].map((kind) => h("option", { value: kind, text: t(`lobby.kind_${kind}`), selected: kind === (keep.kind || "free") })),
   );
   const isPrivate = h("input", { type: "checkbox", id: "create-private" });
+  const guest = Boolean(me()?.guest) || !me();
+  const isRated = h("input", { type: "checkbox", id: "create-rated", testid: "create-rated", disabled: guest });
   const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
   const botFill = h(
     "select",
@@ -127,6 +137,7 @@ function createForm(gamesData, bots, keep, onForget) {
 
   function requestBody() {
     const body = { game: gameSelect.value, preset: presetSelect.value, kind: kindSelect.value, private: isPrivate.checked, seat: sit.checked ? 0 : null };
+    if (isRated.checked) body.rated = true;
     const count = Number(deals.value);
     if (kindSelect.value === "free" && Number.isInteger(count) && count >= 1) body.deals = count;
     const chosen = options ? options.values() : {};
@@ -245,6 +256,7 @@ function createForm(gamesData, bots, keep, onForget) {
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint"), carried("private", Boolean(keep.private))),
+    h("label", { class: "check", title: guest ? t("lobby.rated_accounts") : null }, isRated, " ", t("lobby.rated_hint"), guest ? h("span", { class: "muted small", text: ` (${t("lobby.rated_accounts")})` }) : null),
     optionsBox,
     error,
     submit,
