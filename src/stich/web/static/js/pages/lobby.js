@@ -119,8 +119,7 @@ function createForm(gamesData, bots, keep, onForget) {
     ["free", "list"].map((kind) => h("option", { value: kind, text: t(`lobby.kind_${kind}`), selected: kind === (keep.kind || "free") })),
   );
   const isPrivate = h("input", { type: "checkbox", id: "create-private" });
-  const guest = Boolean(me()?.guest) || !me();
-  const isRated = h("input", { type: "checkbox", id: "create-rated", testid: "create-rated", disabled: guest });
+  const isRated = h("input", { type: "checkbox", id: "create-rated", testid: "create-rated" });
   const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
   const botFill = h(
     "select",
@@ -256,7 +255,7 @@ function createForm(gamesData, bots, keep, onForget) {
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint"), carried("private", Boolean(keep.private))),
-    h("label", { class: "check", title: guest ? t("lobby.rated_accounts") : null }, isRated, " ", t("lobby.rated_hint"), guest ? h("span", { class: "muted small", text: ` (${t("lobby.rated_accounts")})` }) : null),
+    h("label", { class: "check" }, isRated, " ", t("lobby.rated_hint"), " ", h("span", { class: "muted small", text: t("lobby.rated_accounts") })),
     optionsBox,
     error,
     submit,
