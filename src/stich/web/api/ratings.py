@@ -157,7 +157,13 @@ def _readable(record: str) -> bool:
 @router.get("/players/{name}")
 async def player_profile(name: Annotated[str, Path(max_length=64)], request: Request) -> dict[str, Any]:
     """A player's profile: ratings per pool with history, statistics of rated deals, recent public tables (404 ``player``)."""
-    found = await asyncio.to_thread(_profile, services(request).db, name)
+    db = services(request).db
+
+    def read() -> dict[str, Any] | None:
+        with db.ratings.together():
+            return _profile(db, name)
+
+    found = await asyncio.to_thread(read)
     if found is None:
         raise ApiError(404, "player", "no such player")
     return found

@@ -106,7 +106,8 @@ class TableSeat(Base):
     """``empty``, ``human`` or ``bot``."""
     bot: Mapped[str | None] = mapped_column(String(32))
     name: Mapped[str | None] = mapped_column(String(40))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    """Indexed since ``0008_ratings``: a profile lists the tables an account sat at."""
     session_id: Mapped[int | None] = mapped_column(ForeignKey("auth_sessions.id", ondelete="SET NULL"))
 
 
@@ -157,7 +158,8 @@ class Rating(Base):
     """A player's current rating in one pool (a game, and for Doppelkopf its rules family; decision 0055)."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_pool_ordinal", "pool", "ordinal"),)
+    __table_args__ = (Index("ix_ratings_pool_ordinal", "pool", "ordinal", "deals", "player"),)
+    """The leaderboard's order, so that a page is one range of the index (no sort, and an offset skips index entries only)."""
 
     pool: Mapped[str] = mapped_column(String(48), primary_key=True)
     """``doppelkopf:ddv``, ``doppelkopf:house``, ``tapp_tarock``..."""

@@ -23,6 +23,9 @@ The reads (:class:`RatingReads`) serve ``GET /api/ratings/{game}`` and
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -37,6 +40,9 @@ from stich.web.deals.ratings import START_MU, START_SIGMA, Change, RatedDeal, ch
 from stich.web.storage.models import Deal, GameTable, Rating, RatingChange, TableSeat, User, as_utc, utcnow
 
 log = logging.getLogger("stich.web")
+
+_ACTIVE: ContextVar[Session | None] = ContextVar("stich_rating_reads", default=None)
+"""The session of a :meth:`RatingReads.together` block in this thread (``None``: each read opens its own)."""
 
 MAX_HISTORY = 500
 """Most history points a profile sends per pool (the newest)."""
@@ -161,20 +167,36 @@ class RatingReads:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def _session(self) -> Session:
-        return Session(self.engine)
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """Run the reads inside this block on one session (one connection checkout: a profile makes about eight reads)."""
+        with Session(self.engine) as db:
+            token = _ACTIVE.set(db)
+            try:
+                yield
+            finally:
+                _ACTIVE.reset(token)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        active = _ACTIVE.get()
+        if active is not None:
+            yield active
+            return
+        with Session(self.engine) as db:
+            yield db
 
     def leaderboard(self, pool: str, limit: int, offset: int) -> tuple[int, list[BoardRow]]:
-        """``(players in the pool, the lines from rank offset + 1 on)``, best rating first (ties: more deals, then key)."""
+        """``(players in the pool, the lines from rank offset + 1 on)``, best rating first (ties: more deals first, then by key)."""
         with self._session() as db:
             total = int(db.scalar(select(func.count()).select_from(Rating).where(Rating.pool == pool)) or 0)
+            order = (Rating.ordinal.desc(), Rating.deals.desc(), Rating.player.desc())
+            page = select(Rating.player).where(Rating.pool == pool).order_by(*order).limit(limit).offset(offset)  # the index alone
             query = (
                 select(Rating, User.name)
                 .outerjoin(User, User.id == Rating.user_id)
-                .where(Rating.pool == pool)
-                .order_by(Rating.ordinal.desc(), Rating.deals.desc(), Rating.player)
-                .limit(limit)
-                .offset(offset)
+                .where(Rating.pool == pool, Rating.player.in_(page.scalar_subquery()))
+                .order_by(*order)
             )
             lines = [
                 BoardRow(

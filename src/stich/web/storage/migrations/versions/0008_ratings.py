@@ -26,7 +26,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Add the flag (false for every stored table) and the two rating tables."""
+    """Add the flag (false for every stored table), the two rating tables and an index of the seats by account."""
     with op.batch_alter_table("game_tables") as batch:
         batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_table(
@@ -45,7 +45,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_ratings_user_id_users", ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("pool", "player", name="pk_ratings"),
     )
-    op.create_index("ix_ratings_pool_ordinal", "ratings", ["pool", "ordinal"])
+    op.create_index("ix_ratings_pool_ordinal", "ratings", ["pool", "ordinal", "deals", "player"])
     op.create_index("ix_ratings_user_id", "ratings", ["user_id"])
     op.create_table(
         "rating_changes",
@@ -67,10 +67,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_rating_changes_player_pool", "rating_changes", ["player", "pool", "id"])
     op.create_index("ix_rating_changes_user_id", "rating_changes", ["user_id"])
+    op.create_index("ix_table_seats_user_id", "table_seats", ["user_id"])  # a profile's recent tables
 
 
 def downgrade() -> None:
-    """Drop the rating tables and the flag."""
+    """Drop the rating tables, the seats' account index and the flag."""
+    op.drop_index("ix_table_seats_user_id", table_name="table_seats")
     op.drop_index("ix_rating_changes_user_id", table_name="rating_changes")
     op.drop_index("ix_rating_changes_player_pool", table_name="rating_changes")
     op.drop_table("rating_changes")
