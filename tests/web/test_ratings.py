@@ -269,3 +269,22 @@ def test_two_workers_finishing_deals_at_once_lose_no_update(db_url: str) -> None
     assert bot.deals == len(deals) and _changes_of(first, "bot:heuristic") == len(deals)
     first.dispose()
     second.dispose()
+
+
+def test_a_profile_asked_again_at_once_is_read_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from stich.web.api import ratings as api_ratings
+
+    _account(client, "Ada")
+    reads: list[str] = []
+    real = api_ratings._profile
+
+    def counted(db: Database, name: str) -> dict[str, Any] | None:
+        reads.append(name)
+        return real(db, name)
+
+    monkeypatch.setattr(api_ratings, "_profile", counted)
+    for spelling in ("Ada", "ada", "Ada", "nobody"):
+        call(client, "GET", f"/api/players/{spelling}")
+    assert reads == ["Ada", "nobody"]  # the same name key within PROFILE_SECONDS: answered from memory
+    monkeypatch.setattr(api_ratings, "PROFILE_SECONDS", 0.0)
+    assert call(client, "GET", "/api/players/Ada").status_code == 200 and reads[-1] == "Ada" and len(reads) == 3

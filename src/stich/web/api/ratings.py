@@ -13,13 +13,19 @@
 Everything here is read from finished deals and stored tables: no running
 deal's hand, talon or seed is in any answer.  The limits are those of the
 other endpoints: a name follows the name rule (else 404), a page holds at
-most :data:`MAX_PAGE` lines, and every query parameter is bounded.
+most :data:`MAX_PAGE` lines, and every query parameter is bounded.  A
+profile reads up to :data:`STATS_DEALS` records; it is answered from memory
+for :data:`PROFILE_SECONDS` after it was read, so that asking for one profile
+again and again costs one read per period.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -40,8 +46,43 @@ MAX_PAGE = 100
 """Most lines one leaderboard page holds (``limit``)."""
 RECENT_TABLES = 10
 """Recent public tables a profile lists."""
-STATS_DEALS = 500
-"""Newest rated deals a profile's statistics are computed from."""
+STATS_DEALS = 200
+"""Newest rated deals a profile's statistics are computed from (each record is read: about 0.1 ms a deal)."""
+PROFILE_SECONDS = 3.0
+"""How long this process answers a profile again from memory: anybody may ask for any profile as often as they like."""
+PROFILES_KEPT = 512
+"""Most profiles kept in memory at once (the oldest go first)."""
+
+
+class _Recent:
+    """Profiles answered in the last :data:`PROFILE_SECONDS`, by name: a client hammering one profile costs one read per period."""
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[str, tuple[float, dict[str, Any] | None]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[bool, dict[str, Any] | None]:
+        with self.lock:
+            found = self.entries.get(key)
+            if found is None or time.monotonic() - found[0] > PROFILE_SECONDS:
+                return False, None
+            return True, found[1]
+
+    def put(self, key: str, value: dict[str, Any] | None) -> None:
+        with self.lock:
+            self.entries[key] = (time.monotonic(), value)
+            self.entries.move_to_end(key)
+            while len(self.entries) > PROFILES_KEPT:
+                self.entries.popitem(last=False)
+
+
+def _recent(request: Request) -> _Recent:
+    """This app's recent profiles (one store per app: two servers in one process never share answers)."""
+    state = request.app.state
+    recent: _Recent | None = getattr(state, "recent_profiles", None)
+    if recent is None:
+        recent = state.recent_profiles = _Recent()
+    return recent
 
 
 def _pool(game: str, family: str | None) -> tuple[str, str]:
@@ -158,12 +199,17 @@ def _readable(record: str) -> bool:
 async def player_profile(name: Annotated[str, Path(max_length=64)], request: Request) -> dict[str, Any]:
     """A player's profile: ratings per pool with history, statistics of rated deals, recent public tables (404 ``player``)."""
     db = services(request).db
+    key = name if name.startswith("bot:") else name_key(name)
+    recent = _recent(request)
+    known, found = recent.get(key)
+    if not known:
 
-    def read() -> dict[str, Any] | None:
-        with db.ratings.together():
-            return _profile(db, name)
+        def read() -> dict[str, Any] | None:
+            with db.ratings.together():
+                return _profile(db, name)
 
-    found = await asyncio.to_thread(read)
+        found = await asyncio.to_thread(read)
+        recent.put(key, found)
     if found is None:
         raise ApiError(404, "player", "no such player")
     return found
