@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from stich.core.records import deal_record
 from stich.core.registry import make_game
+from stich.web.deals.deal_facts import thrown_in
 from stich.web.deals.ratings import START_MU, START_SIGMA, RatedDeal, SeatHolder, family_of, ordinal, rated_deal
 from stich.web.identity import Identity
 from stich.web.runtime.seats import new_table_row
@@ -288,3 +289,21 @@ def test_a_profile_asked_again_at_once_is_read_once(client: TestClient, monkeypa
     assert reads == ["Ada", "nobody"]  # the same name key within PROFILE_SECONDS: answered from memory
     monkeypatch.setattr(api_ratings, "PROFILE_SECONDS", 0.0)
     assert call(client, "GET", "/api/players/Ada").status_code == 200 and reads[-1] == "Ada" and len(reads) == 3
+
+
+@pytest.mark.parametrize("game", ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"])
+def test_every_game_rates_the_declaring_side_against_the_rest(game: str) -> None:
+    """Each game's result names its sides (Re/Kontra, declarer or lone player/defenders or opponents); every seat that played is on one."""
+    record = _played(game, lambda r: not thrown_in(r))
+    result = record["result"]
+    seats = len(result["scores"])
+    deal = rated_deal(record, _holders(seats, people=seats))
+    assert deal is not None and deal.pool == (f"{game}:ddv" if game == "doppelkopf" else game)
+    declaring = {s.seat for s in deal.sides[0]}
+    other = {s.seat for s in deal.sides[1]}
+    expected = set(result["re"]) if game == "doppelkopf" else {result.get("declarer", result.get("lone"))}
+    assert declaring == expected and not declaring & other
+    idle = result.get("idle")
+    assert declaring | other == set(range(seats)) - ({idle} if isinstance(idle, int) else set())
+    total = sum(result["scores"][seat] for seat in declaring)
+    assert deal.winner == (None if total == 0 else (0 if total > 0 else 1))
