@@ -193,6 +193,7 @@ function createForm(gamesData, bots, keep, onForget) {
   }
   if (keep.game) gameSelect.value = keep.game;
   isPrivate.checked = Boolean(keep.private);
+  isRated.checked = Boolean(keep.rated);
   sit.checked = keep.sit !== false;
   if (keep.bots !== undefined) botFill.value = keep.bots;
   gameSelect.addEventListener("change", () => {
@@ -204,6 +205,7 @@ function createForm(gamesData, bots, keep, onForget) {
   kindSelect.addEventListener("change", onKind);
   deals.addEventListener("input", () => { keep.deals = deals.value; preview(); });
   isPrivate.addEventListener("change", () => { keep.private = isPrivate.checked; });
+  isRated.addEventListener("change", () => { keep.rated = isRated.checked; });
   sit.addEventListener("change", () => { keep.sit = sit.checked; });
   botFill.addEventListener("change", () => { keep.bots = botFill.value; });
   onGame();
@@ -230,7 +232,7 @@ function createForm(gamesData, bots, keep, onForget) {
         submit.disabled = true;
         try {
           const table = await api("/api/tables", { method: "POST", body });
-          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, sit: sit.checked, bots: botFill.value, options: body.options });
+          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, rated: Boolean(body.rated), sit: sit.checked, bots: botFill.value, options: body.options });
           if (!me()) await refreshIdentity();
           location.hash = `#/table/${table.id}`;
         } catch (err) {
@@ -275,7 +277,7 @@ export function mount(root) {
   function remembered() {
     const last = rememberedTable();
     if (!last) return {};
-    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
+    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, rated: last.rated, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
   }
   let keep = remembered();
   const forget = () => {
