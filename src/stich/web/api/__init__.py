@@ -9,6 +9,7 @@
   and a guest session made on first need;
 * :mod:`.lobby` – games, tables, seats, bots, invites, deals and records (``/api/*``);
 * :mod:`.history` – replays, a person's statistics and deals, the bots on offer (``/api/deals/{id}/replay``, ``/api/me/*``, ``/api/bots``);
+* :mod:`.ratings` – leaderboards and player profiles (``/api/ratings/{game}``, ``/api/players/{name}``);
 * :mod:`.cards` – the card pictures;
 * :mod:`.table_socket` – the table WebSocket (``/ws/tables/{id}``), handed to the live table;
 * :mod:`.services` – the objects the composition root (:func:`stich.web.app.create_app`) builds

@@ -68,6 +68,8 @@ class CreateTable(_Body):
     """Seconds per move before a stand-in bot makes it (``null``: no turn timer); see :mod:`stich.web.runtime.turn_clock`."""
     continue_seconds: StrictInt | None = None
     """Longest wait for every person's "Weiter" after a deal (``null``: see :mod:`stich.web.runtime.ready_wait`)."""
+    rated: bool = False
+    """Whether the table's complete deals change ratings (accounts only; decision 0055)."""
 
 
 class JoinTable(_Body):
@@ -236,8 +238,19 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     svc = services(request)
     table = check_table(body, svc.settings)
     async with player(request, response) as identity:
+        if body.rated and identity.guest:
+            raise ApiError(403, "rated", "a rated table is for accounts: log in or register to create one")
         row = new_table_row(
-            table.game, table.deals, body.private, identity, body.seat, utcnow(), table.turn_seconds, table.continue_seconds, body.kind
+            table.game,
+            table.deals,
+            body.private,
+            identity,
+            body.seat,
+            utcnow(),
+            table.turn_seconds,
+            table.continue_seconds,
+            body.kind,
+            body.rated,
         )
         runtime = await svc.tables.create(row, identity, request_address(request), table.bots)
     return runtime.summary(identity)
@@ -279,6 +292,7 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
         "seats": [{"seat": s.seat, "kind": s.kind, "name": f"{s.bot} bot" if s.kind == "bot" else s.name, "bot": s.bot} for s in row.seats],
         "turn_seconds": row.turn_seconds,
         "continue_seconds": row.continue_seconds,
+        "rated": row.rated,
     }
 
 

@@ -7,7 +7,7 @@
 * ``GET /api/tables/{id}/sheet.csv``: the score sheet as a CSV download (the
   printable page is the client's, ``#/sheet/{id}``).
 * ``POST /api/tables/{id}/rematch``: opens the same table again, once: the
-  same game and options, number of deals, privacy, time limits and kind;
+  same game and options, number of deals, privacy, time limits, kind and rating;
   the same bots in the same seats; the asker in their seat; every other
   person who sat there gets an invite notice that keeps their seat
   (:mod:`stich.web.api.social`).  Two players asking at once, on any worker,
@@ -192,7 +192,10 @@ async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         raise ApiError(409, "table", f"the table's game cannot be set up again: {exc}") from None
     mine = seat_of(row, identity)
     address = request_address(request)
-    new = new_table_row(game, row.deals_requested, row.private, identity, mine, utcnow(), row.turn_seconds, row.continue_seconds, row.kind)
+    rated = row.rated and identity.user_id is not None  # a rated table's rematch is rated too (decision 0055: accounts only)
+    new = new_table_row(
+        game, row.deals_requested, row.private, identity, mine, utcnow(), row.turn_seconds, row.continue_seconds, row.kind, rated
+    )
     if not await asyncio.to_thread(social.claim_rematch, svc.db, table_id, new.id):
         return await _await_rematch(svc, row, identity)
     try:

@@ -107,6 +107,7 @@ def new_table_row(
     turn_seconds: int | None = None,
     continue_seconds: int | None = None,
     kind: str | None = None,
+    rated: bool = False,
 ) -> TableRow:
     """A new table's row: fresh id and invite token, the creator in ``creator_seat`` if given, and its time limits."""
     seats = [SeatRow(i, "empty") for i in range(game.num_seats)]
@@ -128,4 +129,5 @@ def new_table_row(
         turn_seconds=turn_seconds,
         continue_seconds=continue_seconds,
         kind=kind,
+        rated=rated,
     )

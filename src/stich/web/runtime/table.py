@@ -49,6 +49,7 @@ from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.errors import NotationError, StichError
 from stich.web.deals.fairness import Commitment
+from stich.web.deals.ratings import SeatHolder, rated_deal
 from stich.web.deals.session_kinds import forced_seat, session_rules
 from stich.web.guards.names import name_key
 from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
@@ -174,6 +175,8 @@ class TableRuntime:
         self.game = game_from_string(row.game)
         self.deals_requested = row.deals_requested
         self.kind = row.kind
+        self.rated = row.rated
+        """Whether its complete deals change ratings (issue 44, decision 0055): accounts and bots only."""
         self.private = row.private
         self.invite_token = row.invite_token
         self.status = row.status
@@ -281,6 +284,7 @@ class TableRuntime:
             "title": self.game.title,
             "status": self.status,
             "private": self.private,
+            "rated": self.rated,
             "created_at": self.created_at,
             "deals_requested": self.deals_requested,
             "deals_played": counted_deals(session),
@@ -600,6 +604,8 @@ class TableRuntime:
                 raise ApiError(409, "table", "the table has started; you can watch it")
             if self.private and not self.invite_ok(invite) and identity.session_id != self.creator_session_id:
                 raise ApiError(403, "invite", "this table is private; you need its invite link")
+            if self.rated and identity.guest:
+                raise ApiError(403, "rated", "a rated table is for accounts: log in or register to sit at it")
             current = self.seat_of(identity)
             if current is not None:
                 raise ApiError(409, "seat", f"you already sit at seat {current}")
@@ -767,7 +773,9 @@ class TableRuntime:
         state, deal, session = self.state, self.deal, self.session
         assert state is not None and deal is not None and session is not None
         record = self._record(state, deal)
-        await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record), self.fence)
+        holders = [SeatHolder(seat.kind, seat.user_id, seat.bot) for seat in self.seats]
+        rated = rated_deal(record, holders) if self.rated else None
+        await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record), self.fence, rated)
         session.book(state)
         self.state = None
         self.deal = None

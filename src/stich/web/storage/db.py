@@ -25,8 +25,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from stich.web.deals.ratings import RatedDeal
 from stich.web.guards.names import name_key
 from stich.web.storage.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
+from stich.web.storage.ratings import RatingReads, rate_deal
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x5717C4
@@ -92,6 +94,8 @@ class TableRow:
     """How often a worker took the table over (several workers: the fencing token of its writes, :meth:`Database.take_over`)."""
     kind: str | None = None
     """The kind its creator asked for (``free``, ``list``); ``None``: derived from game and deals (issue 40, defect 7)."""
+    rated: bool = False
+    """Whether its deals change ratings (issue 44, decision 0055)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,8 @@ class Database:
         self._write_lock: AbstractContextManager[Any] = threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
         self.max_row_id = MAX_ROW_ID.get(self.engine.dialect.name, MAX_INT4)
         """The largest id this database's integer keys hold: an id above it is looked up as absent, never sent (PostgreSQL refuses it)."""
+        self.ratings = RatingReads(self.engine)
+        """The reads of ratings: leaderboards and profiles (:mod:`stich.web.storage.ratings`)."""
 
     def dispose(self) -> None:
         """Close every pooled connection."""
@@ -325,6 +331,7 @@ class Database:
                     turn_seconds=table.turn_seconds,
                     continue_seconds=table.continue_seconds,
                     kind=table.kind,
+                    rated=table.rated,
                 )
             )
             db.flush()
@@ -374,6 +381,7 @@ class Database:
                 t.continue_seconds,
                 t.lease_epoch,
                 t.kind,
+                t.rated,
             )
             for t in tables
         ]
@@ -468,12 +476,24 @@ class Database:
             _check_fences(connection, fences)
             connection.execute(insert(DealAction), rows)
 
-    def finish_deal(self, deal_id: int, record: str, fence: Fence | None = None) -> None:
-        """Store the finished deal's record (refused with :class:`StaleOwner` past ``fence``)."""
+    def finish_deal(self, deal_id: int, record: str, fence: Fence | None = None, rated: RatedDeal | None = None) -> bool:
+        """Store the finished deal's record and, for a ``rated`` deal, its players' new ratings, in one transaction.
+
+        Refused with :class:`StaleOwner` past ``fence``.  Returns whether the
+        deal was rated now: only the write that turns the deal from
+        ``playing`` to ``finished`` rates it, and the ratings' unique
+        ``(deal, player)`` rows refuse a second rating
+        (:func:`stich.web.storage.ratings.rate_deal`).
+        """
         with self._write() as db:
             _check_fences(db, () if fence is None else (fence,))
-            db.execute(update(Deal).where(Deal.id == deal_id).values(status="finished", record=record, finished_at=utcnow()))
+            query = update(Deal).where(Deal.id == deal_id).values(status="finished", record=record, finished_at=utcnow())
+            first = db.execute(query.where(Deal.status != "finished")).rowcount > 0  # type: ignore[attr-defined]
+            if not first:
+                db.execute(query)
+            done = bool(first and rated is not None and rate_deal(db, deal_id, rated))
             db.commit()
+            return done
 
     def get_deal(self, deal_id: int) -> DealRow | None:
         """One deal (without its actions), or ``None`` (also for an id no database integer can hold)."""

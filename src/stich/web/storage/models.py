@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint, false
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -93,6 +93,8 @@ class GameTable(Base):
     """The kind its creator asked for, ``free`` or ``list``; ``NULL``: derived from game and deals (issue 40, defect 7)."""
     rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
     """The table this finished table's "Revanche" opened (issue 44), set once; ``NULL``: none yet."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether its deals change ratings (issue 44, decision 0055): asked for at creation, accounts and bots only."""
 
 
 class TableSeat(Base):
@@ -106,7 +108,8 @@ class TableSeat(Base):
     """``empty``, ``human`` or ``bot``."""
     bot: Mapped[str | None] = mapped_column(String(32))
     name: Mapped[str | None] = mapped_column(String(40))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    """Indexed since ``0008_ratings``: a profile lists the tables an account sat at."""
     session_id: Mapped[int | None] = mapped_column(ForeignKey("auth_sessions.id", ondelete="SET NULL"))
 
 
@@ -171,4 +174,55 @@ class TableInvite(Base):
     to_session_id: Mapped[int | None] = mapped_column(ForeignKey("auth_sessions.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat kept for the invited person (a Revanche: their seat before), or ``NULL``: any free seat."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+PLAYER_KEY_LENGTH = 48
+"""Room for a rated player's key: ``user:ID`` or ``bot:SPEC`` (a spec has at most 32 characters)."""
+
+
+class Rating(Base):
+    """A player's current rating in one pool (a game, and for Doppelkopf its rules family; decision 0055)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_pool_ordinal", "pool", "ordinal", "deals", "player"),)
+    """The leaderboard's order, so that a page is one range of the index (no sort, and an offset skips index entries only)."""
+
+    pool: Mapped[str] = mapped_column(String(48), primary_key=True)
+    """``doppelkopf:ddv``, ``doppelkopf:house``, ``tapp_tarock``..."""
+    player: Mapped[str] = mapped_column(String(PLAYER_KEY_LENGTH), primary_key=True)
+    """``user:ID`` for an account, ``bot:SPEC`` for a bot spec."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """mu - 3 sigma, the rating shown and ranked by."""
+    deals: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChange(Base):
+    """One player's rating after one rated deal: the history, and the proof that the deal was rated once (unique per deal and player)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("deal_id", "player", name="uq_rating_changes_deal_player"),
+        Index("ix_rating_changes_player_pool", "player", "pool", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id", ondelete="CASCADE"))
+    pool: Mapped[str] = mapped_column(String(48))
+    player: Mapped[str] = mapped_column(String(PLAYER_KEY_LENGTH))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[str] = mapped_column(String(8))
+    """``won``, ``lost`` or ``draw`` (an absence counts as ``lost``: decision 0055)."""
+    absent: Mapped[bool] = mapped_column(Boolean)
+    """Whether a stand-in moved for the absent person in this deal."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,9 +1,9 @@
 // The lobby remembers the last table a player created in this browser (localStorage): game, preset, kind of
-// table, number of deals, options, private, whether to sit down and which bots fill the seats. The next visit
+// table, number of deals, options, private, rated, whether to sit down and which bots fill the seats. The next visit
 // starts the create form from there.
 
 const KEY = "stich.lastTable";
-const FIELDS = ["game", "preset", "kind", "deals", "private", "sit", "bots", "options"];
+const FIELDS = ["game", "preset", "kind", "deals", "private", "sit", "bots", "options", "rated"];
 
 /** The remembered settings (only the known fields), or null. */
 export function rememberedTable() {

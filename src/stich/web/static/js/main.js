@@ -1,4 +1,4 @@
-// The single-page app: header, hash router, and the pages (lobby, login, table, replay, history, stats).
+// The single-page app: header, hash router, and the pages (lobby, login, table, replay, history, stats, ratings, profiles).
 
 import { api } from "./api.js";
 import { loadPacks } from "./cards.js";
@@ -17,6 +17,8 @@ import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
 import * as account from "./pages/account.js";
 import * as sheet from "./pages/sheet.js";
+import * as leaderboard from "./pages/leaderboard.js";
+import * as profile from "./pages/profile.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -28,6 +30,8 @@ const ROUTES = [
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
   { name: "account", pattern: /^\/account$/, page: account },
   { name: "sheet", pattern: /^\/sheet\/([A-Za-z0-9_-]+)$/, page: sheet },
+  { name: "ratings", pattern: /^\/ratings(?:\/([a-z_]+))?$/, page: leaderboard },
+  { name: "profile", pattern: /^\/players\/([^/?#]{1,200})$/, page: profile },
 ];
 
 let mounted = null;

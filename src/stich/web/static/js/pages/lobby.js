@@ -14,6 +14,7 @@ import { rulesLink } from "./rules.js";
 import { forgetTable, rememberTable, rememberedTable } from "../lobby_memory.js";
 import { timeLimitFields } from "../time_limits.js";
 import { createPeoplePanel } from "./lobby_people.js";
+import { profileHref } from "./leaderboard.js";
 
 const REFRESH_MS = 4000;
 const PENDING_JOIN = "stich.pendingJoin";
@@ -46,7 +47,13 @@ function tableRow(table, games) {
     h(
       "li",
       { class: ["seat-chip", seat.kind], title: seat.kind === "bot" ? botTitle(seat.bot) : "" },
-      seat.kind === "empty" ? t("lobby.free_seat") : seat.kind === "bot" ? botTitle(seat.bot) : seat.name,
+      seat.kind === "empty"
+        ? t("lobby.free_seat")
+        : seat.kind === "bot"
+          ? botTitle(seat.bot)
+          : seat.guest
+            ? seat.name
+            : h("a", { href: profileHref(seat.name), testid: "seat-profile", text: seat.name }),
     ),
   );
   const mine = table.your_seat !== null && table.your_seat !== undefined;
@@ -64,6 +71,7 @@ function tableRow(table, games) {
       h("strong", { class: "table-game", text: gameTitle(table.game_name, table.title || game?.title) }),
       preset ? h("span", { class: "tag", text: presetTitle(table.game_name, preset) }) : null,
       table.private ? h("span", { class: "tag lock", title: t("lobby.private"), text: t("lobby.private") }) : null,
+      table.rated ? h("span", { class: "tag rated", testid: "table-rated", text: t("lobby.rated") }) : null,
       h("span", { class: ["tag", "status", table.status], text: t(`status.${table.status}`) }),
       h("span", { class: "muted small", text: t("lobby.deals_progress", { played: table.deals_played, total: table.deals_requested }) }),
       table.turn_seconds ? h("span", { class: "tag", testid: "table-turn-limit", text: t("clock.per_move", { n: table.turn_seconds }) }) : null,
@@ -112,6 +120,7 @@ function createForm(gamesData, bots, keep, onForget) {
     ["free", "list"].map((kind) => h("option", { value: kind, text: t(`lobby.kind_${kind}`), selected: kind === (keep.kind || "free") })),
   );
   const isPrivate = h("input", { type: "checkbox", id: "create-private" });
+  const isRated = h("input", { type: "checkbox", id: "create-rated", testid: "create-rated" });
   const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
   const botFill = h(
     "select",
@@ -128,6 +137,7 @@ function createForm(gamesData, bots, keep, onForget) {
 
   function requestBody() {
     const body = { game: gameSelect.value, preset: presetSelect.value, kind: kindSelect.value, private: isPrivate.checked, seat: sit.checked ? 0 : null };
+    if (isRated.checked) body.rated = true;
     const count = Number(deals.value);
     if (kindSelect.value === "free" && Number.isInteger(count) && count >= 1) body.deals = count;
     const chosen = options ? options.values() : {};
@@ -184,6 +194,7 @@ function createForm(gamesData, bots, keep, onForget) {
   }
   if (keep.game) gameSelect.value = keep.game;
   isPrivate.checked = Boolean(keep.private);
+  isRated.checked = Boolean(keep.rated);
   sit.checked = keep.sit !== false;
   if (keep.bots !== undefined) botFill.value = keep.bots;
   gameSelect.addEventListener("change", () => {
@@ -195,6 +206,7 @@ function createForm(gamesData, bots, keep, onForget) {
   kindSelect.addEventListener("change", onKind);
   deals.addEventListener("input", () => { keep.deals = deals.value; preview(); });
   isPrivate.addEventListener("change", () => { keep.private = isPrivate.checked; });
+  isRated.addEventListener("change", () => { keep.rated = isRated.checked; });
   sit.addEventListener("change", () => { keep.sit = sit.checked; });
   botFill.addEventListener("change", () => { keep.bots = botFill.value; });
   onGame();
@@ -221,7 +233,7 @@ function createForm(gamesData, bots, keep, onForget) {
         submit.disabled = true;
         try {
           const table = await api("/api/tables", { method: "POST", body });
-          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, sit: sit.checked, bots: botFill.value, options: body.options });
+          rememberTable({ game: body.game, preset: body.preset, kind: body.kind, deals: body.kind === "free" ? deals.value : null, private: body.private, rated: Boolean(body.rated), sit: sit.checked, bots: botFill.value, options: body.options });
           if (!me()) await refreshIdentity();
           location.hash = `#/table/${table.id}`;
         } catch (err) {
@@ -246,6 +258,7 @@ function createForm(gamesData, bots, keep, onForget) {
     ),
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint"), carried("private", Boolean(keep.private))),
+    h("label", { class: "check" }, isRated, " ", t("lobby.rated_hint"), " ", h("span", { class: "muted small", text: t("lobby.rated_accounts") })),
     optionsBox,
     error,
     submit,
@@ -265,7 +278,7 @@ export function mount(root) {
   function remembered() {
     const last = rememberedTable();
     if (!last) return {};
-    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
+    return { game: last.game, preset: last.preset, kind: last.kind, deals: last.deals, private: last.private, rated: last.rated, sit: last.sit, bots: last.bots, options: last.options, optionsGame: last.game, remembered: true };
   }
   let keep = remembered();
   let people = null;

@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { actionLabel, contractLabel, partyLabel } from "../labels.js";
 import { botTitle } from "../games.js";
+import { profileHref } from "../pages/leaderboard.js";
 import { backsFan, onEllipse, seatAngle } from "./felt.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -96,7 +97,9 @@ export function seatPlate(seat, { index, view, viewpoint, seats, mySeat, name, g
       { class: "plate" },
       h("span", { class: ["presence", presence], "aria-hidden": "true" }),
       seat.kind === "bot" ? botIcon() : null,
-      h("span", { class: "seat-name", text: seat.kind === "empty" ? t("lobby.free_seat") : occupant }),
+      seat.kind === "human" && !seat.guest && !isMe
+        ? h("a", { class: "seat-name", href: profileHref(occupant), testid: "seat-profile", text: occupant })
+        : h("span", { class: "seat-name", text: seat.kind === "empty" ? t("lobby.free_seat") : occupant }),
       isMe ? h("span", { class: "you", text: t("table.you") }) : null,
       badges(seat, index, pub, gameName),
       tricksWon ? h("span", { class: "tricks-won", title: t("table.tricks_won", { n: tricksWon }), text: `▣ ${tricksWon}` }) : null,

@@ -9,7 +9,7 @@
   session) to a table; it goes when accepted, declined, or with the table.
 
 Revision ID: 0009_accounts
-Revises: 0007_table_kind
+Revises: 0008_ratings
 Create Date: 2026-12-07
 """
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0009_accounts"
-down_revision: str | None = "0007_table_kind"
+down_revision: str | None = "0008_ratings"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
