@@ -39,6 +39,9 @@ def main() -> None:
         max_sockets_per_address=100_000,
         max_messages_per_minute_per_address=1_000_000,
         accounts_per_address=100_000,
+        # A registration counts as a login attempt (per address, and under one name key for all sign-ups), and the tests register many accounts.
+        login_max_failures=100_000,
+        login_max_failures_per_address=100_000,
         chat_burst_per_address=100_000,
         chat_per_minute_per_address=1_000_000,
         # The tests set their own turn clocks; a public table's default clock (120 s) would add its deadline to every wait.
