@@ -7,7 +7,19 @@ the bots and the search it uses, below the adapters (cli, web) that use it;
 decision 0054 says how it works and what its numbers mean.
 """
 
-from stich.analysis.engine import DEFAULT_BUDGET, EXACT_TRICKS, MAX_BUDGET, AnalysisError, analyse_record, check_budget, is_costly
+from stich.analysis.engine import (
+    DEFAULT_BUDGET,
+    EXACT_TRICKS,
+    MAX_BUDGET,
+    AnalysisError,
+    Prepared,
+    analyse_point,
+    analyse_record,
+    assemble,
+    check_budget,
+    is_costly,
+    prepare,
+)
 from stich.analysis.report import Analysis, Candidate, DecisionReport
 
 __all__ = [
@@ -18,7 +30,11 @@ __all__ = [
     "AnalysisError",
     "Candidate",
     "DecisionReport",
+    "Prepared",
+    "analyse_point",
     "analyse_record",
+    "assemble",
     "check_budget",
     "is_costly",
+    "prepare",
 ]

@@ -95,6 +95,57 @@ def check_budget(budget: Any) -> int:
     return budget
 
 
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """A checked, finished record and the decisions of one seat in it, ready to be analysed one by one."""
+
+    record: Mapping[str, Any]
+    final: State
+    seat: int
+    points: tuple[tuple[int, State, Action], ...]
+    """(position in ``actions``, state before, action) of every decision of the seat that had an alternative."""
+    skipped: int
+    """The seat's actions without an alternative (not analysed)."""
+
+
+def prepare(record: Mapping[str, Any], seat: int) -> Prepared:
+    """Replay and check ``record`` and find ``seat``'s decisions.
+
+    An unfinished deal or a seat outside the game raises :class:`AnalysisError`;
+    a record that does not replay, :class:`~stich.errors.RecordError`.
+    """
+    final = replay_deal(record)
+    if not final.is_terminal():
+        raise AnalysisError("the deal is not finished; only a finished deal can be analysed", "result")
+    game = final.game
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_seats:
+        raise AnalysisError(f"no seat {seat!r} in {game.name}: seats are 0 to {game.num_seats - 1}", "seat")
+    points = tuple(_decision_points(record, final, seat))
+    skipped = sum(1 for s, _ in record["actions"] if s == seat) - len(points)
+    return Prepared(record, final, seat, points, skipped)
+
+
+def analyse_point(prepared: Prepared, number: int, *, budget: int, seed: int) -> DecisionReport:
+    """The report of the seat's decision ``number`` (0-based among ``prepared.points``).
+
+    Each decision gets its own rollout bots and worlds (seeded by ``seed``
+    and the decision's position), so a decision's numbers do not depend on
+    which others were analysed before it, or where: the web analyses them
+    one by one in its worker processes, ``stich analyse`` in a row.
+    """
+    budget = check_budget(budget)
+    index, before, played = prepared.points[number]
+    analyst = DecisionAnalyst(prepared.final.game, prepared.seat, seed, budget, prepared.final, prepared.record["result"])
+    return analyst.decision(index, before, played)
+
+
+def assemble(prepared: Prepared, reports: Sequence[DecisionReport], *, budget: int, seed: int) -> Analysis:
+    """The :class:`Analysis` of ``prepared`` from its decisions' reports, in order."""
+    analysis = Analysis(game=prepared.final.game.canonical, seat=prepared.seat, seed=seed, budget=budget, skipped=prepared.skipped)
+    analysis.decisions.extend(reports)
+    return analysis
+
+
 def analyse_record(
     record: Mapping[str, Any],
     seat: int,
@@ -105,26 +156,18 @@ def analyse_record(
 ) -> Analysis:
     """Analyse every decision of ``seat`` in the finished deal ``record`` (see the module docstring).
 
-    The record is replayed and checked first (:func:`~stich.core.records.replay_deal`);
-    an unfinished deal or a seat outside the game raises :class:`AnalysisError`,
+    The record is replayed and checked first (:func:`prepare`); an
+    unfinished deal or a seat outside the game raises :class:`AnalysisError`,
     a bad budget :class:`OptionError`.
     """
     budget = check_budget(budget)
-    final = replay_deal(record)
-    if not final.is_terminal():
-        raise AnalysisError("the deal is not finished; only a finished deal can be analysed", "result")
-    game = final.game
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_seats:
-        raise AnalysisError(f"no seat {seat!r} in {game.name}: seats are 0 to {game.num_seats - 1}", "seat")
-    decisions = _decision_points(record, final, seat)
-    analysis = Analysis(game=game.canonical, seat=seat, seed=seed, budget=budget)
-    analysis.skipped = sum(1 for s, _ in record["actions"] if s == seat) - len(decisions)
-    analyst = DecisionAnalyst(game, seat, seed, budget, final, record["result"])
-    for done, (index, before, played) in enumerate(decisions, start=1):
-        analysis.decisions.append(analyst.decision(index, before, played))
+    prepared = prepare(record, seat)
+    reports = []
+    for number in range(len(prepared.points)):
+        reports.append(analyse_point(prepared, number, budget=budget, seed=seed))
         if progress is not None:
-            progress(done, len(decisions))
-    return analysis
+            progress(number + 1, len(prepared.points))
+    return assemble(prepared, reports, budget=budget, seed=seed)
 
 
 def _fresh_state(record: Mapping[str, Any], final: State) -> State:

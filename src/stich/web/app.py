@@ -41,13 +41,14 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, cards, history, lobby, table_socket
+from stich.web.api import accounts, analysis, cards, history, lobby, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
 from stich.web.guards.passwords import Passwords
 from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
+from stich.web.runtime.analyses import DealAnalyses
 from stich.web.runtime.manager import TableManager
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
@@ -114,11 +115,13 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        app.state.services = Services(config, db, limiter, hasher, manager, signups)
+        analyses = DealAnalyses(db, getattr(manager.bots, "run", None))
+        app.state.services = Services(config, db, limiter, hasher, manager, signups, analyses)
         manager.start()
         try:
             yield
         finally:
+            await analyses.close()
             await manager.stop()
             hasher.close_pool()
             db.dispose()
@@ -181,6 +184,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(table_socket.router)
     app.include_router(history.router)
     app.include_router(cards.router)
+    app.include_router(analysis.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)
