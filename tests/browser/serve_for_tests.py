@@ -30,6 +30,7 @@ def main() -> None:
     settings = Settings(
         database_url=args.database,
         grace_seconds=args.grace,
+        analysis_budget=2,
         bot_delay_seconds=args.bot_delay,
         next_deal_delay_seconds=0.5,
         presence_grace_seconds=1.0,

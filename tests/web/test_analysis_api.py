@@ -25,10 +25,7 @@ TEST_BUDGET = 2
 @pytest.fixture
 def absent_client(db_url: str) -> Any:
     """A server whose stand-in plays at once for anyone not connected, analysing with :data:`TEST_BUDGET` worlds."""
-    with running(make_settings(db_url, grace_seconds=0.0)) as client:
-        analyses = svc(client).analyses
-        assert analyses is not None
-        analyses.budget = TEST_BUDGET
+    with running(make_settings(db_url, grace_seconds=0.0, analysis_budget=TEST_BUDGET)) as client:
         yield client
 
 

@@ -15,7 +15,7 @@ or account, as ``/api/me/deals`` counts them) gets it, and only for a seat
 they held (403 ``seat``): the analysis reads that seat's observation only.
 A deal the requester cannot see at all is 404, as everywhere.  A session has
 one analysis running at a time (429 ``analysis``), a server process
-:data:`~stich.web.runtime.analyses.MAX_RUNNING`; request size and time limits
+``max_analyses`` (settings); request size and time limits
 are the app's, as for every route.
 
 The numbers are those of ``stich analyse RECORD --seat N`` with the web's
