@@ -79,6 +79,9 @@ def test_settings_refuse_nonsense() -> None:
         Settings(grace_seconds=-1)
     with pytest.raises(ValueError, match="max_message_bytes"):
         Settings(max_message_bytes=10)
+    for bad in ({"analysis_budget": 0}, {"analysis_budget": 401}, {"max_analyses": 0}):
+        with pytest.raises(ValueError, match="analysis_budget"):
+            Settings(**bad)  # type: ignore[arg-type]
 
 
 def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

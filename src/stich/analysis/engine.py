@@ -51,7 +51,7 @@ from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import AlphaBeta, WorldEvaluator, final_score, in_trick_play, tricks_left
 from stich.search.sampling import SamplingError
 
-DEFAULT_BUDGET = 12
+DEFAULT_BUDGET = 24
 """Worlds per decision by default (bench/bench_analysis.py measures the time and the noise it gives)."""
 
 MAX_BUDGET = 400
@@ -294,7 +294,7 @@ class DecisionAnalyst:
         """The first reason of :mod:`stich.analysis.reasons` that holds, if any."""
         return (
             fuchs_caught(self.game.name, self.seat, played, trick, self.result)
-            or partner_void(self.seat, before, best, worlds)
+            or partner_void(self.seat, before, best, worlds, played)
             or trick_lost(self.seat, trick, played, best, self.final, worlds, self.players)
         )
 

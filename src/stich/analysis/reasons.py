@@ -7,8 +7,8 @@ the owner's once the deal is over):
 * **the Fuchs was caught** (Doppelkopf): the seat played a diamond ace and
   the record's result credits its catch in that trick to the other party;
 * **the partner was void**: the search's choice leads a suit in which the
-  seat's partner held no card in every sampled world (the worlds fit what the
-  seat knew, so the void was known or all but certain);
+  seat's partner (its partner in every sampled world) had shown a void:
+  it played another suit to a trick of that suit;
 * **the trick went to the other side**: the played card's trick went to the
   other side in the deal, while the search's card, with the trick finished
   by the rollout bots, wins it for the seat's side in most worlds.
@@ -22,8 +22,8 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stich.core.game import Action, State
-from stich.core.tricks import TRUMP
+from stich.core.game import Action, Observation, State
+from stich.core.tricks import EXCUSE, TRUMP
 from stich.search.perfect_info import teams
 from stich.search.policy import Policy
 
@@ -47,19 +47,6 @@ def _follow_masks(state: State) -> Sequence[int] | None:
     return tuple(follow) if follow is not None else None
 
 
-def _card_index(state: State, seat: int, face: str) -> int | None:
-    """A physical index of the card ``face`` in ``seat``'s hand in ``state``."""
-    deck = state.game.deck
-    mask = state.hand_mask(seat)
-    while mask:
-        low = mask & -mask
-        index = low.bit_length() - 1
-        if deck.card(index).text == face:
-            return index
-        mask ^= low
-    return None
-
-
 def _suit_sign(face: str) -> str:
     """The suit of a card as a sign where the pack has French suits, else the card itself."""
     return SUIT_SIGNS.get(face[:1], face) if len(face) >= 2 else face
@@ -76,33 +63,69 @@ def fuchs_caught(game: str, seat: int, played: Action, trick: int | None, result
     return None
 
 
-def partner_void(seat: int, before: State, best: Action, worlds: Sequence[State]) -> dict[str, str] | None:
-    """ "The partner was void in ♠": the best action leads a plain suit the partner held no card of in every world."""
+def partner_void(seat: int, before: State, best: Action, worlds: Sequence[State], played: Action | None = None) -> dict[str, str] | None:
+    """ "The partner was void in ♠": the best action leads a plain suit in which the seat's partner has shown a void.
+
+    The partner is who plays with the seat in every world (so the seat knew
+    it); the void is one the seat saw (the partner played another suit to a
+    trick of that suit), never one the worlds merely happen to deal.  Not
+    said when the seat's own card led the same suit.
+    """
     if best.kind != "play" or not worlds or not _leading(before):
         return None
+    follow = _follow_masks(before)
+    if follow is None:
+        return None
     face = best.text.split(" ", 1)[1]
+    suit = _suit_of(before, face, follow)
+    if suit is None or suit in (TRUMP, EXCUSE):
+        return None
+    if played is not None and played.kind == "play" and _suit_of(before, played.text.split(" ", 1)[1], follow) == suit:
+        return None
     partners: set[int] | None = None
     for world in worlds:
         side = teams(world)
         mates = {s for s in range(len(side)) if s != seat and side[s] == side[seat]}
         partners = mates if partners is None else partners & mates
-    if not partners:
+    voids = shown_voids(before.observation(seat), before, follow)
+    if not partners or not any(suit in voids.get(p, set()) for p in partners):
         return None
-    for world in worlds:
-        follow = _follow_masks(world)
-        index = _card_index(world, seat, face)
-        if follow is None or index is None:
-            return None
-        suit = next((s for s, mask in enumerate(follow) if mask >> index & 1), None)
-        if suit is None or suit == TRUMP:
-            return None
-        if any(world.hand_mask(p) & follow[suit] for p in partners):
-            return None
     sign = _suit_sign(face)
     return {
         "de": f"Der Partner war in {sign} frei (er konnte stechen): {face} ausspielen.",
         "en": f"The partner was void in {sign} (could trump): lead {face}.",
     }
+
+
+def _suit_of(state: State, face: str, follow: Sequence[int]) -> int | None:
+    """The effective suit of the card ``face`` in ``state``'s contract."""
+    deck = state.game.deck
+    for suit, mask in enumerate(follow):
+        probe = mask
+        while probe:
+            low = probe & -probe
+            if deck.card(low.bit_length() - 1).text == face:
+                return suit
+            probe ^= low
+    return None
+
+
+def shown_voids(observation: Observation, state: State, follow: Sequence[int]) -> dict[int, set[int]]:
+    """Per seat, the effective suits it has shown a void in: it played another suit (not an excuse) to a trick of that suit."""
+    plays = [(mover, text.split(" ", 1)[1]) for mover, text in observation.events if text.startswith("play ")]
+    voids: dict[int, set[int]] = {}
+    position = 0
+    for trick in observation.tricks:
+        cards = plays[position : position + len(trick.cards)]
+        position += len(trick.cards)
+        led = next((_suit_of(state, face, follow) for _, face in cards if _suit_of(state, face, follow) != EXCUSE), None)
+        if led is None:
+            continue
+        for mover, face in cards:
+            suit = _suit_of(state, face, follow)
+            if suit not in (led, EXCUSE, None):
+                voids.setdefault(mover, set()).add(led)
+    return voids
 
 
 def _leading(state: State) -> bool:

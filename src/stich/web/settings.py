@@ -115,7 +115,7 @@ class Settings:
     """Worker processes in which search bots think (see :mod:`stich.web.runtime.bot_pool`)."""
     bot_nice: int = 10
     """How much lower the bot workers' CPU priority is than the server's (``nice`` increment; 0 for the same)."""
-    analysis_budget: int = 12
+    analysis_budget: int = 24
     """Sampled worlds per decision of a finished deal's analysis (``stich analyse --budget``; :mod:`stich.web.runtime.analyses`)."""
     max_analyses: int = 4
     """Analyses of finished deals computed at once by one server process (more are refused with 429 ``analysis``)."""
