@@ -79,6 +79,8 @@ def test_every_game_is_analysed_decision_by_decision(name: str) -> None:
         assert d.cost >= 0 and d.costly == (d.best != d.played and is_costly(d.cost, d.stderr))
         if d.exact:
             assert d.category == "card" and d.trick is not None
+        if d.costly:  # every costly decision says why, in both languages
+            assert d.reason is not None and d.reason["de"] and d.reason["en"]
         assert d.worlds == 2
 
 
@@ -112,7 +114,7 @@ def test_a_bad_seat_or_budget_is_refused_by_name() -> None:
             analyse_record(record, 0, budget=budget)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["doppelkopf", "dobbm"])
+@pytest.mark.parametrize("name", GAMES)
 def test_the_numbers_read_only_the_seats_observation(name: str) -> None:
     # Hidden information: two true deals the seat cannot tell apart give the same candidates, values and costs.
     game = game_from_string(name)

@@ -6,7 +6,7 @@ import random
 
 from stich.analysis import prepare
 from stich.analysis.engine import DecisionAnalyst
-from stich.analysis.reasons import partner_void, trick_lost
+from stich.analysis.reasons import better_in, partner_void, trick_lost
 from stich.bots.heuristic import make_heuristic
 from stich.bots.samplers import prepare_sampler
 from stich.core.registry import game_from_string
@@ -68,3 +68,13 @@ def test_a_lead_into_the_partners_void_is_named_only_where_the_partner_is_void()
         if named >= 3:
             break
     assert named, "no lead into a partner's void in 60 deals"
+
+
+def test_without_a_named_cause_the_reason_counts_the_worlds() -> None:
+    game = game_from_string("dobbm")
+    played, best = game.actions.actions[0], game.actions.actions[1]
+    reason = better_in(played, best, [2.0, 0.0, -1.0, 3.0, 4.0])
+    assert reason is not None
+    assert reason["en"] == f"{best.text} scores more than {played.text} in 3 of 5 worlds, less in 1."
+    assert reason["de"] == f"{best.text} bringt in 3 von 5 Welten mehr als {played.text}, in 1 weniger."
+    assert better_in(played, best, []) is None

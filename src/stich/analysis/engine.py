@@ -37,7 +37,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stich.analysis.reasons import fuchs_caught, partner_void, trick_lost
+from stich.analysis.reasons import better_in, fuchs_caught, partner_void, trick_lost
 from stich.analysis.report import Analysis, Candidate, DecisionReport, category
 from stich.bots.heuristic import make_heuristic
 from stich.bots.ranking import heuristic_ranking
@@ -269,7 +269,7 @@ class DecisionAnalyst:
         cost = sum(diffs) / len(diffs)
         stderr = _stderr(diffs)
         costly = best != 0 and is_costly(cost, stderr)
-        reason = self._reason(trick, before, played, candidates[best], worlds) if costly else None
+        reason = self._reason(trick, before, played, candidates[best], worlds, diffs) if costly else None
         order = sorted(range(len(candidates)), key=lambda i: (-means[i], i))
         return dataclasses.replace(
             base,
@@ -290,12 +290,15 @@ class DecisionAnalyst:
             return [solved[code] for code in codes]
         return self.evaluator.score_values(world, codes)
 
-    def _reason(self, trick: int | None, before: State, played: Action, best: Action, worlds: Sequence[State]) -> dict[str, str] | None:
-        """The first reason of :mod:`stich.analysis.reasons` that holds, if any."""
+    def _reason(
+        self, trick: int | None, before: State, played: Action, best: Action, worlds: Sequence[State], diffs: Sequence[float]
+    ) -> dict[str, str] | None:
+        """The first reason of :mod:`stich.analysis.reasons` that holds, else how often the better action scored more."""
         return (
             fuchs_caught(self.game.name, self.seat, played, trick, self.result)
             or partner_void(self.seat, before, best, worlds, played)
             or trick_lost(self.seat, trick, played, best, self.final, worlds, self.players)
+            or better_in(played, best, diffs)
         )
 
 

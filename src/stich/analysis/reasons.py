@@ -13,7 +13,9 @@ the owner's once the deal is over):
   other side in the deal, while the search's card, with the trick finished
   by the rollout bots, wins it for the seat's side in most worlds.
 
-The checks run in this order; the first that holds is the reason.
+The checks run in this order; the first that holds is the reason.  Where
+none holds, :func:`better_in` says in how many of the sampled worlds the
+better action scored more and in how many less (a bid, a call, a discard).
 """
 
 from __future__ import annotations
@@ -179,3 +181,16 @@ def _wins_trick(world: State, seat: int, card: Action, players: Sequence[Policy]
     taker = views[done].winner if len(views) > done else None
     side = teams(state)
     return taker is not None and side[taker] == side[seat]
+
+
+def better_in(played: Action, best: Action, diffs: Sequence[float]) -> dict[str, str] | None:
+    """ "X scores more than Y in k of n worlds (less in m)": the paired comparison behind the cost, in words."""
+    if not diffs:
+        return None
+    more = sum(1 for d in diffs if d > 0)
+    less = sum(1 for d in diffs if d < 0)
+    n = len(diffs)
+    return {
+        "de": f"{best.text} bringt in {more} von {n} Welten mehr als {played.text}, in {less} weniger.",
+        "en": f"{best.text} scores more than {played.text} in {more} of {n} worlds, less in {less}.",
+    }
