@@ -8,13 +8,16 @@ worker processes with a small budget; its numbers must equal
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.analysis import analyse_record
+from stich.analysis import DecisionReport, analyse_record
+from stich.web.runtime.analyses import AnalysisStep
 
 from .helpers import call, create_table, make_settings, new_guest, running, svc, wait_for
 
@@ -40,6 +43,7 @@ def _finished_deal(client: TestClient, token: str, game: str = "doppelkopf") -> 
     return found
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("game", ["doppelkopf", "dobbm"])
 def test_a_player_gets_the_analysis_of_their_seat_with_the_clis_numbers(absent_client: TestClient, game: str) -> None:
     token = new_guest(absent_client, "Ada")
@@ -102,3 +106,37 @@ def test_no_analysis_of_a_running_deal_for_anyone(db_url: str) -> None:
                 assert response.json()["field"] == "deal"
         analyses = svc(client).analyses
         assert analyses is not None and not analyses.progress
+
+
+def test_progress_while_it_runs_and_one_analysis_per_session(absent_client: TestClient) -> None:
+    # The steps wait at a gate, so the analysis is seen running; meanwhile a second one of the same person is refused.
+    token = new_guest(absent_client, "Ada")
+    table = create_table(absent_client, token, game="dappen", seat=1, bots="random", deals=2)
+
+    def two_done() -> list[dict[str, Any]]:
+        deals = call(absent_client, "GET", f"/api/tables/{table['id']}/deals", token).json()["deals"]
+        return [d for d in deals if d["status"] == "finished"][:2] if sum(d["status"] == "finished" for d in deals) >= 2 else []
+
+    first, second = wait_for(two_done, timeout=60, what="two finished deals")
+    analyses = svc(absent_client).analyses
+    assert analyses is not None
+    gate = threading.Event()
+    plain = analyses.run
+
+    async def held(step: AnalysisStep) -> DecisionReport:
+        while not gate.is_set():
+            await asyncio.sleep(0.01)
+        return await plain(step)
+
+    analyses.run = held
+    url = f"/api/deals/{first['id']}/analysis"
+    started = call(absent_client, "POST", url, token)
+    assert started.status_code == 202, started.text
+    running = wait_for(lambda: (r := call(absent_client, "GET", url, token).json()).get("total") is not None and r, what="progress")
+    assert running["status"] == "running" and running["done"] == 0 and running["total"] >= 1
+    refused = call(absent_client, "POST", f"/api/deals/{second['id']}/analysis", token)
+    assert refused.status_code == 429 and refused.json()["field"] == "analysis"
+    gate.set()
+    done = wait_for(lambda: call(absent_client, "GET", url, token).status_code == 200, timeout=120, what="the analysis")
+    assert done
+    assert call(absent_client, "POST", f"/api/deals/{second['id']}/analysis", token).status_code in (200, 202)

@@ -115,7 +115,8 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        analyses = DealAnalyses(db, getattr(manager.bots, "run", None), max_running=config.max_analyses, budget=config.analysis_budget)
+        run = getattr(manager.bots, "run", None)  # the bot pool's worker processes; a thread where the thinker has none
+        analyses = DealAnalyses(db, run, forget=manager.bots.forget, max_running=config.max_analyses, budget=config.analysis_budget)
         app.state.services = Services(config, db, limiter, hasher, manager, signups, analyses)
         manager.start()
         try:

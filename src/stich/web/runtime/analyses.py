@@ -93,9 +93,18 @@ class DealAnalyses:
     """The running analyses of this process and the stored ones (see the module docstring)."""
 
     def __init__(
-        self, db: Database, run: Runner | None = None, *, max_running: int = MAX_RUNNING, budget: int = BUDGET, seed: int = SEED
+        self,
+        db: Database,
+        run: Runner | None = None,
+        *,
+        forget: Callable[[str], None] | None = None,
+        max_running: int = MAX_RUNNING,
+        budget: int = BUDGET,
+        seed: int = SEED,
     ) -> None:
         self.db = db
+        self.forget = forget
+        """Drops an analysis's fair-share key from the bot pool once it ends (``BotPool.forget``)."""
         self.budget = budget
         """Worlds per decision (:data:`BUDGET`; tests take fewer)."""
         self.seed = seed
@@ -157,6 +166,8 @@ class DealAnalyses:
         finally:
             self._tasks.pop(key, None)
             self.owners.pop(key, None)
+            if self.forget is not None:
+                self.forget(f"analysis:{deal_id}:{seat}")
 
     async def close(self) -> None:
         """Cancel the running analyses (nothing is stored of them)."""
