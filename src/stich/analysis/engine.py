@@ -200,7 +200,14 @@ def trick_number(observation: Observation) -> int | None:
 
 
 class DecisionAnalyst:
-    """The per-deal machinery of :func:`analyse_record`: rollout bots and evaluator, built once."""
+    """One decision's machinery: the heuristic that proposes candidates, the rollout bots and the evaluator.
+
+    :func:`analyse_point` builds one per decision, so that no decision's
+    numbers depend on the bots' state after another.  It reads the true
+    state ``before`` a decision only for the seat's observation and public
+    facts (the phase, the contract's suit order); the values come from the
+    sampled worlds alone (tested with twin deals the seat cannot tell apart).
+    """
 
     def __init__(self, game: Game, seat: int, seed: int, budget: int, final: State, result: Mapping[str, Any]) -> None:
         self.game = game
@@ -256,7 +263,8 @@ class DecisionAnalyst:
         except (NotImplementedError, SamplingError):
             # No world fits (a sampler's inference is wrong somewhere; the real world always fits): 0 worlds, cost unknown.
             return base
-        exact = played.kind == "play" and in_trick_play(before) and tricks_left(before) <= EXACT_TRICKS.get(self.game.name, 2)
+        horizon = EXACT_TRICKS.get(self.game.name, 2)
+        exact = played.kind == "play" and in_trick_play(worlds[0]) and tricks_left(worlds[0]) <= horizon  # hand sizes are public
         candidates = self.candidates(observation, played, exact)
         codes = [a.code for a in candidates]
         rows = [self._values(world, codes, exact) for world in worlds]
