@@ -2,7 +2,8 @@
 
 Pia's deal is played by her stand-in while she is away (a bot plays at
 once for an absent player), so the test does not wait for her clicks.  Her
-replay offers the analysis; it runs on the server with progress and then
+replay offers the analysis (in German she opens it from the history, which
+starts it at once); it runs on the server with progress and then
 lists her costly decisions (the choice, the better one and the cost) and
 marks them on the timeline, exactly as the API's analysis has them.  A
 running deal offers none (the replay itself is refused while it is played).
@@ -40,10 +41,17 @@ def test_the_replay_analyses_a_finished_deal_and_marks_its_costly_moments(
     page.once("dialog", lambda dialog: dialog.accept())  # leaving a running table asks first
     page.goto("/#/")  # away: the stand-in plays her seat
     deal_id = _finished_deal(page, table_id)
-    page.goto(f"/#/replay/{deal_id}")
-    start = page.locator(tid("analysis-start"))
-    expect(start).to_have_text(client_text(page, "analysis.start"))
-    start.click()
+    if lang == "de":  # from the history: its "Analyse" link opens the replay and starts the analysis at once
+        page.goto("/#/history")
+        link = page.locator(tid("history-analyse")).first
+        expect(link).to_have_text(client_text(page, "analysis.open"))
+        link.click()
+        page.wait_for_url(f"**/#/replay/{deal_id}?analyse=1")
+    else:  # from the replay: it offers the analysis
+        page.goto(f"/#/replay/{deal_id}")
+        start = page.locator(tid("analysis-start"))
+        expect(start).to_have_text(client_text(page, "analysis.start"))
+        start.click()
     items = page.locator(tid("analysis-item"))
     none = page.get_by_text(client_text(page, "analysis.none"))
     expect(items.first.or_(none)).to_be_visible(timeout=180_000)

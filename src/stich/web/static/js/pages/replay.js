@@ -22,7 +22,7 @@ export function mount(root, { params, query }) {
   let error = null;
   let step = Number(query.get("step")) || 0;
   let alive = true;
-  const analysis = createAnalysis(dealId, inviteQuery, () => render());
+  const analysis = createAnalysis(dealId, inviteQuery, () => render(), { autostart: query.get("analyse") === "1" });
 
   const container = h("section", { class: "page replay-page", testid: "replay" });
   root.replaceChildren(container);

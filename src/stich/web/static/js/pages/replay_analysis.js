@@ -11,8 +11,9 @@ const POLL_MS = 1000;
 /**
  * The analysis state of one replay: `changed()` is called whenever it moves on (the page re-renders).
  * The analysis belongs to the deal's player only: for anyone else (401/403) and for a running deal (409) nothing is shown.
+ * `autostart` (the history's "Analysis" link, `?analyse=1`) starts it at once instead of offering it.
  */
-export function createAnalysis(dealId, inviteQuery, changed) {
+export function createAnalysis(dealId, inviteQuery, changed, { autostart = false } = {}) {
   const url = `/api/deals/${encodeURIComponent(dealId)}/analysis${inviteQuery}`;
   let state = "checking"; // checking | hidden | offer | running | done | failed
   let progress = null;
@@ -39,7 +40,14 @@ export function createAnalysis(dealId, inviteQuery, changed) {
 
   function refuse(error) {
     if (!alive) return;
-    if (error instanceof ApiError && error.status === 404 && error.field === "analysis") state = "offer";
+    if (error instanceof ApiError && error.status === 404 && error.field === "analysis") {
+      if (autostart) {
+        autostart = false;
+        start();
+        return;
+      }
+      state = "offer";
+    }
     else if (error instanceof ApiError && [401, 403, 404, 409].includes(error.status)) state = "hidden";
     else {
       state = "failed";
