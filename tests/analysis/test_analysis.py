@@ -130,3 +130,10 @@ def test_the_numbers_read_only_the_seats_observation(name: str) -> None:
         if checked == 2:
             break
     assert checked
+
+
+def test_a_record_with_explicit_hands_gives_the_same_analysis() -> None:
+    # "A record from anywhere can be analysed": without a seed the dealt hands are the deal, and the numbers do not change.
+    record, seat, _, _, _ = _blunder()
+    explicit = dict(record, seed=None)
+    assert analyse_record(explicit, seat, budget=2, seed=4).to_json() == analyse_record(record, seat, budget=2, seed=4).to_json()
