@@ -30,6 +30,7 @@ def main() -> None:
     settings = Settings(
         database_url=args.database,
         grace_seconds=args.grace,
+        analysis_budget=2,
         bot_delay_seconds=args.bot_delay,
         next_deal_delay_seconds=0.5,
         presence_grace_seconds=1.0,
@@ -39,7 +40,7 @@ def main() -> None:
         max_sockets_per_address=100_000,
         max_messages_per_minute_per_address=1_000_000,
         accounts_per_address=100_000,
-        # A registration counts as a login attempt (per address, and under one name key for all sign-ups), and the tests register many accounts.
+        # A registration counts as a login attempt (per address, and under one name key for all sign-ups); the tests register many.
         login_max_failures=100_000,
         login_max_failures_per_address=100_000,
         chat_burst_per_address=100_000,

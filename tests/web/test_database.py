@@ -38,7 +38,7 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
         assert compare_metadata(context, Base.metadata) == []
         assert context.get_current_revision() == _script_head()  # the newest migration, whichever it is after a merge
     names = set(inspect(db.engine).get_table_names())
-    assert {"users", "auth_sessions", "game_tables", "table_seats", "deals", "deal_actions", "alembic_version"} <= names
+    assert {"users", "auth_sessions", "game_tables", "table_seats", "deals", "deal_actions", "deal_analyses", "alembic_version"} <= names
     db.dispose()
 
 
@@ -81,6 +81,9 @@ def test_settings_refuse_nonsense() -> None:
         Settings(grace_seconds=-1)
     with pytest.raises(ValueError, match="max_message_bytes"):
         Settings(max_message_bytes=10)
+    for bad in ({"analysis_budget": 0}, {"analysis_budget": 401}, {"max_analyses": 0}):
+        with pytest.raises(ValueError, match="analysis_budget"):
+            Settings(**bad)  # type: ignore[arg-type]
 
 
 def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve`` and ``verify``.
+"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve``, ``verify`` and ``analyse``.
 
 Every user mistake (an unknown game, preset, option, bot or file, a value of
 the wrong type) ends in exactly one line on stderr, ``stich: error: ...``,
@@ -116,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     from stich.cli.verify import add_verify_parser  # fair-deal verification lives in stich.cli.verify
 
     add_verify_parser(sub)
+
+    from stich.cli.analyse import add_analyse_parser  # the analysis of a finished deal lives in stich.cli.analyse
+
+    add_analyse_parser(sub, _int_type, MAX_SEED)
     return parser
 
 

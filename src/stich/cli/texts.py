@@ -135,6 +135,15 @@ _EN: dict[str, str] = {
     "item.dulle_gefangen": "Dulle caught: the second ♥10 beat the first",
     "item.herzstich": "Herzstich: a hearts trick nobody trumped",
     "item.geklopft": "a knock (Klopfen) raised the value",
+    # stich analyse
+    "analyse.header": "Analysis of seat {seat} in {game} (seed {seed}, {budget} worlds per decision)",
+    "analyse.none": "No costly decision: every choice was as good as the search's within its noise.",
+    "analyse.row": "#{index:<3} {where:<9} played {played:<16} better {best:<16} cost {cost:.2f} ± {stderr:.2f}{exact}",
+    "analyse.exact": " (exact)",
+    "analyse.trick": "trick {n}",
+    "analyse.before": "bidding",
+    "analyse.total": "{count} costly decision(s), total cost {total:.2f} points, of {decisions} decisions analysed",
+    "analyse.progress": "decision {done} of {total}",
 }
 
 _DE: dict[str, str] = {
@@ -245,6 +254,15 @@ _DE: dict[str, str] = {
     "item.dulle_gefangen": "Dulle gefangen: die zweite ♥10 sticht die erste",
     "item.herzstich": "Herzstich: ein Herzstich, den niemand abgestochen hat",
     "item.geklopft": "ein Klopfen hat den Wert erhöht",
+    # stich analyse
+    "analyse.header": "Analyse von Platz {seat} in {game} (Seed {seed}, {budget} Welten je Entscheidung)",
+    "analyse.none": "Keine teure Entscheidung: jede Wahl war im Rahmen des Rauschens so gut wie die der Suche.",
+    "analyse.row": "#{index:<3} {where:<9} gespielt {played:<16} besser {best:<16} Kosten {cost:.2f} ± {stderr:.2f}{exact}",
+    "analyse.exact": " (exakt)",
+    "analyse.trick": "Stich {n}",
+    "analyse.before": "Reizen",
+    "analyse.total": "{count} teure Entscheidung(en), zusammen {total:.2f} Punkte, von {decisions} analysierten Entscheidungen",
+    "analyse.progress": "Entscheidung {done} von {total}",
 }
 
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {"en": _EN, "de": _DE}

@@ -41,13 +41,14 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, cards, history, lobby, people, quickstart, ratings, social, table_end, table_socket
+from stich.web.api import accounts, analysis, cards, history, lobby, people, quickstart, ratings, social, table_end, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
 from stich.web.guards.passwords import Passwords
 from stich.web.guards.request_limits import RequestLimits
 from stich.web.protocol import WHOLE, ApiError, error_message, validation_field, validation_text
+from stich.web.runtime.analyses import DealAnalyses
 from stich.web.runtime.manager import TableManager
 from stich.web.runtime.online import OnlineBoard, OnlineBoardLike
 from stich.web.settings import Settings
@@ -116,11 +117,14 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
-        app.state.services = Services(config, db, limiter, hasher, manager, signups, online)
+        run = getattr(manager.bots, "run", None)  # the bot pool's worker processes; a thread where the thinker has none
+        analyses = DealAnalyses(db, run, forget=manager.bots.forget, max_running=config.max_analyses, budget=config.analysis_budget)
+        app.state.services = Services(config, db, limiter, hasher, manager, signups, online, analyses)
         manager.start()
         try:
             yield
         finally:
+            await analyses.close()
             await manager.stop()
             hasher.close_pool()
             db.dispose()
@@ -189,6 +193,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(history.router)
     app.include_router(ratings.router)
     app.include_router(cards.router)
+    app.include_router(analysis.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

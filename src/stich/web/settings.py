@@ -115,6 +115,10 @@ class Settings:
     """Worker processes in which search bots think (see :mod:`stich.web.runtime.bot_pool`)."""
     bot_nice: int = 10
     """How much lower the bot workers' CPU priority is than the server's (``nice`` increment; 0 for the same)."""
+    analysis_budget: int = 24
+    """Sampled worlds per decision of a finished deal's analysis (``stich analyse --budget``; :mod:`stich.web.runtime.analyses`)."""
+    max_analyses: int = 4
+    """Analyses of finished deals computed at once by one server process (more are refused with 429 ``analysis``)."""
     guest_max_bot_level: int = 2
     """Highest search-bot ``level`` a guest may seat."""
     account_max_bot_level: int = 5
@@ -162,6 +166,8 @@ class Settings:
         proxy_networks(self.trusted_proxies)  # a malformed address fails here, at start
         if self.bot_workers < 1:
             raise ValueError("bot_workers must be at least 1")
+        if not 1 <= self.analysis_budget <= 400 or self.max_analyses < 1:
+            raise ValueError("analysis_budget must be 1 to 400 and max_analyses at least 1")
         if self.chat_burst_per_address < 1 or self.chat_per_minute_per_address <= 0:
             raise ValueError("chat_burst_per_address must be at least 1 and chat_per_minute_per_address positive")
         if self.chat_max_chars < 1 or self.chat_burst < 1 or self.chat_per_minute <= 0 or self.chat_history < 0:

@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from stich.web.guards.client_address import client_address
 from stich.web.guards.login_limit import LoginLimits
 from stich.web.guards.passwords import Passwords
+from stich.web.runtime.analyses import DealAnalyses
 from stich.web.runtime.manager import TableManager
 from stich.web.runtime.online import OnlineBoard, OnlineBoardLike
 from stich.web.settings import Settings
@@ -36,6 +37,8 @@ class Services:
     """New accounts per client address (:func:`stich.web.api.accounts.register`): the login limiter's windows over an hour."""
     online: OnlineBoardLike = field(default_factory=OnlineBoard)
     """Who is online (:mod:`stich.web.runtime.online`; several workers: the Redis board of :mod:`stich.web.cluster.online`)."""
+    analyses: DealAnalyses | None = None
+    """The analyses of finished deals (:mod:`stich.web.api.analysis`)."""
 
 
 def services(connection: HTTPConnection) -> Services:

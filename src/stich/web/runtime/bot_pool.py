@@ -55,6 +55,12 @@ times); a decision that still fails, or a bot that raises, falls back to the
 
 :class:`BotThinker` is the interface the tables use; :class:`BotPool` is this
 process's implementation.
+
+**Other heavy work** (issue 43's analysis of a finished deal): :meth:`BotPool.run`
+takes any :class:`PoolJob` (a picklable value with a ``table`` key for the
+fair share and a ``run()`` made in the worker) through the same queue, so an
+analysis step waits its turn like a table's search and a light table keeps
+its free process.
 """
 
 from __future__ import annotations
@@ -104,6 +110,19 @@ class BotJob:
     observation: Observation
 
 
+class PoolJob(Protocol):
+    """Heavy work other than a bot's decision: run in a worker process, queued per ``table`` key (see the module docstring)."""
+
+    @property
+    def table(self) -> str:
+        """The fair-share key (an analysis uses its own, never a table's id)."""
+        ...
+
+    def run(self) -> Any:
+        """Do the work (in the worker process); the result travels back pickled."""
+        ...
+
+
 class BotThinker(Protocol):
     """What the tables need from whatever runs their bots (this process's :class:`BotPool`, or a bot service)."""
 
@@ -150,18 +169,20 @@ def _init_worker(nice: int, bots: tuple[tuple[str, str], ...]) -> None:
         register_bot(name, target)
 
 
-def _decide_in_worker(job: BotJob) -> int:
-    """:func:`decide` in a worker process, which ends itself if the server that started it is gone."""
+def _decide_in_worker(job: BotJob | PoolJob) -> Any:
+    """:func:`decide` (or a :class:`PoolJob`'s ``run``) in a worker process, which ends itself if the server that started it is gone."""
     if _PARENT is not None and os.getppid() != _PARENT:  # pragma: no cover - the server was killed
         os._exit(1)
-    return decide(job)
+    if isinstance(job, BotJob):
+        return decide(job)
+    return job.run()
 
 
 @dataclass
 class _Waiting:
     order: int
-    job: BotJob
-    answer: asyncio.Future[int]
+    job: BotJob | PoolJob
+    answer: asyncio.Future[Any]
 
 
 @dataclass
@@ -253,7 +274,8 @@ class BotPool:
             return await loop.run_in_executor(self._threads, decide, job)
         for attempt in range(self.retries + 1):
             try:
-                return await self._queued(job)
+                code: int = await self._queued(job)
+                return code
             except BrokenProcessPool:
                 log.warning("table %s: a bot worker process died (attempt %d of %d)", job.table, attempt + 1, self.retries + 1)
             except Exception:
@@ -261,6 +283,19 @@ class BotPool:
                 break
         log.warning("table %s: bot %r gives way to the %s bot for this decision", job.table, job.spec, FALLBACK_BOT)
         return await loop.run_in_executor(self._threads, decide, job, FALLBACK_BOT)
+
+    async def run(self, job: PoolJob) -> Any:
+        """``job.run()`` in a worker process, queued with the bots' decisions by ``job.table`` (asked again once if the process dies)."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        for attempt in range(self.retries + 1):
+            try:
+                return await self._queued(job)
+            except BrokenProcessPool:
+                log.warning("%s: a worker process died (attempt %d of %d)", job.table, attempt + 1, self.retries + 1)
+                if attempt == self.retries:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def forget(self, table: str) -> None:
         """Drop the table's share once it has ended."""
@@ -284,8 +319,8 @@ class BotPool:
         return {pid for pid, process in processes.items() if process.is_alive()}
 
     # ------------------------------------------------------------- internals
-    async def _queued(self, job: BotJob) -> int:
-        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    async def _queued(self, job: BotJob | PoolJob) -> Any:
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._order += 1
         if not self._fair.heavy(job.table):
             self._light_asked = time.monotonic()
@@ -323,13 +358,13 @@ class BotPool:
             started = time.monotonic()
             future.add_done_callback(partial(self._on_done, item=item, started=started, generation=generation, heavy=heavy))
 
-    def _on_done(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
+    def _on_done(self, done: Future[Any], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         """Called in a pool thread: hand the outcome to the event loop."""
         loop = item.answer.get_loop()
         with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile: nobody waits for the answer
             loop.call_soon_threadsafe(self._finish, done, item, started, generation, heavy)
 
-    def _finish(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
+    def _finish(self, done: Future[Any], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         self._running -= 1
         self._heavy_running -= heavy
         self._fair.charge(item.job.table, time.monotonic() - started)

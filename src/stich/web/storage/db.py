@@ -27,7 +27,7 @@ from sqlalchemy.pool import StaticPool
 
 from stich.web.deals.ratings import RatedDeal
 from stich.web.guards.names import name_key
-from stich.web.storage.models import AuthSession, Deal, DealAction, GameTable, TableSeat, User, as_utc, utcnow
+from stich.web.storage.models import AuthSession, Deal, DealAction, DealAnalysis, GameTable, TableSeat, User, as_utc, utcnow
 from stich.web.storage.ratings import RatingReads, rate_deal
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -555,6 +555,46 @@ class Database:
                 .where(Deal.status == "finished", TableSeat.kind == "human", _person(user_id, session_id))
             )
             return int(db.scalar(query) or 0)
+
+    def seats_of(self, deal_id: int, user_id: int | None, session_id: int) -> list[int]:
+        """The seats this person (the account ``user_id``, or the session) holds at the table of deal ``deal_id``, ascending.
+
+        A person is matched as in :meth:`played_deals`: the same session or the same account.
+        """
+        if not 0 < deal_id <= self.max_row_id:
+            return []
+        with self._session() as db:
+            query = (
+                select(TableSeat.seat)
+                .join(Deal, Deal.table_id == TableSeat.table_id)
+                .where(Deal.id == deal_id, TableSeat.kind == "human", _person(user_id, session_id))
+                .order_by(TableSeat.seat)
+            )
+            return [int(seat) for seat in db.scalars(query)]
+
+    def get_analysis(self, deal_id: int, seat: int, budget: int, seed: int, version: int) -> str | None:
+        """The stored analysis (JSON text) of a deal's seat with these settings, or ``None``."""
+        with self._session() as db:
+            query = select(DealAnalysis.analysis).where(
+                DealAnalysis.deal_id == deal_id,
+                DealAnalysis.seat == seat,
+                DealAnalysis.budget == budget,
+                DealAnalysis.seed == seed,
+                DealAnalysis.version == version,
+            )
+            found = db.scalar(query)
+            return None if found is None else str(found)
+
+    def save_analysis(self, deal_id: int, seat: int, budget: int, seed: int, version: int, analysis: str) -> None:
+        """Keep a deal's analysis; one computed meanwhile elsewhere (another worker) wins, as both hold the same numbers."""
+        with self._write() as db:
+            row = DealAnalysis(deal_id=deal_id, seat=seat, budget=budget, seed=seed, version=version, analysis=analysis)
+            row.created_at = utcnow()
+            db.add(row)
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
 
 
 FENCE_QUERY = "SELECT id, lease_epoch FROM game_tables WHERE id = ANY(%s) ORDER BY id FOR SHARE"

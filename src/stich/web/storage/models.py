@@ -226,3 +226,26 @@ class RatingChange(Base):
     absent: Mapped[bool] = mapped_column(Boolean)
     """Whether a stand-in moved for the absent person in this deal."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DealAnalysis(Base):
+    """The analysis of one seat of a finished deal (issue 43, :mod:`stich.analysis`), kept with the deal once computed.
+
+    Keyed by what determines its numbers: the seat, the budget (worlds per
+    decision), the seed and the analysis version, so that a changed analysis
+    is computed afresh rather than served stale.
+    """
+
+    __tablename__ = "deal_analyses"
+    __table_args__ = (UniqueConstraint("deal_id", "seat", "budget", "seed", "version", name="uq_deal_analyses_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    budget: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    """:data:`stich.analysis.ANALYSIS_VERSION` of the code that computed it."""
+    analysis: Mapped[str] = mapped_column(Text)
+    """The analysis as JSON text (:meth:`stich.analysis.Analysis.to_json`)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

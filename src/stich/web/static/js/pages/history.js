@@ -1,6 +1,6 @@
 // My finished deals (#/history), newest first and grouped by table: each with its contract, my party
 // (Re/Kontra/Solo, Spieler/Gegenspieler), my result and announcements; per table its whole deals list,
-// each deal with its replay and record download.
+// each deal with its replay, its analysis (the replay, analysing at once) and record download.
 
 import { api, ApiError } from "../api.js";
 import { gameNameOf } from "../cards.js";
@@ -82,6 +82,8 @@ export function mount(root) {
   function dealLinks(id) {
     return [
       h("a", { class: "button small", href: `#/replay/${id}`, text: t("result.replay") }),
+      " ",
+      h("a", { class: "button small ghost", href: `#/replay/${id}?analyse=1`, testid: "history-analyse", text: t("analysis.open") }),
       " ",
       h("a", { class: "button small ghost", href: `/api/deals/${id}/record`, download: `stich-deal-${id}.json`, text: t("result.record") }),
     ];

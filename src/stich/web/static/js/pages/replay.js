@@ -1,5 +1,6 @@
 // The replay of a finished deal (#/replay/{dealId}): every hand open, the trick, step by step
-// (buttons, slider, arrow keys, Home/End), and the evaluation at the end.
+// (buttons, slider, arrow keys, Home/End), the evaluation at the end, and for the deal's player its analysis
+// with the costly moments marked on the timeline (replay_analysis.js).
 
 import { api, ApiError } from "../api.js";
 import { cardElement, gameNameOf, packFor } from "../cards.js";
@@ -11,6 +12,7 @@ import { evaluationContent } from "../results.js";
 import { groupHand } from "../table/hand.js";
 import { standInMark } from "../absence.js";
 import { namedTrickCard, trickEnds, trickSeats, trickStep } from "../table/trick_list.js";
+import { createAnalysis } from "./replay_analysis.js";
 
 /** The replay page. */
 export function mount(root, { params, query }) {
@@ -21,6 +23,7 @@ export function mount(root, { params, query }) {
   let error = null;
   let step = Number(query.get("step")) || 0;
   let alive = true;
+  const analysis = createAnalysis(dealId, inviteQuery, () => render(), { autostart: query.get("analyse") === "1" });
 
   const container = h("section", { class: "page replay-page", testid: "replay" });
   root.replaceChildren(container);
@@ -109,7 +112,7 @@ export function mount(root, { params, query }) {
         h("button", { type: "button", testid: "replay-next", text: `${t("replay.next")} ▶`, onclick: () => go(step + 1), disabled: step >= last() }),
         h("button", { type: "button", testid: "replay-next-trick", text: `${t("replay.next_trick")} ▶▶`, onclick: () => go(trickStep(ends, step, 1, last())), disabled: step >= last() }),
         h("button", { type: "button", testid: "replay-last", "aria-label": t("replay.last"), text: "»", onclick: () => go(last()), disabled: step >= last() }),
-        slider,
+        h("div", { class: "replay-slider" }, slider, analysis.timeline(last(), go, { gameName: game, pack })),
       ),
       standInMark(data.stand_in_seats, nm) ? h("p", { class: "replay-stand-in" }, standInMark(data.stand_in_seats, nm)) : null,
       h("p", { class: "muted small", text: t("replay.keys_tricks") }),
@@ -121,6 +124,7 @@ export function mount(root, { params, query }) {
       ),
       h("div", { class: "replay-grid" }, hands),
       atEnd ? h("section", { class: "card-panel replay-eval" }, h("h2", { text: t("result.heading") }), evaluationContent(data.result, { gameName: game, names: nm, mySeat: null, lines: data.result_lines || [] })) : null,
+      analysis.panel(step, go, { gameName: game, pack }),
       h("p", {}, h("a", { class: "button small ghost", href: `/api/deals/${dealId}/record${inviteQuery}`, download: `stich-deal-${dealId}.json`, text: t("result.record") })),
     );
   }
@@ -140,6 +144,7 @@ export function mount(root, { params, query }) {
   return {
     unmount() {
       alive = false;
+      analysis.stop();
       document.removeEventListener("keydown", onKey);
     },
     relabel: render,
