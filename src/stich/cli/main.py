@@ -1,4 +1,4 @@
-"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve`` and ``verify``.
+"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve``, ``verify`` and ``tournament``.
 
 Every user mistake (an unknown game, preset, option, bot or file, a value of
 the wrong type) ends in exactly one line on stderr, ``stich: error: ...``,
@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     from stich.cli.verify import add_verify_parser  # fair-deal verification lives in stich.cli.verify
 
     add_verify_parser(sub)
+    from stich.cli.tournament import add_tournament_parser  # duplicate tournaments' standings live in stich.cli.tournament
+
+    add_tournament_parser(sub)
     return parser
 
 

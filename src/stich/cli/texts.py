@@ -130,6 +130,12 @@ _EN: dict[str, str] = {
     "item.dulle_gefangen": "Dulle caught: the second ♥10 beat the first",
     "item.herzstich": "Herzstich: a hearts trick nobody trumped",
     "item.geklopft": "a knock (Klopfen) raised the value",
+    # stich tournament standings
+    "tournament.title": "Tournament {name} ({game}), scoring: {scoring}; deals counted: {deals}",
+    "tournament.scoring.ddv_list": "DDV list (points, then games won)",
+    "tournament.scoring.sum": "sum of the list",
+    "tournament.header": "Rank  Player                  Table Seat  Points  Won Lost  Duplicate",
+    "tournament.header_sum": "Rank  Player                  Table Seat  Points  Duplicate",
 }
 
 _DE: dict[str, str] = {
@@ -238,6 +244,12 @@ _DE: dict[str, str] = {
     "item.dulle_gefangen": "Dulle gefangen: die zweite ♥10 sticht die erste",
     "item.herzstich": "Herzstich: ein Herzstich, den niemand abgestochen hat",
     "item.geklopft": "ein Klopfen hat den Wert erhöht",
+    # stich tournament standings
+    "tournament.title": "Turnier {name} ({game}), Wertung: {scoring}; gezählte Spiele: {deals}",
+    "tournament.scoring.ddv_list": "DDV-Liste (Punkte, dann gewonnene Spiele)",
+    "tournament.scoring.sum": "Summe der Liste",
+    "tournament.header": "Platz Spieler                 Tisch Platz Punkte  Gew. Verl. Duplikat",
+    "tournament.header_sum": "Platz Spieler                 Tisch Platz Punkte  Duplikat",
 }
 
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {"en": _EN, "de": _DE}

@@ -1,0 +1,393 @@
+"""The tournaments API: duplicate tournaments, their tables, live standings and records (decision 0057).
+
+* ``POST /api/tournaments``: an account creates one (game, rules, deals,
+  tables, bots for empty seats, start time or "when full").  Every deal is
+  committed at once (seed, salt, SHA-256 as in :mod:`stich.web.deals.fairness`);
+  every table deals its ``n``-th deal from deal ``n``'s seed.
+* ``POST /api/tournaments/{id}/join``: a seat at the first table with room.
+* ``POST /api/tournaments/{id}/start``: the organiser starts it now (the
+  bot fills the empty seats); a start time does the same when it comes.
+* ``GET /api/tournaments/{id}/standings``: live standings, summed from the
+  stored finished deals; a deal number counts only once every table is done
+  with it, so nothing of cards still being played shows.
+* ``GET /api/tournaments/{id}/records``: the records of those deals, JSON
+  Lines, from which ``stich tournament standings FILE`` recomputes the same
+  standings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import unicodedata
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import Field, StrictInt
+
+from stich.tournaments.standings import compute_standings, scoring_for, visible
+from stich.web.api.lobby import CreateTable, OptionValue, _Body, check_table
+from stich.web.api.services import Services, services
+from stich.web.api.session import current_identity, player
+from stich.web.deals.fairness import Commitment
+from stich.web.deals.session_kinds import TableKind
+from stich.web.guards.names import normalise
+from stich.web.guards.table_caps import Owner, is_search_bot
+from stich.web.identity import Identity
+from stich.web.protocol import ApiError
+from stich.web.runtime.seats import new_table_row, table_bot_spec
+from stich.web.storage import tournaments as store
+from stich.web.storage.models import utcnow
+
+router = APIRouter(prefix="/api", tags=["tournaments"])
+
+MAX_TOURNAMENT_TABLES = 100
+"""Most tables one tournament has."""
+MAX_OPEN_TOURNAMENTS = 3
+"""Most unfinished tournaments one account organises at a time."""
+MAX_PAGE = 50
+"""Most tournaments one ``GET /api/tournaments`` lists."""
+NAME_LENGTH = (3, 48)
+"""A tournament name's shortest and longest length (after normalising)."""
+
+
+class CreateTournament(_Body):
+    """Body of ``POST /api/tournaments``."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    game: Annotated[str, Field(min_length=1, max_length=32)]
+    preset: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    options: Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=100)] = Field(default_factory=dict)
+    kind: TableKind | None = None
+    deals: Annotated[int, Field(ge=1)] = 1
+    tables: Annotated[int, Field(ge=1)] = 2
+    bots: Annotated[str, Field(max_length=32)] | None = None
+    """The bot that takes every seat still empty at the start (``null``: the tables wait for people)."""
+    start_at: Annotated[str, Field(max_length=40)] | None = None
+    """ISO 8601 time with its offset; ``null``: "when full" (each table starts when its seats are taken, or when the organiser starts)."""
+    turn_seconds: StrictInt | None = None
+
+
+class JoinTournament(_Body):
+    """Body of ``POST /api/tournaments/{id}/join`` (nothing to choose: the first table with room, its first free seat)."""
+
+
+def _checked_name(text: str) -> str:
+    name = normalise(text)
+    low, high = NAME_LENGTH
+    if not low <= len(name) <= high or any(unicodedata.category(c).startswith("C") for c in name):
+        raise ApiError(422, "name", f"a tournament name has {low} to {high} characters and no control characters")
+    return name
+
+
+def _start_time(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise ApiError(422, "start_at", "must be an ISO 8601 time such as 2026-12-24T18:00:00+01:00") from None
+    if when.tzinfo is None:
+        raise ApiError(422, "start_at", "must name its offset from UTC (e.g. +01:00 or Z)")
+    return when.astimezone(UTC)
+
+
+def _organiser_identity(row: store.TournamentRow, creator_session_id: int | None) -> Identity | None:
+    """The organiser as the tables' creator (bots are seated in their name)."""
+    if creator_session_id is None:
+        return None
+    return Identity(creator_session_id, row.organiser_id, row.organiser_name)
+
+
+@router.post("/tournaments", status_code=201)
+async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
+    """Create a tournament of ``tables`` tables that all play the same ``deals`` deals (a logged-in account organises it)."""
+    svc = services(request)
+    identity = await current_identity(request)
+    if identity is None or identity.user_id is None:
+        raise ApiError(401, "account", "log in with an account to organise a tournament")
+    name = _checked_name(body.name)
+    if body.tables > MAX_TOURNAMENT_TABLES:
+        raise ApiError(422, "tables", f"at most {MAX_TOURNAMENT_TABLES} tables per tournament")
+    start_at = _start_time(body.start_at)
+    table_body = CreateTable(
+        game=body.game,
+        preset=body.preset,
+        options=body.options,
+        deals=body.deals,
+        private=True,
+        seat=None,
+        kind=body.kind,
+        turn_seconds=body.turn_seconds,
+    )
+    checked = check_table(table_body, svc.settings)
+    turn = checked.turn_seconds if checked.turn_seconds is not None else svc.settings.public_turn_seconds
+    bots = None
+    if body.bots is not None:
+        spec = table_bot_spec(body.bots, "bots")
+        if is_search_bot(spec):
+            raise ApiError(
+                422, "bots", "a tournament's bots play many tables at once; choose a bot that does not search (random, heuristic)"
+            )
+        bots = spec.text
+    user_id = identity.user_id
+    if await asyncio.to_thread(store.count_unfinished_of, svc.db, user_id) >= MAX_OPEN_TOURNAMENTS:
+        raise ApiError(429, "tournaments", f"at most {MAX_OPEN_TOURNAMENTS} unfinished tournaments per organiser")
+    now = utcnow()
+    deals = [store.CommittedDeal(n, c.seed, c.salt, c.digest) for n, c in enumerate(Commitment.fresh() for _ in range(checked.deals))]
+    row = store.TournamentRow(
+        id=secrets.token_urlsafe(9),
+        name=name,
+        game=checked.game.canonical,
+        game_name=checked.game.name,
+        kind=body.kind,
+        deals=checked.deals,
+        tables=body.tables,
+        bots=bots,
+        start_at=start_at,
+        status="open",
+        organiser_id=user_id,
+        organiser_name=identity.name,
+        created_at=now,
+    )
+    runtimes = []
+    for _ in range(body.tables):
+        table_row = new_table_row(checked.game, checked.deals, True, identity, None, now, turn, None, body.kind)
+        runtimes.append(await svc.tables.create(table_row))
+    await asyncio.to_thread(store.create_tournament, svc.db, row, deals, [r.id for r in runtimes])
+    for position, runtime in enumerate(runtimes):
+        runtime.duplicate = store.TableLink(row.id, row.name, position, row.tables, tuple(deals))
+    if start_at is not None:
+        asyncio.get_running_loop().create_task(_start_when_due(svc, row.id, start_at), name=f"tournament {row.id} start")
+    return await _tournament_json(svc, row, identity)
+
+
+async def _start_when_due(svc: Services, tournament_id: str, when: datetime) -> None:
+    """Start the tournament at its start time (the page's next look starts it too, should this worker stop before)."""
+    await asyncio.sleep(max(0.0, (when - datetime.now(UTC)).total_seconds()))
+    row = await asyncio.to_thread(store.get_tournament, svc.db, tournament_id)
+    if row is not None:
+        await _start(svc, row)
+
+
+async def _start(svc: Services, row: store.TournamentRow) -> None:
+    """Move the tournament to ``running`` (once, whichever worker gets there first) and seat its bot in every empty seat."""
+    if not await asyncio.to_thread(store.set_status, svc.db, row.id, "running", only_from="open"):
+        return
+    if row.bots is None:
+        return
+    for _, table_id, status in await asyncio.to_thread(store.tables_of, svc.db, row.id):
+        if status != "open":
+            continue
+        runtime = svc.tables.get(table_id)
+        creator = runtime.creator_session_id if runtime is not None else None
+        if runtime is None:
+            table = await asyncio.to_thread(svc.db.get_table, table_id)
+            creator = table.creator_session_id if table is not None else None
+        organiser = _organiser_identity(row, creator)
+        if organiser is None:
+            continue
+        try:
+            if runtime is not None:
+                if any(seat.kind == "empty" for seat in runtime.seats):
+                    await runtime.add_bots(organiser, row.bots, None, Owner.of(organiser, None))
+            elif svc.tables.shared:
+                await svc.tables.forward(table_id, "bots", organiser, {"bot": row.bots, "seats": None, "address": None})
+        except ApiError:
+            continue  # a table that filled or started meanwhile
+
+
+async def _settle(svc: Services, row: store.TournamentRow) -> store.TournamentRow:
+    """Start a tournament whose start time has passed, and mark it finished once every table is; the row as it is now."""
+    if row.status == "open" and row.start_at is not None and row.start_at <= datetime.now(UTC):
+        await _start(svc, row)
+    if row.status != "finished":
+        tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+        if tables and all(status == "finished" for _, _, status in tables):
+            for before in ("running", "open"):
+                await asyncio.to_thread(store.set_status, svc.db, row.id, "finished", only_from=before)
+    fresh = await asyncio.to_thread(store.get_tournament, svc.db, row.id)
+    return fresh if fresh is not None else row
+
+
+async def _load(svc: Services, tournament_id: str) -> store.TournamentRow:
+    row = await asyncio.to_thread(store.get_tournament, svc.db, tournament_id)
+    if row is None:
+        raise ApiError(404, "tournament", "no such tournament")
+    return await _settle(svc, row)
+
+
+def _summary(row: store.TournamentRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "game": row.game,
+        "game_name": row.game_name,
+        "deals": row.deals,
+        "tables": row.tables,
+        "bots": row.bots,
+        "start_at": None if row.start_at is None else row.start_at.isoformat(),
+        "status": row.status,
+        "organiser": row.organiser_name,
+        "scoring": scoring_for(row.game_name),
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+async def _visible_outcomes(svc: Services, row: store.TournamentRow) -> tuple[list[Any], set[int]]:
+    outcomes = await asyncio.to_thread(store.outcomes_of, svc.db, row.id)
+    tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+    finished = {position for position, _, status in tables if status == "finished"}
+    shown = visible(outcomes, row.tables, finished)
+    return shown, {o.number for o in shown}
+
+
+async def _tournament_json(svc: Services, row: store.TournamentRow, identity: Identity | None) -> dict[str, Any]:
+    tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+    deals = await asyncio.to_thread(store.committed_deals, svc.db, row.id)
+    _, closed = await _visible_outcomes(svc, row)
+    table_json = []
+    for position, table_id, status in tables:
+        runtime = svc.tables.get(table_id)
+        if runtime is not None:
+            seats = [runtime.seat_json(i) for i in range(len(runtime.seats))]
+            names = [{"name": s.get("name"), "kind": s.get("kind")} for s in seats]
+            mine = runtime.seat_of(identity) is not None
+        else:
+            stored = await asyncio.to_thread(svc.db.get_table, table_id)
+            names = [{"name": (f"{s.bot} bot" if s.kind == "bot" else s.name), "kind": s.kind} for s in (stored.seats if stored else ())]
+            mine = (
+                identity is not None
+                and stored is not None
+                and any(
+                    s.kind == "human" and (s.session_id == identity.session_id or (s.user_id is not None and s.user_id == identity.user_id))
+                    for s in stored.seats
+                )
+            )
+        organiser = identity is not None and row.organiser_id is not None and identity.user_id == row.organiser_id
+        table_json.append(
+            {
+                "position": position,
+                "status": status,
+                "seats": names,
+                "mine": mine,
+                "url": f"/tables/{table_id}" if mine or organiser else None,
+            }
+        )
+    return _summary(row) | {
+        "tables_detail": table_json,
+        "commitments": [
+            {
+                "number": d.number,
+                "commitment": d.commitment,
+                "seed": str(d.seed) if d.number in closed else None,
+                "salt": d.salt if d.number in closed else None,
+            }
+            for d in deals
+        ],
+        "organising": identity is not None and row.organiser_id is not None and identity.user_id == row.organiser_id,
+    }
+
+
+@router.get("/tournaments")
+async def list_tournaments(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = MAX_PAGE,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    """Tournaments, newest first."""
+    svc = services(request)
+    rows, total = await asyncio.to_thread(store.list_tournaments, svc.db, limit, offset)
+    return {"tournaments": [_summary(row) for row in rows], "total": total, "offset": offset, "limit": limit}
+
+
+@router.get("/tournaments/{tournament_id}")
+async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """A tournament: its tables (who sits where), the commitments of its deals (seeds revealed once every table played them)."""
+    svc = services(request)
+    row = await _load(svc, tournament_id)
+    return await _tournament_json(svc, row, await current_identity(request))
+
+
+@router.post("/tournaments/{tournament_id}/join")
+async def join_tournament(tournament_id: str, body: JoinTournament, request: Request, response: Response) -> dict[str, Any]:
+    """Take the first free seat of the first table with room (a guest may play too)."""
+    svc = services(request)
+    row = await _load(svc, tournament_id)
+    async with player(request, response) as identity:
+        if row.status == "finished":
+            raise ApiError(409, "tournament", "the tournament is over")
+        tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+        for _, table_id, _status in tables:
+            runtime = svc.tables.get(table_id)
+            if runtime is not None and runtime.seat_of(identity) is not None:
+                raise ApiError(409, "seat", "you already play in this tournament")
+        for position, table_id, status in tables:
+            if status != "open":
+                continue
+            runtime = svc.tables.get(table_id)
+            if runtime is not None:
+                if not any(seat.kind == "empty" for seat in runtime.seats):
+                    continue
+                try:
+                    seat = await runtime.join(identity, None, runtime.invite_token)
+                except ApiError as exc:
+                    if exc.field in ("seat", "table"):
+                        continue
+                    raise
+                return {"tournament": row.id, "table": position, "seat": seat, "url": f"/tables/{table_id}"}
+            if svc.tables.shared:
+                stored = await asyncio.to_thread(svc.db.get_table, table_id)
+                if stored is None:
+                    continue
+                answer = await svc.tables.forward(table_id, "join", identity, {"seat": None, "invite": stored.invite_token})
+                if answer is not None:
+                    return {"tournament": row.id, "table": position, "url": f"/tables/{table_id}"}
+        raise ApiError(409, "tournament", "every seat is taken")
+
+
+@router.post("/tournaments/{tournament_id}/start")
+async def start_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """The organiser starts the tournament now: the bot takes every empty seat."""
+    svc = services(request)
+    identity = await current_identity(request)
+    row = await _load(svc, tournament_id)
+    if identity is None or row.organiser_id is None or identity.user_id != row.organiser_id:
+        raise ApiError(403, "tournament", "only the organiser may start the tournament")
+    if row.status != "open":
+        raise ApiError(409, "tournament", "the tournament has started")
+    if row.bots is None:
+        raise ApiError(409, "bots", "no bot was chosen to fill empty seats; the tables start when people fill them")
+    await _start(svc, row)
+    return await _tournament_json(svc, await _load(svc, tournament_id), identity)
+
+
+async def standings_json(svc: Services, row: store.TournamentRow) -> dict[str, Any]:
+    """The standings of the deals every table is done with (:func:`stich.tournaments.standings.visible`)."""
+    shown, _ = await _visible_outcomes(svc, row)
+    return {"tournament": row.id, "name": row.name} | compute_standings(row.game_name, shown) | {"status": row.status}
+
+
+@router.get("/tournaments/{tournament_id}/standings")
+async def tournament_standings(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Live standings (poll them): the DDV list scoring for Doppelkopf, a plain sum otherwise, and the duplicate comparison."""
+    svc = services(request)
+    return await standings_json(svc, await _load(svc, tournament_id))
+
+
+@router.get("/tournaments/{tournament_id}/records")
+async def tournament_records(tournament_id: str, request: Request) -> Response:
+    """The records of every deal the standings count, as JSON Lines (``stich tournament standings FILE`` recomputes them)."""
+    svc = services(request)
+    row = await _load(svc, tournament_id)
+    _, closed = await _visible_outcomes(svc, row)
+    records = await asyncio.to_thread(store.records_of, svc.db, row.id)
+    lines = [text for _, number, text in records if number in closed]
+    body = "".join(json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n" for text in lines)
+    return Response(
+        content=body,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="stich-tournament-{row.id}.jsonl"'},
+    )
