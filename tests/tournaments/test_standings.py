@@ -1,4 +1,4 @@
-"""Duplicate tournament standings (decision 0057): the DDV list scoring, the plain sum, the duplicate comparison, the recompute from records.
+"""Duplicate tournament standings (decision 0057): DDV list scoring, plain sum, duplicate comparison, recompute from records.
 
 The played tournaments here are real: every table's list is dealt from the
 same seeds by the game's own session and played to its end by seeded random
@@ -58,7 +58,7 @@ def test_ddv_list_points_are_each_players_list_total_and_the_file_recomputes_the
         assert row["deals"] == len(table_rows)
     points = [(r["points"], r["won"]) for r in standings["rows"]]
     assert points == sorted(points, reverse=True)
-    assert [r["rank"] for r in standings["rows"]][0] == 1
+    assert standings["rows"][0]["rank"] == 1
 
 
 def test_the_same_deal_number_is_the_same_cards_at_every_table_with_the_same_dealer() -> None:
@@ -73,7 +73,7 @@ def test_the_same_deal_number_is_the_same_cards_at_every_table_with_the_same_dea
 
 
 def test_duplicate_comparison_is_the_score_against_the_other_tables_with_the_same_cards() -> None:
-    records, sheets, _ = play_tournament("doppelkopf", tables=2, deals=4)
+    records, _, _ = play_tournament("doppelkopf", tables=2, deals=4)
     standings = standings_from_records(enumerate(records, start=1))
     _, outcomes = outcomes_from_records(enumerate(records, start=1))
     for row in standings["rows"]:

@@ -54,7 +54,12 @@ def test_two_tables_of_bots_from_creation_to_standings_and_the_records_recompute
 
     started = call(client, "POST", f"/api/tournaments/{tid}/start", organiser)
     assert started.status_code == 200, started.text
-    done = wait_for(lambda: (t := _get(client, f"/api/tournaments/{tid}", organiser))["status"] == "finished" and t, timeout=120, what="the tournament")
+
+    def finished() -> Any:
+        page = _get(client, f"/api/tournaments/{tid}", organiser)
+        return page if page["status"] == "finished" else None
+
+    done = wait_for(finished, timeout=120, what="the tournament")
 
     # every table dealt deal n from the tournament's commitment n: the same cards, provably
     for table in done["tables_detail"]:
@@ -94,7 +99,8 @@ def test_standings_hide_a_deal_another_table_still_plays(client: TestClient) -> 
     assert call(client, "POST", f"/api/tournaments/{tid}/start", guest).status_code == 403
     assert call(client, "POST", f"/api/tournaments/{tid}/start", organiser).status_code == 200
     # table 1 (bots only) finishes both deals; table 0 waits for Ruth, who does not move
-    wait_for(lambda: [t["status"] for t in _get(client, f"/api/tournaments/{tid}")["tables_detail"]] == ["playing", "finished"], timeout=120)
+    statuses = lambda: [t["status"] for t in _get(client, f"/api/tournaments/{tid}")["tables_detail"]]  # noqa: E731
+    wait_for(lambda: statuses() == ["playing", "finished"], timeout=120, what="table 1 to finish")
     standings = _get(client, f"/api/tournaments/{tid}/standings")
     assert standings["deals_counted"] == [] and standings["rows"] == [] and standings["comparison"] == []
     assert call(client, "GET", f"/api/tournaments/{tid}/records").text == ""
