@@ -15,6 +15,8 @@ import * as replay from "./pages/replay.js";
 import * as history from "./pages/history.js";
 import * as stats from "./pages/stats.js";
 import * as rules from "./pages/rules.js";
+import * as tournaments from "./pages/tournaments.js";
+import * as tournament from "./pages/tournament.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -24,6 +26,8 @@ const ROUTES = [
   { name: "history", pattern: /^\/history$/, page: history },
   { name: "stats", pattern: /^\/stats$/, page: stats },
   { name: "rules", pattern: /^\/rules\/([a-z_]+)$/, page: rules },
+  { name: "tournaments", pattern: /^\/tournaments$/, page: tournaments },
+  { name: "tournaments", pattern: /^\/tournament\/([A-Za-z0-9_-]+)$/, page: tournament },
 ];
 
 let mounted = null;
