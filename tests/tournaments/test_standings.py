@@ -74,7 +74,7 @@ def test_the_same_deal_number_is_the_same_cards_at_every_table_with_the_same_dea
 
 def test_duplicate_comparison_is_the_score_against_the_other_tables_with_the_same_cards() -> None:
     records, _, _ = play_tournament("doppelkopf", tables=2, deals=4)
-    standings = standings_from_records(enumerate(records, start=1))
+    standings = standings_from_records(enumerate(records, start=1), comparison=True)
     _, outcomes = outcomes_from_records(enumerate(records, start=1))
     for row in standings["rows"]:
         other = 1 - row["table"]
@@ -94,8 +94,11 @@ def test_three_tables_compare_with_the_mean_of_the_others() -> None:
         outcome_from(1, 0, 5, 0, [-9, 3, 3, 3], ["E", "F", "G", "H"]),
         outcome_from(2, 0, 5, 0, [1, 1, -1, -1], ["I", "J", "K", "L"]),
     ]
-    standings = compute_standings("doppelkopf", outcomes)
+    standings = compute_standings("doppelkopf", outcomes, comparison=True)
     rows = {r["name"]: r for r in standings["rows"]}
+    seat0 = next(c for c in standings["comparison"] if c["seat"] == 0)
+    assert [(e["name"], e["score"], e["diff"]) for e in seat0["entries"]] == [("A", 3, 7.0), ("E", -9, -11.0), ("I", 1, 4.0)]
+    assert "comparison" not in compute_standings("doppelkopf", outcomes)
     assert rows["A"]["duplicate"] == 3 - (-9 + 1) / 2  # 7
     assert rows["E"]["duplicate"] == -9 - (3 + 1) / 2  # -11
     assert rows["G"]["duplicate"] == 3 - (-3 - 1) / 2  # 5
@@ -159,6 +162,8 @@ def test_cli_prints_the_same_standings(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert main(["tournament", "standings", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(standings_from_records(enumerate(records, start=1))))
+    assert main(["tournament", "standings", str(path), "--json", "--comparison"]) == 0
+    assert json.loads(capsys.readouterr().out)["comparison"]
     assert main(["tournament", "standings", str(path), "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "Wertung: DDV-Liste" in out and "T0S0" in out

@@ -84,6 +84,10 @@ def test_two_tables_of_bots_from_creation_to_standings_and_the_records_recompute
     assert main(["tournament", "standings", str(path), "--json"]) == 0
     recomputed = json.loads(capsys.readouterr().out)
     assert recomputed == {k: v for k, v in standings.items() if k != "status"}
+    detailed = _get(client, f"/api/tournaments/{tid}/standings?comparison=true")
+    assert main(["tournament", "standings", str(path), "--json", "--comparison"]) == 0
+    assert json.loads(capsys.readouterr().out) == {k: v for k, v in detailed.items() if k != "status"}
+    assert len(detailed["comparison"]) == 2 * 4  # every deal and seat held at both tables
 
 
 def test_standings_hide_a_deal_another_table_still_plays(client: TestClient) -> None:
@@ -102,7 +106,8 @@ def test_standings_hide_a_deal_another_table_still_plays(client: TestClient) -> 
     statuses = lambda: [t["status"] for t in _get(client, f"/api/tournaments/{tid}")["tables_detail"]]  # noqa: E731
     wait_for(lambda: statuses() == ["playing", "finished"], timeout=120, what="table 1 to finish")
     standings = _get(client, f"/api/tournaments/{tid}/standings")
-    assert standings["deals_counted"] == [] and standings["rows"] == [] and standings["comparison"] == []
+    assert standings["deals_counted"] == [] and standings["rows"] == []
+    assert _get(client, f"/api/tournaments/{tid}/standings?comparison=true")["comparison"] == []
     assert call(client, "GET", f"/api/tournaments/{tid}/records").text == ""
     assert all(c["seed"] is None for c in _get(client, f"/api/tournaments/{tid}")["commitments"])
     page = _get(client, f"/api/tournaments/{tid}", guest)

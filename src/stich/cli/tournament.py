@@ -28,19 +28,20 @@ def add_tournament_parser(sub: argparse._SubParsersAction[Any], func: Callable[[
     standings = actions.add_parser("standings", help="the standings of a tournament's records (JSON Lines from the server)")
     standings.add_argument("file", metavar="FILE.jsonl", help="the records, as downloaded from /api/tournaments/ID/records")
     standings.add_argument("--json", action="store_true", help="print the standings as one JSON object (the server's shape)")
+    standings.add_argument("--comparison", action="store_true", help="with --json: add the comparison of every deal and seat")
     standings.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the table (default en)")
     standings.set_defaults(func=func or cmd_tournament)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``stich tournament standings FILE.jsonl [--json] [--lang en|de]``."""
-    return run_standings(args.file, args.json, args.lang)
+    return run_standings(args.file, args.json, args.lang, comparison=args.comparison)
 
 
-def run_standings(path: str, as_json: bool, lang: str = "en") -> int:
+def run_standings(path: str, as_json: bool, lang: str = "en", *, comparison: bool = False) -> int:
     """Print the standings of the records in ``path``; a file that does not replay is a usage error naming line and field."""
     try:
-        standings = standings_from_records(read_jsonl(path))
+        standings = standings_from_records(read_jsonl(path), comparison=comparison)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except RecordError as exc:

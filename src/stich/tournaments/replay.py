@@ -120,8 +120,8 @@ def outcomes_from_records(records: Iterable[tuple[int, Mapping[str, Any]]]) -> t
     return tournament, outcomes
 
 
-def standings_from_records(records: Iterable[tuple[int, Mapping[str, Any]]]) -> dict[str, Any]:
+def standings_from_records(records: Iterable[tuple[int, Mapping[str, Any]]], *, comparison: bool = False) -> dict[str, Any]:
     """The standings (:func:`~stich.tournaments.standings.compute_standings`) of the records' tournament, with its id and name."""
     tournament, outcomes = outcomes_from_records(records)
     game = game_from_string(tournament["game"])
-    return {"tournament": tournament["id"], "name": tournament["name"]} | compute_standings(game.name, outcomes)
+    return {"tournament": tournament["id"], "name": tournament["name"]} | compute_standings(game.name, outcomes, comparison=comparison)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -68,23 +68,33 @@ class _Entrant:
     deals: int = 0
     won: int = 0
     lost: int = 0
-    duplicate: Fraction = Fraction(0)
+    parts: dict[int, int] = field(default_factory=dict)
+    """The duplicate comparison as exact parts: denominator -> sum of numerators (integers only until the end: fast)."""
+
+    @property
+    def duplicate(self) -> Fraction:
+        return sum((Fraction(numerator, denominator) for denominator, numerator in self.parts.items()), Fraction(0))
 
 
-def visible(outcomes: Iterable[Outcome], tables: int, finished_tables: Iterable[int] = ()) -> list[Outcome]:
-    """The outcomes the standings may show while the tournament runs: deal numbers every table is done with.
+def closed_numbers(played: Iterable[tuple[int, int]], tables: int, finished_tables: Iterable[int] = ()) -> set[int]:
+    """The deal numbers every table is done with, from ``(table, number)`` of the finished deals.
 
     A deal number counts once every table has finished it, or has finished
     its whole list: until then its cards are still being played somewhere,
     and a score from another table (a solo, a high win) would tell those
     players something about their hidden cards.
     """
-    items = list(outcomes)
     done = set(finished_tables)
     numbers: dict[int, set[int]] = defaultdict(set)
-    for outcome in items:
-        numbers[outcome.number].add(outcome.table)
-    closed = {number for number, at in numbers.items() if all(table in at or table in done for table in range(tables))}
+    for table, number in played:
+        numbers[number].add(table)
+    return {number for number, at in numbers.items() if all(table in at or table in done for table in range(tables))}
+
+
+def visible(outcomes: Iterable[Outcome], tables: int, finished_tables: Iterable[int] = ()) -> list[Outcome]:
+    """The outcomes the standings may show while the tournament runs: those of :func:`closed_numbers`."""
+    items = list(outcomes)
+    closed = closed_numbers(((o.table, o.number) for o in items), tables, finished_tables)
     return [outcome for outcome in items if outcome.number in closed]
 
 
@@ -92,49 +102,57 @@ def _hundredths(value: Fraction) -> float:
     return float(round(value, 2))
 
 
-def compute_standings(game_name: str, outcomes: Iterable[Outcome]) -> dict[str, Any]:
-    """The standings as JSON: ranked rows, and the duplicate comparison per deal and seat.
+def compute_standings(game_name: str, outcomes: Iterable[Outcome], *, comparison: bool = False) -> dict[str, Any]:
+    """The standings as JSON: ranked rows and, with ``comparison``, the duplicate comparison per deal and seat.
 
     ``outcomes`` are the deals to count (see :func:`visible`); a table's seat
     is an entrant from its first counted deal on, named as in its latest one.
+    A group of ``m`` players who held the same cards with the sum ``total``
+    gives each member the difference ``(m * score - total) / (m - 1)``: their
+    score minus the mean of the others'.
     """
     scoring = scoring_for(game_name)
     ordered = sorted(outcomes, key=lambda o: (o.table, o.number))
     entrants: dict[tuple[int, int], _Entrant] = {}
     groups: dict[tuple[int, int, int, int], list[tuple[int, int]]] = defaultdict(list)
-    """(seed, dealer, seat, number) -> [(table, score)]: who held the same cards."""
+    """(number, seat, seed, dealer) -> [(table, score)]: who held the same cards."""
     for outcome in ordered:
         for seat, score in enumerate(outcome.scores):
-            entrant = entrants.setdefault((outcome.table, seat), _Entrant(outcome.table, seat))
+            entrant = entrants.get((outcome.table, seat))
+            if entrant is None:
+                entrant = entrants[(outcome.table, seat)] = _Entrant(outcome.table, seat)
             entrant.name = outcome.players[seat] if seat < len(outcome.players) else f"seat {seat}"
             entrant.points += score
             entrant.deals += 1
             entrant.won += score > 0
             entrant.lost += score < 0
-            groups[(outcome.seed, outcome.dealer, seat, outcome.number)].append((outcome.table, score))
-    comparison = []
-    for (seed, dealer, seat, number), members in sorted(groups.items(), key=lambda item: (item[0][3], item[0][2], item[0][0], item[0][1])):
-        if len(members) < 2:
+            groups[(outcome.number, seat, outcome.seed, outcome.dealer)].append((outcome.table, score))
+    compared = []
+    for (number, seat, seed, dealer), members in sorted(groups.items()):
+        size = len(members)
+        if size < 2:
             continue
         total = sum(score for _, score in members)
-        rows = []
+        denominator = size - 1
         for table, score in members:
-            diff = Fraction(score) - Fraction(total - score, len(members) - 1)
-            entrants[(table, seat)].duplicate += diff
-            rows.append({"table": table, "name": entrants[(table, seat)].name, "score": score, "diff": _hundredths(diff)})
-        comparison.append({"number": number, "seed": str(seed), "dealer": dealer, "seat": seat, "entries": rows})
+            parts = entrants[(table, seat)].parts
+            parts[denominator] = parts.get(denominator, 0) + size * score - total
+        if comparison:
+            rows = [
+                {"table": t, "name": entrants[(t, seat)].name, "score": sc, "diff": _hundredths(Fraction(size * sc - total, denominator))}
+                for t, sc in members
+            ]
+            compared.append({"number": number, "seed": str(seed), "dealer": dealer, "seat": seat, "entries": rows})
     ddv = scoring == SCORING_DDV
-
-    def key(e: _Entrant) -> tuple[Any, ...]:
-        order: tuple[Any, ...] = (-e.points, -e.won, -e.duplicate) if ddv else (-e.points, -e.duplicate)
-        return (*order, e.table, e.seat)
-
-    ranked = sorted(entrants.values(), key=key)
+    keyed = []
+    for entrant in entrants.values():
+        duplicate = entrant.duplicate
+        order: tuple[Any, ...] = (-entrant.points, -entrant.won, -duplicate) if ddv else (-entrant.points, -duplicate)
+        keyed.append((order, entrant.table, entrant.seat, duplicate, entrant))
+    keyed.sort(key=lambda item: item[:3])
     rows_json: list[dict[str, Any]] = []
-    for index, entrant in enumerate(ranked):
-        rank = index + 1
-        if index and key(ranked[index - 1])[:-2] == key(entrant)[:-2]:
-            rank = rows_json[-1]["rank"]
+    for index, (order, _, _, duplicate, entrant) in enumerate(keyed):
+        rank = rows_json[-1]["rank"] if index and keyed[index - 1][0] == order else index + 1
         row: dict[str, Any] = {
             "rank": rank,
             "name": entrant.name,
@@ -142,13 +160,16 @@ def compute_standings(game_name: str, outcomes: Iterable[Outcome]) -> dict[str, 
             "seat": entrant.seat,
             "points": entrant.points,
             "deals": entrant.deals,
-            "duplicate": _hundredths(entrant.duplicate),
+            "duplicate": _hundredths(duplicate),
         }
-        if scoring == SCORING_DDV:
+        if ddv:
             row |= {"won": entrant.won, "lost": entrant.lost}
         rows_json.append(row)
     numbers = sorted({o.number for o in ordered})
-    return {"game": game_name, "scoring": scoring, "deals_counted": numbers, "rows": rows_json, "comparison": comparison}
+    result: dict[str, Any] = {"game": game_name, "scoring": scoring, "deals_counted": numbers, "rows": rows_json}
+    if comparison:
+        result["comparison"] = compared
+    return result
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

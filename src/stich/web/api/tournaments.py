@@ -21,13 +21,15 @@ import asyncio
 import json
 import secrets
 import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field, StrictInt
 
-from stich.tournaments.standings import compute_standings, scoring_for, visible
+from stich.tournaments.standings import closed_numbers, compute_standings, scoring_for, visible
 from stich.web.api.lobby import CreateTable, OptionValue, _Body, check_table
 from stich.web.api.services import Services, services
 from stich.web.api.session import current_identity, player
@@ -161,7 +163,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
         runtime.duplicate = store.TableLink(row.id, row.name, position, row.tables, tuple(deals))
     if start_at is not None:
         asyncio.get_running_loop().create_task(_start_when_due(svc, row.id, start_at), name=f"tournament {row.id} start")
-    return await _tournament_json(svc, row, identity)
+    return await _tournament_json(svc, await _load(svc, row.id), identity)
 
 
 async def _start_when_due(svc: Services, tournament_id: str, when: datetime) -> None:
@@ -199,24 +201,36 @@ async def _start(svc: Services, row: store.TournamentRow) -> None:
             continue  # a table that filled or started meanwhile
 
 
-async def _settle(svc: Services, row: store.TournamentRow) -> store.TournamentRow:
-    """Start a tournament whose start time has passed, and mark it finished once every table is; the row as it is now."""
-    if row.status == "open" and row.start_at is not None and row.start_at <= datetime.now(UTC):
-        await _start(svc, row)
-    if row.status != "finished":
-        tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
-        if tables and all(status == "finished" for _, _, status in tables):
-            for before in ("running", "open"):
-                await asyncio.to_thread(store.set_status, svc.db, row.id, "finished", only_from=before)
-    fresh = await asyncio.to_thread(store.get_tournament, svc.db, row.id)
-    return fresh if fresh is not None else row
+@dataclass(frozen=True)
+class Loaded:
+    """A tournament as it is now, with ``(position, table id, status)`` of its tables."""
+
+    row: store.TournamentRow
+    tables: list[tuple[int, str, str]]
+
+    @property
+    def finished_tables(self) -> tuple[int, ...]:
+        """The positions of the tables that finished their list."""
+        return tuple(position for position, _, status in self.tables if status == "finished")
 
 
-async def _load(svc: Services, tournament_id: str) -> store.TournamentRow:
+async def _load(svc: Services, tournament_id: str) -> Loaded:
+    """The tournament (404 ``tournament`` if none); a start time that passed starts it, and it is finished once every table is."""
     row = await asyncio.to_thread(store.get_tournament, svc.db, tournament_id)
     if row is None:
         raise ApiError(404, "tournament", "no such tournament")
-    return await _settle(svc, row)
+    changed = False
+    if row.status == "open" and row.start_at is not None and row.start_at <= datetime.now(UTC):
+        await _start(svc, row)
+        changed = True
+    tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+    if row.status != "finished" and tables and all(status == "finished" for _, _, status in tables):
+        for before in ("running", "open"):
+            await asyncio.to_thread(store.set_status, svc.db, row.id, "finished", only_from=before)
+        changed = True
+    if changed:
+        row = await asyncio.to_thread(store.get_tournament, svc.db, row.id) or row
+    return Loaded(row, tables)
 
 
 def _summary(row: store.TournamentRow) -> dict[str, Any]:
@@ -236,46 +250,40 @@ def _summary(row: store.TournamentRow) -> dict[str, Any]:
     }
 
 
-async def _visible_outcomes(svc: Services, row: store.TournamentRow) -> tuple[list[Any], set[int]]:
-    outcomes = await asyncio.to_thread(store.outcomes_of, svc.db, row.id)
-    tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
-    finished = {position for position, _, status in tables if status == "finished"}
-    shown = visible(outcomes, row.tables, finished)
-    return shown, {o.number for o in shown}
+async def _closed(svc: Services, loaded: Loaded) -> set[int]:
+    """The deal numbers every table is done with (their seeds, scores and records may be shown)."""
+    played = await asyncio.to_thread(store.played_of, svc.db, loaded.row.id)
+    return closed_numbers(played, loaded.row.tables, loaded.finished_tables)
 
 
-async def _tournament_json(svc: Services, row: store.TournamentRow, identity: Identity | None) -> dict[str, Any]:
-    tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
+def _seated(seat: Any, identity: Identity | None) -> bool:
+    return (
+        identity is not None
+        and seat.kind == "human"
+        and (seat.session_id == identity.session_id or (seat.user_id is not None and seat.user_id == identity.user_id))
+    )
+
+
+async def _tournament_json(svc: Services, loaded: Loaded, identity: Identity | None) -> dict[str, Any]:
+    row = loaded.row
     deals = await asyncio.to_thread(store.committed_deals, svc.db, row.id)
-    _, closed = await _visible_outcomes(svc, row)
+    closed = await _closed(svc, loaded)
+    stored = await asyncio.to_thread(store.seats_of, svc.db, row.id)
+    organiser = identity is not None and row.organiser_id is not None and identity.user_id == row.organiser_id
     table_json = []
-    for position, table_id, status in tables:
+    for position, table_id, status in loaded.tables:
         runtime = svc.tables.get(table_id)
         if runtime is not None:
-            seats = [runtime.seat_json(i) for i in range(len(runtime.seats))]
-            names = [{"name": s.get("name"), "kind": s.get("kind")} for s in seats]
+            names = [
+                {"name": seat.player_name(i) if seat.kind != "empty" else None, "kind": seat.kind} for i, seat in enumerate(runtime.seats)
+            ]
             mine = runtime.seat_of(identity) is not None
         else:
-            stored = await asyncio.to_thread(svc.db.get_table, table_id)
-            names = [{"name": (f"{s.bot} bot" if s.kind == "bot" else s.name), "kind": s.kind} for s in (stored.seats if stored else ())]
-            mine = (
-                identity is not None
-                and stored is not None
-                and any(
-                    s.kind == "human" and (s.session_id == identity.session_id or (s.user_id is not None and s.user_id == identity.user_id))
-                    for s in stored.seats
-                )
-            )
-        organiser = identity is not None and row.organiser_id is not None and identity.user_id == row.organiser_id
-        table_json.append(
-            {
-                "position": position,
-                "status": status,
-                "seats": names,
-                "mine": mine,
-                "url": f"/tables/{table_id}" if mine or organiser else None,
-            }
-        )
+            seats = stored.get(table_id, [])
+            names = [{"name": (f"{s.bot} bot" if s.kind == "bot" else s.name), "kind": s.kind} for s in seats]
+            mine = any(_seated(s, identity) for s in seats)
+        url = f"/tables/{table_id}" if mine or organiser else None
+        table_json.append({"position": position, "status": status, "seats": names, "mine": mine, "url": url})
     return _summary(row) | {
         "tables_detail": table_json,
         "commitments": [
@@ -287,7 +295,7 @@ async def _tournament_json(svc: Services, row: store.TournamentRow, identity: Id
             }
             for d in deals
         ],
-        "organising": identity is not None and row.organiser_id is not None and identity.user_id == row.organiser_id,
+        "organising": organiser,
     }
 
 
@@ -307,24 +315,22 @@ async def list_tournaments(
 async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
     """A tournament: its tables (who sits where), the commitments of its deals (seeds revealed once every table played them)."""
     svc = services(request)
-    row = await _load(svc, tournament_id)
-    return await _tournament_json(svc, row, await current_identity(request))
+    loaded = await _load(svc, tournament_id)
+    return await _tournament_json(svc, loaded, await current_identity(request))
 
 
 @router.post("/tournaments/{tournament_id}/join")
 async def join_tournament(tournament_id: str, body: JoinTournament, request: Request, response: Response) -> dict[str, Any]:
     """Take the first free seat of the first table with room (a guest may play too)."""
     svc = services(request)
-    row = await _load(svc, tournament_id)
+    loaded = await _load(svc, tournament_id)
     async with player(request, response) as identity:
-        if row.status == "finished":
+        if loaded.row.status == "finished":
             raise ApiError(409, "tournament", "the tournament is over")
-        tables = await asyncio.to_thread(store.tables_of, svc.db, row.id)
-        for _, table_id, _status in tables:
-            runtime = svc.tables.get(table_id)
-            if runtime is not None and runtime.seat_of(identity) is not None:
-                raise ApiError(409, "seat", "you already play in this tournament")
-        for position, table_id, status in tables:
+        stored = await asyncio.to_thread(store.seats_of, svc.db, loaded.row.id)
+        if any(_seated(seat, identity) for seats in stored.values() for seat in seats):
+            raise ApiError(409, "seat", "you already play in this tournament")
+        for position, table_id, status in loaded.tables:
             if status != "open":
                 continue
             runtime = svc.tables.get(table_id)
@@ -337,14 +343,14 @@ async def join_tournament(tournament_id: str, body: JoinTournament, request: Req
                     if exc.field in ("seat", "table"):
                         continue
                     raise
-                return {"tournament": row.id, "table": position, "seat": seat, "url": f"/tables/{table_id}"}
+                return {"tournament": loaded.row.id, "table": position, "seat": seat, "url": f"/tables/{table_id}"}
             if svc.tables.shared:
-                stored = await asyncio.to_thread(svc.db.get_table, table_id)
-                if stored is None:
+                table = await asyncio.to_thread(svc.db.get_table, table_id)
+                if table is None:
                     continue
-                answer = await svc.tables.forward(table_id, "join", identity, {"seat": None, "invite": stored.invite_token})
+                answer = await svc.tables.forward(table_id, "join", identity, {"seat": None, "invite": table.invite_token})
                 if answer is not None:
-                    return {"tournament": row.id, "table": position, "url": f"/tables/{table_id}"}
+                    return {"tournament": loaded.row.id, "table": position, "url": f"/tables/{table_id}"}
         raise ApiError(409, "tournament", "every seat is taken")
 
 
@@ -353,7 +359,7 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     """The organiser starts the tournament now: the bot takes every empty seat."""
     svc = services(request)
     identity = await current_identity(request)
-    row = await _load(svc, tournament_id)
+    row = (await _load(svc, tournament_id)).row
     if identity is None or row.organiser_id is None or identity.user_id != row.organiser_id:
         raise ApiError(403, "tournament", "only the organiser may start the tournament")
     if row.status != "open":
@@ -364,30 +370,75 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     return await _tournament_json(svc, await _load(svc, tournament_id), identity)
 
 
-async def standings_json(svc: Services, row: store.TournamentRow) -> dict[str, Any]:
+class _StandingsCache:
+    """Standings already computed, as JSON bytes, keyed by what they are computed from.
+
+    The key holds the number of stored finished deals and the finished
+    tables: results are only ever added, so the same count is the same rows,
+    and any new deal (on any worker) changes the key.  A memo of a pure
+    function of the stored deals, not a counter: nothing is lost when a
+    worker stops, and two workers may each compute the same bytes.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], value: bytes) -> None:
+        self.entries[key] = value
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+
+_CACHE = _StandingsCache()
+
+
+async def standings_json(svc: Services, loaded: Loaded, *, comparison: bool = False) -> dict[str, Any]:
     """The standings of the deals every table is done with (:func:`stich.tournaments.standings.visible`)."""
-    shown, _ = await _visible_outcomes(svc, row)
-    return {"tournament": row.id, "name": row.name} | compute_standings(row.game_name, shown) | {"status": row.status}
+    row = loaded.row
+    outcomes = await asyncio.to_thread(store.outcomes_of, svc.db, row.id)
+    shown = visible(outcomes, row.tables, loaded.finished_tables)
+    standings = compute_standings(row.game_name, shown, comparison=comparison)
+    return {"tournament": row.id, "name": row.name} | standings | {"status": row.status}
 
 
 @router.get("/tournaments/{tournament_id}/standings")
-async def tournament_standings(tournament_id: str, request: Request) -> dict[str, Any]:
-    """Live standings (poll them): the DDV list scoring for Doppelkopf, a plain sum otherwise, and the duplicate comparison."""
+async def tournament_standings(tournament_id: str, request: Request, comparison: bool = False) -> Response:
+    """Live standings (poll them): the DDV list scoring for Doppelkopf, a plain sum otherwise.
+
+    ``?comparison=true`` adds the duplicate comparison of every deal and seat
+    (each player's score against the others who held the same cards).
+    """
     svc = services(request)
-    return await standings_json(svc, await _load(svc, tournament_id))
+    loaded = await _load(svc, tournament_id)
+    count = await asyncio.to_thread(store.count_results, svc.db, loaded.row.id)
+    key = (svc.db.url, loaded.row.id, loaded.row.status, count, loaded.finished_tables, comparison)
+    body = _CACHE.get(key)
+    if body is None:
+        body = json.dumps(await standings_json(svc, loaded, comparison=comparison), ensure_ascii=False, separators=(",", ":")).encode()
+        _CACHE.put(key, body)
+    return Response(content=body, media_type="application/json")
 
 
 @router.get("/tournaments/{tournament_id}/records")
 async def tournament_records(tournament_id: str, request: Request) -> Response:
     """The records of every deal the standings count, as JSON Lines (``stich tournament standings FILE`` recomputes them)."""
     svc = services(request)
-    row = await _load(svc, tournament_id)
-    _, closed = await _visible_outcomes(svc, row)
-    records = await asyncio.to_thread(store.records_of, svc.db, row.id)
-    lines = [text for _, number, text in records if number in closed]
-    body = "".join(json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n" for text in lines)
+    loaded = await _load(svc, tournament_id)
+    closed = await _closed(svc, loaded)
+    records = await asyncio.to_thread(store.records_of, svc.db, loaded.row.id)
+    body = "".join(
+        json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n" for _, number, text in records if number in closed
+    )
     return Response(
         content=body,
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="stich-tournament-{row.id}.jsonl"'},
+        headers={"Content-Disposition": f'attachment; filename="stich-tournament-{loaded.row.id}.jsonl"'},
     )

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from stich.tournaments.standings import Outcome, outcome_from
 from stich.web.storage.db import Database
-from stich.web.storage.models import Deal, GameTable, Tournament, TournamentDeal, TournamentResult, TournamentTable, as_utc
+from stich.web.storage.models import Deal, GameTable, TableSeat, Tournament, TournamentDeal, TournamentResult, TournamentTable, as_utc
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,35 @@ def outcomes_of(db: Database, tournament_id: str) -> list[Outcome]:
             TournamentResult.players,
         ).where(TournamentResult.tournament_id == tournament_id)
         return [outcome_from(p, n, int(seed), dealer, json.loads(sc), json.loads(pl)) for p, n, seed, dealer, sc, pl in s.execute(query)]
+
+
+def played_of(db: Database, tournament_id: str) -> list[tuple[int, int]]:
+    """``(table position, deal number)`` of every stored finished deal of the tournament (what :func:`closed_numbers` needs)."""
+    with db._session() as s:
+        query = select(TournamentResult.position, TournamentResult.number).where(TournamentResult.tournament_id == tournament_id)
+        return [(p, n) for p, n in s.execute(query)]
+
+
+def count_results(db: Database, tournament_id: str) -> int:
+    """How many finished deals of the tournament are stored (the standings change exactly when this does: rows are only added)."""
+    with db._session() as s:
+        query = select(func.count()).select_from(TournamentResult).where(TournamentResult.tournament_id == tournament_id)
+        return s.scalar(query) or 0
+
+
+def seats_of(db: Database, tournament_id: str) -> dict[str, list[TableSeat]]:
+    """Every seat of every table of the tournament, by table id, in seat order (one query)."""
+    with db._session() as s:
+        query = (
+            select(TableSeat)
+            .join(TournamentTable, TournamentTable.table_id == TableSeat.table_id)
+            .where(TournamentTable.tournament_id == tournament_id)
+            .order_by(TableSeat.table_id, TableSeat.seat)
+        )
+        seats: dict[str, list[TableSeat]] = {}
+        for seat in s.scalars(query):
+            seats.setdefault(seat.table_id, []).append(seat)
+        return seats
 
 
 def records_of(db: Database, tournament_id: str) -> list[tuple[int, int, str]]:
