@@ -132,13 +132,21 @@ async def run(tables: int, deals: int, requests: int) -> dict[str, Any]:
         tid = build(url, tables, deals)
         built = time.perf_counter() - start
         async with local_server({"database_url": url}, 60.0) as (base, _process), httpx.AsyncClient(base_url=base, timeout=60) as http:
-            await http.get(f"/api/tournaments/{tid}/standings")  # warm: imports, first connection
-            standings = (await http.get(f"/api/tournaments/{tid}/standings")).json()
+            await http.get(f"/api/tournaments/{tid}")  # warm: imports, first connection
+            first = time.perf_counter()
+            standings = (await http.get(f"/api/tournaments/{tid}/standings")).json()  # computed from the stored deals
+            first_ms = round((time.perf_counter() - first) * 1000, 1)
+            first = time.perf_counter()
+            detailed = (await http.get(f"/api/tournaments/{tid}/standings?comparison=true")).json()
+            first_comparison_ms = round((time.perf_counter() - first) * 1000, 1)
+            assert len(detailed["comparison"]) >= deals * 4  # (deal, seat) groups; a Pflichtsolo redeal can split one by dealer
             assert len(standings["rows"]) == tables * 4 and len(standings["deals_counted"]) == deals
             return {
                 "tables": tables,
                 "deals": deals,
                 "build_s": round(built, 1),
+                "standings_first_ms": first_ms,
+                "standings_with_comparison_first_ms": first_comparison_ms,
                 "standings": await _time(http, f"/api/tournaments/{tid}/standings", requests),
                 "page": await _time(http, f"/api/tournaments/{tid}", requests),
                 "records": await _time(http, f"/api/tournaments/{tid}/records", max(3, requests // 10)),

@@ -144,3 +144,52 @@ def test_only_accounts_organise_and_each_at_most_three_at_a_time(client: TestCli
     fourth = call(client, "POST", "/api/tournaments", organiser, json={"name": "Viertes", "game": "doppelkopf"})
     assert (fourth.status_code, fourth.json()["field"]) == (429, "tournaments")
     assert _get(client, "/api/tournaments")["total"] == 3
+
+
+def test_two_workers_finishing_tables_at_the_same_moment_lose_nothing(db_url: str) -> None:
+    # each worker has its own engine (as two processes would); both store finished deals of their own table at once
+    from concurrent.futures import ThreadPoolExecutor
+
+    from stich.core.registry import make_game
+    from stich.tournaments.standings import compute_standings, outcome_from
+    from stich.web.storage.db import Database, SeatRow, TableRow
+    from stich.web.storage.models import Deal, utcnow
+    from stich.web.storage.tournaments import CommittedDeal, TournamentRow, add_result, create_tournament, outcomes_of
+
+    setup = Database(db_url)
+    setup.migrate()
+    game, now, deals = make_game("doppelkopf"), utcnow(), 12
+    table_ids = [f"tbl{i}" for i in range(2)]
+    for table_id in table_ids:
+        seats = tuple(SeatRow(i, "bot", bot="random") for i in range(4))
+        setup.create_table(TableRow(table_id, game.canonical, game.name, deals, True, "x" * 24, "playing", None, now, seats))
+    row = TournamentRow("tour", "Gleichzeitig", game.canonical, game.name, None, deals, 2, "random", None, "running", None, "o", now)
+    create_tournament(setup, row, [CommittedDeal(n, n, "ab" * 32, "cd" * 32) for n in range(deals)], table_ids)
+    deal_ids: dict[tuple[int, int], int] = {}
+    with setup.sessions() as s:
+        for position, table_id in enumerate(table_ids):
+            for n in range(deals):
+                deal = Deal(table_id=table_id, number=n, dealer=0, seed=str(n), salt="ab" * 32, commitment="cd" * 32, status="finished")
+                deal.created_at = now
+                s.add(deal)
+                s.flush()
+                deal_ids[(position, n)] = deal.id
+        s.commit()
+    workers = [Database(db_url), Database(db_url)]
+
+    def finish(position: int) -> None:
+        for n in range(deals):
+            outcome = outcome_from(position, n, n, 0, [n, -n, n, -n] if position else [-n, n, -n, n], [f"P{position}{s}" for s in range(4)])
+            add_result(workers[position], "tour", position, n, deal_ids[(position, n)], outcome)
+            add_result(workers[position], "tour", position, n, deal_ids[(position, n)], outcome)  # stored twice: still one row
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(finish, [0, 1]))
+    outcomes = outcomes_of(setup, "tour")
+    assert sorted((o.table, o.number) for o in outcomes) == [(t, n) for t in range(2) for n in range(deals)]
+    standings = {(r["table"], r["seat"]): r for r in compute_standings("doppelkopf", outcomes)["rows"]}
+    total = sum(range(deals))
+    assert standings[(1, 0)]["points"] == total and standings[(0, 0)]["points"] == -total
+    assert standings[(1, 0)]["duplicate"] == 2 * total  # the same cards at both tables: seat 0 gained n where the other lost n
+    for db in [setup, *workers]:
+        db.dispose()

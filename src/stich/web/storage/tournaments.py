@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from stich.tournaments.standings import Outcome, outcome_from
+from stich.tournaments.standings import Outcome
 from stich.web.storage.db import Database
 from stich.web.storage.models import Deal, GameTable, TableSeat, Tournament, TournamentDeal, TournamentResult, TournamentTable, as_utc
 
@@ -195,7 +195,8 @@ def outcomes_of(db: Database, tournament_id: str) -> list[Outcome]:
             TournamentResult.scores,
             TournamentResult.players,
         ).where(TournamentResult.tournament_id == tournament_id)
-        return [outcome_from(p, n, int(seed), dealer, json.loads(sc), json.loads(pl)) for p, n, seed, dealer, sc, pl in s.execute(query)]
+        loads = json.loads
+        return [Outcome(p, n, int(seed), dealer, tuple(loads(sc)), tuple(loads(pl))) for p, n, seed, dealer, sc, pl in s.execute(query)]
 
 
 def played_of(db: Database, tournament_id: str) -> list[tuple[int, int]]:
