@@ -193,3 +193,20 @@ def test_two_workers_finishing_tables_at_the_same_moment_lose_nothing(db_url: st
     assert standings[(1, 0)]["duplicate"] == 2 * total  # the same cards at both tables: seat 0 gained n where the other lost n
     for db in [setup, *workers]:
         db.dispose()
+
+
+def test_a_start_time_starts_the_tables_with_bots(client: TestClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    organiser = _register(client, "Organisa")
+    when = (datetime.now(UTC) + timedelta(seconds=1)).isoformat()
+    tournament = _create(client, organiser, tables=1, deals=1, start_at=when)
+    assert tournament["status"] == "open" and tournament["start_at"] is not None
+    assert call(client, "GET", f"/api/tournaments/{tournament['id']}").json()["tables_detail"][0]["status"] == "open"
+    done = wait_for(
+        lambda: _get(client, f"/api/tournaments/{tournament['id']}")["status"] == "finished", timeout=120, what="the start time's start"
+    )
+    assert done
+    standings = _get(client, f"/api/tournaments/{tournament['id']}/standings")
+    assert standings["deals_counted"] == [0] and len(standings["rows"]) == 4
+    assert sum(row["points"] for row in standings["rows"]) == 0  # a Doppelkopf list's entries sum to 0 (TSR 7.3.3 1.)

@@ -27,7 +27,7 @@ differences (exact fractions, rounded to hundredths only when written).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -172,26 +172,6 @@ def compute_standings(game_name: str, outcomes: Iterable[Outcome], *, comparison
     return result
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """An outcome as JSON (seed as decimal text: 64-bit seeds do not survive every JSON reader)."""
-    return {
-        "table": outcome.table,
-        "number": outcome.number,
-        "seed": str(outcome.seed),
-        "dealer": outcome.dealer,
-        "scores": list(outcome.scores),
-        "players": list(outcome.players),
-    }
-
-
 def outcome_from(table: int, number: int, seed: int, dealer: int, scores: Sequence[int], players: Sequence[str]) -> Outcome:
     """An :class:`Outcome` from plain values (the database's and the records' shapes meet here)."""
     return Outcome(table, number, seed, dealer, tuple(int(s) for s in scores), tuple(str(p) for p in players))
-
-
-def by_table(outcomes: Iterable[Outcome]) -> Mapping[int, list[Outcome]]:
-    """Outcomes grouped by table position, each in deal order."""
-    tables: dict[int, list[Outcome]] = defaultdict(list)
-    for outcome in sorted(outcomes, key=lambda o: (o.table, o.number)):
-        tables[outcome.table].append(outcome)
-    return tables

@@ -53,6 +53,8 @@ MAX_PAGE = 50
 """Most tournaments one ``GET /api/tournaments`` lists."""
 NAME_LENGTH = (3, 48)
 """A tournament name's shortest and longest length (after normalising)."""
+_START_TASKS: set[asyncio.Task[None]] = set()
+"""The start-time tasks of this worker."""
 
 
 class CreateTournament(_Body):
@@ -162,7 +164,9 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
     for position, runtime in enumerate(runtimes):
         runtime.duplicate = store.TableLink(row.id, row.name, position, row.tables, tuple(deals))
     if start_at is not None:
-        asyncio.get_running_loop().create_task(_start_when_due(svc, row.id, start_at), name=f"tournament {row.id} start")
+        task = asyncio.get_running_loop().create_task(_start_when_due(svc, row.id, start_at), name=f"tournament {row.id} start")
+        _START_TASKS.add(task)  # held until done: the loop keeps only a weak reference
+        task.add_done_callback(_START_TASKS.discard)
     return await _tournament_json(svc, await _load(svc, row.id), identity)
 
 
