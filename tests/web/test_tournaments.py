@@ -210,3 +210,22 @@ def test_a_start_time_starts_the_tables_with_bots(client: TestClient) -> None:
     standings = _get(client, f"/api/tournaments/{tournament['id']}/standings")
     assert standings["deals_counted"] == [0] and len(standings["rows"]) == 4
     assert sum(row["points"] for row in standings["rows"]) == 0  # a Doppelkopf list's entries sum to 0 (TSR 7.3.3 1.)
+
+
+def test_a_restarted_worker_keeps_dealing_the_tournaments_deals(db_url: str) -> None:
+    from .helpers import make_settings, running, svc
+
+    settings = make_settings(db_url)
+    with running(settings) as client:
+        organiser = _register(client, "Organisa")
+        tournament = _create(client, organiser, tables=1, deals=2)
+        guest = new_guest(client, "Ruth")
+        joined = call(client, "POST", f"/api/tournaments/{tournament['id']}/join", guest, json={}).json()
+        assert call(client, "POST", f"/api/tournaments/{tournament['id']}/start", organiser).status_code == 200
+        table_id = joined["url"].rsplit("/", 1)[1]
+        wait_for(lambda: svc(client).tables.get(table_id).deal is not None, what="deal 0")  # type: ignore[union-attr]
+    with running(settings) as client:  # a new process: the table is resumed from the database
+        runtime = svc(client).tables.get(table_id)
+        assert runtime is not None and runtime.duplicate is not None and runtime.duplicate.tournament_id == tournament["id"]
+        assert runtime.deal is not None and runtime.deal.fair.digest == tournament["commitments"][0]["commitment"]
+        assert [d.commitment for d in runtime.duplicate.deals] == [c["commitment"] for c in tournament["commitments"]]
