@@ -78,6 +78,12 @@ export function mount(root) {
       h("option", { value: "", text: t("tournament.no_bots") }),
       TOURNAMENT_BOTS.map((b) => h("option", { value: b, text: t(`bot.${b}`), selected: b === "heuristic" })),
     );
+    const kind = h(
+      "select",
+      { id: "tn-kind", testid: "tournament-kind" },
+      h("option", { value: "free", text: t("lobby.kind_free") }),
+      h("option", { value: "list", text: t("lobby.kind_list") }),
+    );
     const start = h("input", { id: "tn-start", testid: "tournament-start", type: "datetime-local" });
     const label = (forId, key, input) => h("label", { for: forId }, h("span", { text: t(key) }), input);
     const submit = h("button", { type: "submit", class: "primary", testid: "tournament-create", text: t("tournament.create") });
@@ -88,6 +94,7 @@ export function mount(root) {
       label("tn-name", "tournament.name", name),
       label("tn-game", "tournament.game", game),
       label("tn-preset", "tournament.preset", preset),
+      label("tn-kind", "lobby.kind", kind),
       label("tn-deals", "tournament.deals", deals),
       label("tn-tables", "tournament.tables", tables),
       label("tn-bots", "tournament.bots", bots),
@@ -102,6 +109,7 @@ export function mount(root) {
         name: name.value,
         game: game.value,
         preset: preset.value,
+        kind: kind.value,
         deals: Number(deals.value),
         tables: Number(tables.value),
         bots: bots.value || null,
