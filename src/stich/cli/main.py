@@ -1,4 +1,4 @@
-"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve``, ``verify`` and ``analyse``.
+"""The ``stich`` command line: ``rules``, ``sim``, ``arena``, ``replay``, ``play``, ``serve``, ``verify``, ``analyse`` and ``tournament``.
 
 Every user mistake (an unknown game, preset, option, bot or file, a value of
 the wrong type) ends in exactly one line on stderr, ``stich: error: ...``,
@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     from stich.cli.analyse import add_analyse_parser  # the analysis of a finished deal lives in stich.cli.analyse
 
     add_analyse_parser(sub, _int_type, MAX_SEED)
+    from stich.cli.tournament import add_tournament_parser  # duplicate tournaments' standings live in stich.cli.tournament
+
+    add_tournament_parser(sub)
     return parser
 
 

@@ -144,6 +144,12 @@ _EN: dict[str, str] = {
     "analyse.before": "bidding",
     "analyse.total": "{count} costly decision(s), total cost {total:.2f} points, of {decisions} decisions analysed",
     "analyse.progress": "decision {done} of {total}",
+    # stich tournament standings
+    "tournament.title": "Tournament {name} ({game}), scoring: {scoring}; deals counted: {deals}",
+    "tournament.scoring.ddv_list": "DDV list (points, then games won)",
+    "tournament.scoring.sum": "sum of the list",
+    "tournament.header": "Rank  Player                  Table Seat  Points  Won Lost  Duplicate",
+    "tournament.header_sum": "Rank  Player                  Table Seat  Points  Duplicate",
 }
 
 _DE: dict[str, str] = {
@@ -263,6 +269,12 @@ _DE: dict[str, str] = {
     "analyse.before": "Reizen",
     "analyse.total": "{count} teure Entscheidung(en), zusammen {total:.2f} Punkte, von {decisions} analysierten Entscheidungen",
     "analyse.progress": "Entscheidung {done} von {total}",
+    # stich tournament standings
+    "tournament.title": "Turnier {name} ({game}), Wertung: {scoring}; gezählte Spiele: {deals}",
+    "tournament.scoring.ddv_list": "DDV-Liste (Punkte, dann gewonnene Spiele)",
+    "tournament.scoring.sum": "Summe der Liste",
+    "tournament.header": "Platz Spieler                 Tisch Platz Punkte  Gew. Verl. Duplikat",
+    "tournament.header_sum": "Platz Spieler                 Tisch Platz Punkte  Duplikat",
 }
 
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {"en": _EN, "de": _DE}

@@ -41,7 +41,20 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, analysis, cards, history, lobby, people, quickstart, ratings, social, table_end, table_socket
+from stich.web.api import (
+    accounts,
+    analysis,
+    cards,
+    history,
+    lobby,
+    people,
+    quickstart,
+    ratings,
+    social,
+    table_end,
+    table_socket,
+    tournaments,
+)
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
@@ -194,6 +207,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(ratings.router)
     app.include_router(cards.router)
     app.include_router(analysis.router)
+    app.include_router(tournaments.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

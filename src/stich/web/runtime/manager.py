@@ -28,6 +28,7 @@ from stich.web.runtime.session_watch import SessionWatch
 from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
 from stich.web.storage.db import Database, TableRow
+from stich.web.storage.tournaments import link_of_table
 
 log = logging.getLogger("stich.web")
 
@@ -61,6 +62,7 @@ class TableManager:
     def load_table(self, row: TableRow) -> TableRuntime:
         """Load one open or running table (replaying its stored actions) into this process; its driver is not started yet."""
         runtime = TableRuntime(self, row)
+        runtime.duplicate = link_of_table(self.db, row.id)
         if row.status == "playing":
             try:
                 runtime.restore(self.db.deals_of(row.id, with_actions=True))

@@ -48,6 +48,7 @@ from stich.core.records import deal_record, dumps_record
 from stich.core.registry import game_from_string, session_class
 from stich.core.session import Session
 from stich.errors import NotationError, StichError
+from stich.tournaments.standings import outcome_from
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.ratings import SeatHolder, rated_deal
 from stich.web.deals.session_kinds import forced_seat, session_rules
@@ -73,10 +74,12 @@ from stich.web.runtime.connection import Connection, screen_message
 from stich.web.runtime.presence import next_change, shown_away
 from stich.web.runtime.ready_wait import ReadyWait, wait_limit
 from stich.web.runtime.seats import Seat, bot_seed, table_bot_spec
+from stich.web.runtime.tournament_deals import duplicate_commitment, tournament_meta
 from stich.web.runtime.turn_clock import TurnClock, sooner
 from stich.web.settings import Settings
 from stich.web.storage.db import Database, DealRow, Fence, StaleOwner, TableRow
 from stich.web.storage.models import as_utc
+from stich.web.storage.tournaments import TableLink, add_result
 
 log = logging.getLogger("stich.web")
 
@@ -203,6 +206,8 @@ class TableRuntime:
         self.state: State | None = None
         self.deal: CurrentDeal | None = None
         self._pending_fair: Commitment | None = None
+        self.duplicate: TableLink | None = None
+        """The tournament this table plays for (its deals are the tournament's committed ones), or ``None`` (decision 0057)."""
         self.decision: Decision | None = None
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {}
@@ -735,7 +740,7 @@ class TableRuntime:
             await self._finish_table()
             return
         if session.pending is None or self._pending_fair is None:
-            self._pending_fair = Commitment.fresh()
+            self._pending_fair = duplicate_commitment(self.duplicate, session.deal_index) or Commitment.fresh()
             self.seeds[session.deal_index] = self._pending_fair.seed
         fair = self._pending_fair
         state = session.next_deal()
@@ -767,6 +772,8 @@ class TableRuntime:
             "timed_out_moves": [list(move) for move in deal.timed_out_moves],
             "fairness": {"commitment": deal.fair.digest, "salt": deal.fair.salt, "construction": COMMITMENT_CONSTRUCTION},
         }
+        if self.duplicate is not None:
+            meta["tournament"] = tournament_meta(self.duplicate, self.deals_requested)
         return deal_record(state, players=[seat.player_name(i) for i, seat in enumerate(self.seats)], meta=meta)
 
     async def _finish_deal(self) -> None:
@@ -776,7 +783,18 @@ class TableRuntime:
         holders = [SeatHolder(seat.kind, seat.user_id, seat.bot) for seat in self.seats]
         rated = rated_deal(record, holders) if self.rated else None
         await asyncio.to_thread(self.db.finish_deal, deal.id, dumps_record(record), self.fence, rated)
-        session.book(state)
+        row = session.book(state)
+        if self.duplicate is not None:
+            outcome = outcome_from(self.duplicate.position, deal.number, deal.fair.seed, state.dealer, row.scores, record["players"])
+            await asyncio.to_thread(
+                add_result,
+                self.db,
+                self.duplicate.tournament_id,
+                self.duplicate.position,
+                number=deal.number,
+                deal_id=deal.id,
+                outcome=outcome,
+            )
         self.state = None
         self.deal = None
         self.decision = None
@@ -942,7 +960,11 @@ class TableRuntime:
             if deal.status == "finished":
                 if not state.is_terminal():
                     raise StichError(f"deal {deal.id} is marked finished, but its actions do not end it")
-                session.book(state)
+                row = session.book(state)
+                if self.duplicate is not None:  # a worker that stopped between storing the deal and its result
+                    names = [seat.player_name(i) for i, seat in enumerate(self.seats)]
+                    outcome = outcome_from(self.duplicate.position, deal.number, deal.seed, deal.dealer, row.scores, names)
+                    add_result(self.db, self.duplicate.tournament_id, self.duplicate.position, deal.number, deal.id, outcome)
             elif position != len(rows) - 1:
                 raise StichError(f"deal {deal.id} is unfinished, but later deals exist")
             else:

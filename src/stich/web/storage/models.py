@@ -249,3 +249,66 @@ class DealAnalysis(Base):
     analysis: Mapped[str] = mapped_column(Text)
     """The analysis as JSON text (:meth:`stich.analysis.Analysis.to_json`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Tournament(Base):
+    """A duplicate tournament: every one of its tables plays the same deals in the same seats (decision 0057)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(1000))
+    """The canonical game string every table plays."""
+    game_name: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    deals: Mapped[int] = mapped_column(Integer)
+    tables: Mapped[int] = mapped_column(Integer)
+    bots: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The bot that fills the seats nobody took at the start; ``NULL``: tables wait for people."""
+    start_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the tables start (empty seats get the bot); ``NULL``: each table starts when it is full."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open`` (taking entries), ``running`` (started: empty seats filled) or ``finished`` (every table finished)."""
+    organiser_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    organiser_name: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentDeal(Base):
+    """A deal every table of a tournament plays: its seed, committed before the first table deals it."""
+
+    __tablename__ = "tournament_deals"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[str] = mapped_column(String(20))
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+
+
+class TournamentTable(Base):
+    """A table of a tournament, at its position (0, 1, ...)."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), unique=True)
+
+
+class TournamentResult(Base):
+    """One finished deal of a tournament table: the entries its list booked (the standings are summed from these rows)."""
+
+    __tablename__ = "tournament_results"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id", ondelete="CASCADE"), unique=True)
+    seed: Mapped[str] = mapped_column(String(20))
+    dealer: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[str] = mapped_column(String(200))
+    """The list's entries for this deal, one per seat, as a JSON array."""
+    players: Mapped[str] = mapped_column(String(400))
+    """Who sat at each seat, as a JSON array of names."""

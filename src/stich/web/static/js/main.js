@@ -19,6 +19,8 @@ import * as account from "./pages/account.js";
 import * as sheet from "./pages/sheet.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as profile from "./pages/profile.js";
+import * as tournaments from "./pages/tournaments.js";
+import * as tournament from "./pages/tournament.js";
 
 const ROUTES = [
   { name: "lobby", pattern: /^\/?$/, page: lobby },
@@ -32,6 +34,8 @@ const ROUTES = [
   { name: "sheet", pattern: /^\/sheet\/([A-Za-z0-9_-]+)$/, page: sheet },
   { name: "ratings", pattern: /^\/ratings(?:\/([a-z_]+))?$/, page: leaderboard },
   { name: "profile", pattern: /^\/players\/([^/?#]{1,200})$/, page: profile },
+  { name: "tournaments", pattern: /^\/tournaments$/, page: tournaments },
+  { name: "tournaments", pattern: /^\/tournament\/([A-Za-z0-9_-]+)$/, page: tournament },
 ];
 
 let mounted = null;

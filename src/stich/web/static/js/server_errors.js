@@ -6,7 +6,7 @@ import { ApiError } from "./api.js";
 import { language, t } from "./i18n.js";
 
 /** Fields whose German text names the field's own subject; a numbered or dotted field is read by its first part. */
-const KNOWN = new Set(["$", "game", "preset", "options", "kind", "deals", "seat", "seats", "bot", "bots", "name", "password", "session", "table", "deal", "invite", "action", "step", "type", "limit", "offset", "rated", "family", "player"]);
+const KNOWN = new Set(["$", "tournament", "tournaments", "tables", "start_at", "account", "game", "preset", "options", "kind", "deals", "seat", "seats", "bot", "bots", "name", "password", "session", "table", "deal", "invite", "action", "step", "type", "limit", "offset", "rated", "family", "player"]);
 
 /** The engine's reasons for an illegal card, by their English wording, and the key of their German text. */
 const REASONS = [
