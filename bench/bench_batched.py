@@ -18,6 +18,11 @@ that switches it off (``no_gc``'s ``gc.collect()``) outside the clock:
   drawn in numpy from the mask): card steps per CPU second, the bidding
   (random bots through the engine), hand-over tensors and the scoring replay
   included in the time;
+* ``batched tarock learner``: the same with ``bidding="learner"``: whole
+  deals, every bid, talon and discard step taken by the learner (in the
+  engine) and counted as a step, then the compiled card play (issue 41);
+* ``batched doppelkopf engine``: :class:`DoppelkopfBatch` on an option set the
+  kernel does not compile (``freedoko_standard``: one engine state per deal);
 * ``open_spiel``: ``tarok(players=4)``, ``skat`` and ``hearts`` through
   pyspiel with the observation the game offers each step
   (``observation_tensor`` where there is one), as in ``bench_rl.py``.
@@ -54,14 +59,17 @@ TAROCK_IDS = ("stich/tapp_tarock-standard-v1", "stich/dobbm-pagat-v1", "stich/da
 TAROCK_SIZE = 256
 
 
-def batched_run(n: int, steps: int, seed: int = 0, env_id: str = ENV_ID) -> dict[str, float]:
+def batched_run(n: int, steps: int, seed: int = 0, env_id: str = ENV_ID, bidding: str = "random") -> dict[str, float]:
     """Deal-steps per CPU second of a batch of ``n`` deals (random legal actions, observation written every step).
 
     A Tarock-family id times :class:`TarockBatch` (card play only; dealing, the random bots' bidding through the
     engine and the scoring replay count in the time, the bidding's actions not in the steps).
     """
     batch: DoppelkopfBatch | TarockBatch
-    batch = DoppelkopfBatch(n, env_id, dealer="random") if env_id == ENV_ID else TarockBatch(n, env_id, dealer="random")
+    if "doppelkopf" in env_id:
+        batch = DoppelkopfBatch(n, env_id, dealer="random")
+    else:
+        batch = TarockBatch(n, env_id, dealer="random", bidding=bidding)
     batch.reset(seed=seed)
     rng = np.random.default_rng(seed)
     sample = batch.random_actions if isinstance(batch, DoppelkopfBatch) else None
@@ -118,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-spiel", action="store_true", help="leave OpenSpiel out")
     parser.add_argument("--only-tarock", action="store_true", help="only the Tarock-family rows (TarockBatch and their AEC envs)")
     parser.add_argument("--no-tarock", action="store_true", help="leave the Tarock-family rows out")
+    parser.add_argument("--no-engine-rows", action="store_true", help="leave out the learner-bidding and Doppelkopf engine rows")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     rows: dict[str, Any] = {}
@@ -134,8 +143,17 @@ def main(argv: list[str] | None = None) -> int:
         rows[f"batched {env_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=env_id)
         label = f"batched {env_id.split('/')[1]} N={TAROCK_SIZE}"
         print(f"{label:<44}{row['steps_per_s']:>12,} card steps/s  ({row['arrays_mib_per_1000']} MiB arrays per 1,000 deals)")
+        if not args.no_engine_rows:
+            batched_run(2, 100, env_id=env_id, bidding="learner")
+            rows[f"batched {env_id} {TAROCK_SIZE} learner"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=env_id, bidding="learner")
+            print(f"{label + ' learner':<44}{row['steps_per_s']:>12,} steps/s (whole deal)")
         rows[f"aec {env_id}"] = row = _timed(lambda env_id=env_id: aec_run(env_id, args.deals))
         print(f"{'aec ' + env_id.split('/')[1]:<44}{row['steps_per_s']:>12,} steps/s (whole deal)")
+    if not args.no_engine_rows and not args.only_tarock:
+        engine_id = "stich/doppelkopf-freedoko_standard-v1"
+        batched_run(2, 100, env_id=engine_id)
+        rows[f"batched {engine_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=engine_id)
+        print(f"{'batched freedoko_standard N=' + str(TAROCK_SIZE) + ' (engine)':<44}{row['steps_per_s']:>12,} steps/s")
     if not args.no_spiel and not args.only_tarock:
         for name in SPIEL_GAMES:
             rows[f"open_spiel {name}"] = row = _timed(lambda name=name: spiel_run(name, args.deals))

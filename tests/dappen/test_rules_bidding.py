@@ -250,11 +250,20 @@ def test_buchenbach_hannes_ladder_with_a_third_bidder() -> None:
     act(state, "bid ein_hannes")
     assert state.current_player() == 0 and legal(state) == {"pass", "hold"}  # seat 0 holds CK
     act(state, "hold")
-    # seat 1 has one king only: it cannot raise to Zwei Hannes, so the turn moves on to seat 2
+    # seat 1 has one king only: it cannot raise to Zwei Hannes, but it is asked all the same (decision 0052)
+    assert (state.phase_name, state.current_player(), legal(state)) == ("raise", 1, {"pass"})
+    with pytest.raises(IllegalActionError, match="king"):
+        state.apply("bid zwei_hannes")
+    act(state, "pass")
+    # the turn moves on to seat 2
     assert state.phase_name == "dapp" and state.current_player() == 2
     assert legal(state) == {"pass", "bid zwei_hannes"}
     act(state, "bid zwei_hannes")
-    # seat 0 cannot hold Zwei Hannes with one king: it gives way at once
+    # seat 0 cannot hold Zwei Hannes with one king: it is asked and can only give way (decision 0052)
+    assert (state.phase_name, state.current_player(), legal(state)) == ("answer", 0, {"pass"})
+    with pytest.raises(IllegalActionError, match="king"):
+        state.apply("hold")
+    act(state, "pass")
     assert state.current_player() == 3 and legal(state) == {"pass"}
     with pytest.raises(IllegalActionError, match=r"§3.4"):
         state.apply("bid geiss")

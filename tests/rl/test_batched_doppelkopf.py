@@ -150,9 +150,12 @@ def test_finished_deals_ignore_their_actions() -> None:
     ("env_id", "option"),
     [("stich/doppelkopf-ddv_no_nines-v1", "nines=False"), ("doppelkopf(preset=ddv,genscher=true)", "genscher=True")],
 )
-def test_other_presets_are_refused_by_name(env_id: str, option: str) -> None:
+def test_other_presets_are_not_compiled_and_say_why(env_id: str, option: str) -> None:
+    # Asked for the kernel, another option set is refused by name; by default it runs on the engine path
+    # (tests/rl/test_batched_learner.py replays that path against the single env).
     with pytest.raises(batched.NotSupportedError, match=option):
-        batched.DoppelkopfBatch(1, env_id)
+        batched.DoppelkopfBatch(1, env_id, compiled=True)
+    assert not batched.DoppelkopfBatch(1, env_id).compiled
 
 
 def test_without_numba_the_import_error_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,8 +14,10 @@ from dataclasses import replace
 
 import pytest
 
+from stich.cards import parse_cards
 from stich.core.game import Observation
 from stich.core.registry import make_game
+from stich.games.dappen.pack import FULL_MASK
 from stich.games.dappen.state import DappenState
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
@@ -80,18 +82,35 @@ def test_a_planted_leak_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     assert report.leaks and all("public.dapp_top" in leak for leak in report.leaks)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="known leak, not fixed yet: Buchenbach's overcalled holder who cannot hold gives way without a question"
-)
 def test_buchenbach_overcall_answer_does_not_leak() -> None:
     # Found by bench/check_leaks.py (issue 41): dealer 3; seat 1 dapps, seat 2 overcalls Ein Hannes. Seat 1 holds
-    # no king, so the engine lets it give way at once (decision 0013) and seat 3 is to bid; with seat 3's view's
-    # hidden T2 and SK exchanged, seat 1 holds a king and is asked to hold. Seat 3 sees which: a leak, like the
-    # Ulti question's (decision 0040). Remove the mark once the answer is always asked (with pass).
+    # no king; the engine used to let it give way at once, so seat 3 (to bid next) saw whether it had one (with
+    # seat 3's hidden T2 and SK exchanged, seat 1 holds a king and was asked to hold). Now the holder is always
+    # asked, with pass (decision 0052, like the Ulti question's 0040): seat 3 sees the same in both deals.
     game = make_game("dappen", "buchenbach")
     dealt = [9063282937696256, 3518454657188354, 4299243672, 9346519925025, 5066583942004736, 4466807940100, 352259345483840]
     state = game.new_state(hands=[game.deck.cards(m) for m in dealt], dealer=3)
     for text in ["pass"] * 9 + ["bid dapp", "bid ein_hannes"]:
         state.apply(text)
+    assert (state.phase_name, state.current_player(), [a.text for a in state.legal_actions()]) == ("answer", 1, ["pass"])
     report = check_swap(game, Encoding(game), state, 3, random.Random(0), pair=("T2", "SK"))
     assert report.worlds == 1 and report.leaks == []
+    assert report.compared == len(state.history) + 1
+
+
+def test_buchenbach_raise_question_does_not_leak() -> None:
+    # Decision 0052, the raise side of the same leak: seat 0 dapps, seat 1 bids Ein Hannes with one king, seat 0
+    # holds. Seat 1 is asked to raise whether or not it could bid Zwei Hannes; with seat 2's HK and seat 1's SQ
+    # exchanged (both unseen by seat 3) it could. Seat 3, to speak after the exchange, must see the same.
+    game = make_game("dappen", "buchenbach")
+    hands = ["CK T20 T3 CQ CC CJ C10", "SK T19 T4 T2 SQ SC SJ", "HK DK T18 T5 T6 HQ HC"]
+    hands += ["T17 T8 T9 T10 T11 T7 DQ", "T16 T12 T13 T14 T15 T1 DC", "C9 C8 C7 S10 S9 S8 S7"]
+    dealt = [parse_cards(h) for h in hands]
+    seen = {c for h in dealt for c in h}
+    state = game.new_state(hands=[*dealt, [c for c in game.deck.cards(FULL_MASK) if c not in seen]], dealer=5)
+    for text in ["pass"] * 6 + ["bid dapp", "bid ein_hannes", "hold"]:
+        state.apply(text)
+    assert (state.phase_name, state.current_player(), [a.text for a in state.legal_actions()]) == ("raise", 1, ["pass"])
+    report = check_swap(game, Encoding(game), state, 3, random.Random(0), pair=("HK", "SQ"))
+    assert report.worlds == 1 and report.leaks == []
+    assert report.compared == len(state.history) + 1

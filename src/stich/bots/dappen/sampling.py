@@ -197,15 +197,13 @@ class BiddingFacts:
         return self.seats.setdefault(seat, Requirement())
 
 
-def read_bidding(
-    opts: DappenOptions, active: list[int], events: tuple[tuple[int, str], ...], phase_now: str, penalty: int | None
-) -> BiddingFacts:
+def read_bidding(opts: DappenOptions, active: list[int], events: tuple[tuple[int, str], ...], penalty: int | None) -> BiddingFacts:
     """Replay the bidding of :class:`~stich.games.dappen.state.DappenState` on the public events [§3].
 
-    Only the card-dependent steps matter: a pass under rule (a), a bid that
-    names cards, and the holder's answer or the overcaller's raise, which the
-    engine skips when the hand lacks the named cards (so the next event, or
-    the current phase, shows whether it had them).
+    Only the card-dependent steps matter: a pass under rule (a), and a bid or
+    a hold that names cards (the seat has them).  The holder's answer and the
+    overcaller's raise are asked whatever the hand (decisions 0013, 0052), so
+    a ``pass`` there says nothing about the cards.
     """
     ladder = opts.ladder
     facts = BiddingFacts()
@@ -217,23 +215,13 @@ def read_bidding(
     level = 0
     i = 0
 
-    def require(seat: int, bid: str, met: bool) -> None:
+    def require(seat: int, bid: str) -> None:
+        """``seat`` bid or held ``bid``, so it holds the cards the bid names [§3.4]."""
         contract = CONTRACTS[bid]
         fact = facts.of(seat)
-        if contract.king_requirement:
-            if met:
-                fact.kings_min = max(fact.kings_min, contract.king_requirement)
-            else:
-                top = contract.king_requirement - 1
-                fact.kings_max = top if fact.kings_max is None else min(fact.kings_max, top)
+        fact.kings_min = max(fact.kings_min, contract.king_requirement)
         if contract.needs_geiss:
-            fact.geiss = met
-
-    def next_is(seat: int | None, phase_if_last: str) -> bool:
-        """Whether ``seat`` acts next (the engine asked it), judged by the next event or the phase now."""
-        if i + 1 < len(events):
-            return events[i + 1][0] == seat
-        return phase_now == phase_if_last
+            fact.geiss = True
 
     def exchange_over() -> str:
         nonlocal challenger, pos
@@ -247,13 +235,11 @@ def read_bidding(
         nonlocal level, challenger, holder
         level += 1
         challenger = seat
-        require(seat, ladder[level], True)
+        require(seat, ladder[level])
         assert holder is not None
-        if next_is(holder, "answer"):
-            require(holder, ladder[level], True)
-            return "answer"
-        require(holder, ladder[level], False)
-        holder = challenger
+        if not CONTRACTS[ladder[level]].needs_geiss:
+            return "answer"  # asked whatever the hand (decision 0052)
+        holder = challenger  # nobody can hold a Geiß: the holder gives way unasked [§3.4]
         return exchange_over()
 
     while i < len(events) and phase != "done":
@@ -288,15 +274,9 @@ def read_bidding(
                 phase = overcall(actor)
         elif phase == "answer":
             if text == "hold":
-                nxt = ladder[level + 1] if level + 1 < len(ladder) else None
-                assert challenger is not None
-                if nxt is not None and next_is(challenger, "raise"):
-                    require(challenger, nxt, True)
-                    phase = "raise"
-                else:
-                    if nxt is not None:
-                        require(challenger, nxt, False)
-                    phase = exchange_over()
+                assert holder is not None
+                require(holder, ladder[level])
+                phase = "raise" if level + 1 < len(ladder) else exchange_over()
             else:
                 holder = challenger
                 phase = exchange_over()
@@ -390,7 +370,7 @@ class DappenWorldSampler(WorldSampler):
         self.penalty: int | None = int(penalty["seat"]) if penalty is not None else None
         laid = _mask(pub["ulti_cards"])
         self.played, exclude, maybe_keepers = trick_exclusions(opts, obs.tricks, self.active, self.lone, laid)
-        self.bidding = read_bidding(opts, self.active, obs.events, obs.phase, self.penalty)
+        self.bidding = read_bidding(opts, self.active, obs.events, self.penalty)
         played_all = 0
         for mask in self.played.values():
             played_all |= mask

@@ -12,12 +12,15 @@ Phases (dossier sections in brackets):
   Buchenbach ``ein_hannes``, ``zwei_hannes``, ``geiss``) [§3.2-§3.4].  Under
   rules (a) and (b) a player who must dapp is not offered ``pass`` [§3.2.5];
 * ``answer`` — the overcalled player says ``hold`` ("selber") or ``pass``
-  (gives the game up); Hannes and Geiß may be held only with the cards they
-  name [§3.2.3, §3.3, §3.4];
+  (gives the game up); a Hannes may be held only with the kings it names
+  [§3.2.3, §3.3, §3.4].  The holder is asked whatever their hand (``pass`` may
+  be the only choice), so that the turn order does not show whether they hold
+  the kings (decision 0052); only a Geiß, which nobody can hold, is not asked;
 * ``raise`` — after a hold, the overcaller may bid the next step or ``pass``
-  [§3.3, §3.4, OPEN-POINTS].  With strecken ladders the first overcall ends the
-  round for everyone else (at most two bidders); in Buchenbach the turn moves
-  on after the exchange [§3.4];
+  [§3.3, §3.4, OPEN-POINTS], asked whenever the ladder has a next step, able to
+  bid it or not (decision 0052).  With strecken ladders the first overcall ends
+  the round for everyone else (at most two bidders); in Buchenbach the turn
+  moves on after the exchange [§3.4];
 * ``discard`` — the lone player has taken the Dapp and lays cards away, one
   ``discard`` at a time, never a five-pointer [§4];
 * ``ulti`` — the lone player may lay out trumps 3, 2, 1 (``announce ulti3``...)
@@ -188,7 +191,7 @@ class DappenState(LaysAway, PhasedState):
         if phase == ANSWER:
             return [A.PASS, A.HOLD] if self._may_hold() else [A.PASS]
         if phase == RAISE:
-            return sorted([A.PASS, A.BID_CODE[self.ladder[self.level + 1]]])
+            return [A.PASS, A.BID_CODE[self.ladder[self.level + 1]]] if self._may_raise() else [A.PASS]
         if phase == DISCARD:
             return codes_of(self._discardable(), A.DISCARD)
         if phase == ULTI:
@@ -259,13 +262,20 @@ class DappenState(LaysAway, PhasedState):
         self._ask_holder()
 
     def _ask_holder(self) -> None:
-        """The overcalled holder answers; one who cannot hold the new bid gives way at once [§3.4]."""
+        """The overcalled holder answers, ``hold`` or ``pass``, whatever their hand (decision 0052).
+
+        Only a Geiß is not asked about: nobody can hold it, since its bidder
+        holds the one trump 1 [§3.4], and everybody knows that.  Any other
+        overcall is answered even by a holder who lacks the kings it names
+        (``pass`` is then the only choice), so that the others do not learn
+        from the turn order whether the holder has them.
+        """
         assert self.holder is not None
-        if self._may_hold():
+        if CONTRACTS[self.ladder[self.level]].needs_geiss:
+            self._give_way()
+        else:
             self.phase = ANSWER
             self.to_move = self.holder
-        else:
-            self._give_way()
 
     def _give_way(self) -> None:
         """The holder passes: the overcaller plays (unless somebody else overcalls later, Buchenbach)."""
@@ -273,7 +283,8 @@ class DappenState(LaysAway, PhasedState):
         self._exchange_over()
 
     def _after_hold(self) -> None:
-        if self._may_raise():
+        """After a hold the overcaller is asked whenever the ladder has a next step, able to bid it or not (decision 0052)."""
+        if self._next_bid() is not None:
             self.phase = RAISE
             assert self.challenger is not None
             self.to_move = self.challenger
@@ -689,6 +700,9 @@ class DappenState(LaysAway, PhasedState):
                 contract = CONTRACTS[nxt]
                 return (f"{contract.title} needs {self._requirement_text(nxt)}", "§3.4")
             return (f"the only overcall now is {nxt} (no jump bids)", "§3.2, §3.4")
+        if phase == RAISE and code == A.BID_CODE.get(self._next_bid() or "", -1):
+            nxt = self.ladder[self.level + 1]
+            return (f"{CONTRACTS[nxt].title} needs {self._requirement_text(nxt)}", "§3.4")
         if phase == ANSWER and code == A.HOLD:
             return (f"you may hold {self.ladder[self.level]} only with {self._requirement_text(self.ladder[self.level])}", "§3.4")
         if phase == ULTI and code >= A.ULTI:

@@ -1,10 +1,14 @@
 """Batched environments for self-play at scale: N deals stepped at once by compiled (numba) rules.
 
 * :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`: whole DDV Doppelkopf
-  deals (health round, reservations, announcements, card play);
+  deals (health round, reservations, announcements, card play), compiled;
+  every other option set on the engine path
+  (:class:`~stich.rl.batched.doppelkopf.DoppelkopfEngineBatch`);
 * :class:`~stich.rl.batched.tarock.TarockBatch`: the card play of Tapp Tarock,
-  Dobbm, Dappen and Droggn deals (Droggn on a kernel of its own), their bidding and talon
-  played first through the engine by a chosen bot spec.
+  Dobbm, Dappen and Droggn deals (Droggn on a kernel of its own), compiled;
+  their bidding and talon played first through the engine by a chosen bot
+  spec, or stepped by the learner in the engine (``bidding="learner"``,
+  :mod:`~stich.rl.batched.engine_rows`).
 
 Each keeps pgx-like fields (``current_player``, ``observation``,
 ``legal_action_mask``, ``rewards``, ``terminated``) with the observation

@@ -1,4 +1,4 @@
-"""N Doppelkopf deals (DDV preset) stepped at once: whole deals, from the health round to the last trick.
+"""N Doppelkopf deals stepped at once: whole deals, from the health round to the last trick.
 
 ``DoppelkopfBatch(num_envs)`` keeps every deal in one row of an ``int64``
 matrix and steps all of them in one compiled call
@@ -33,7 +33,11 @@ deal's facts for the engine's evaluation, and the tests check both against it.
 **Illegal actions** raise :class:`~stich.errors.IllegalActionError`
 naming the deal and the action, before any deal is changed.
 
-Only the DDV preset is compiled; another configuration raises
+Only the DDV preset is compiled.  Any other option set of the engine (and
+``compiled=False``) builds a
+:class:`DoppelkopfEngineBatch` (below): the same
+interface, fields and deals, one engine state per deal (as fast as the
+engine, not the kernel).  ``compiled=True`` insists on the kernel and raises
 :class:`NotSupportedError` naming the options that differ.
 """
 
@@ -45,6 +49,7 @@ from dataclasses import fields
 import numpy as np
 import numpy.typing as npt
 
+from stich.core.game import State
 from stich.core.tricks import PlayedTrick
 from stich.errors import IllegalActionError
 from stich.games.doppelkopf import actions as A
@@ -52,7 +57,9 @@ from stich.games.doppelkopf.contracts import CONTRACTS, EYES, FACE_MASK, FACES, 
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.games.doppelkopf.options import DoppelkopfOptions
 from stich.games.doppelkopf.outcome import DealFacts
+from stich.games.doppelkopf.state import DoppelkopfState
 from stich.rl.batched import NotSupportedError, require_numba
+from stich.rl.batched.engine_rows import EngineFields
 from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
@@ -89,7 +96,22 @@ def unsupported_options(options: DoppelkopfOptions) -> list[str]:
 
 
 class DoppelkopfBatch:
-    """``num_envs`` DDV Doppelkopf deals stepped together (see the module docstring)."""
+    """``num_envs`` Doppelkopf deals stepped together (see the module docstring)."""
+
+    def __new__(
+        cls, num_envs: int, env_id: str = "stich/doppelkopf-ddv-v1", *, compiled: bool | None = None, **_options: object
+    ) -> DoppelkopfBatch:
+        """The compiled batch for the DDV preset (unless ``compiled=False``), the engine batch for every other option set."""
+        if cls is DoppelkopfBatch:
+            game = game_for(env_id)
+            if not isinstance(game, Doppelkopf):
+                raise NotSupportedError(f"{env_id}: DoppelkopfBatch plays Doppelkopf only")
+            differ = unsupported_options(game.options)
+            if differ and compiled:
+                raise NotSupportedError(f"{env_id}: option(s) not compiled in the batched env (DDV preset only): {', '.join(differ)}")
+            if differ or compiled is False:
+                return super().__new__(DoppelkopfEngineBatch)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -98,26 +120,30 @@ class DoppelkopfBatch:
         *,
         reward_scale: float = 1.0,
         dealer: Dealer = DEFAULT_DEALER,
+        compiled: bool | None = None,
     ) -> None:
         game = game_for(env_id)
         if not isinstance(game, Doppelkopf):
             raise NotSupportedError(f"{env_id}: DoppelkopfBatch plays Doppelkopf only")
-        differ = unsupported_options(game.options)
-        if differ:
-            raise NotSupportedError(f"{env_id}: option(s) not supported in the batched env (DDV preset only): {', '.join(differ)}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if reward_scale <= 0:
             raise ValueError(f"reward_scale must be positive, not {reward_scale}")
-        dealer = check_dealer(dealer, 4)
         self.game = game
         self.num_envs = num_envs
-        self.num_players = 4
+        self.num_players = game.num_seats
         self.reward_scale = reward_scale
-        self.dealer = dealer
+        self.dealer = check_dealer(dealer, game.num_seats)
+        self.compiled = compiled is not False and not unsupported_options(game.options)
+        """Whether the deals run in the compiled kernel (else one engine state per deal)."""
         self.encoding = Encoding(game)
         self.observation_size = self.encoding.size
         self.num_actions = len(game.actions)
+        self._setup()
+
+    def _setup(self) -> None:
+        """The kernel's tables, state rows and fields (the engine batch sets up its own)."""
+        game, num_envs, dealer = self.game, self.num_envs, self.dealer
         by_name = {info.name: info.start for info in self.encoding.slices()}
         self._off = np.array([by_name[name] for name in K.SLICE_NAMES], dtype=np.int64)
         self._ctxs = _contexts(game.options)
@@ -241,4 +267,97 @@ class DoppelkopfBatch:
             self.deal_seeds,
             self._all,
         )
+        return sum(a.nbytes for a in arrays)
+
+
+class DoppelkopfEngineBatch(DoppelkopfBatch):
+    """``num_envs`` Doppelkopf deals of any option set, one engine state per deal: the batch for what the kernel does not compile.
+
+    The kernel plays the DDV preset only (decision 0030): every other option (Armut, Schweine, Genscher, Dullen
+    rules, other deadlines, five players ...) changes rules it would have to mirror.  Here each deal is a reference
+    engine state and its rows are written from the engine's own encoding (:mod:`stich.rl.batched.engine_rows`);
+    the interface, fields and deal streams are the compiled batch's, so deal ``i`` of ``reset(seed=s)`` is the
+    single env's ``reset(seed=spawn_seed(s, i))`` here too.  It runs at the engine's speed (a Python step per
+    deal), not the kernel's.
+    """
+
+    def _setup(self) -> None:
+        n = self.num_envs
+        self._states: list[State | None] = [None] * n
+        self._streams = [DealStream(self.num_players, self.dealer) for _ in range(n)]
+        self._all = np.arange(n, dtype=np.int64)
+        self.current_player = np.full(n, -1, dtype=np.int64)
+        self.observation = np.zeros((n, self.observation_size), dtype=np.float32)
+        self.legal_action_mask = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.rewards = np.zeros((n, self.num_players), dtype=np.float32)
+        self.terminated = np.ones(n, dtype=bool)
+        self.deal_seeds = np.zeros(n, dtype=np.int64)
+        self.dealers = np.zeros(n, dtype=np.int64)
+        """The dealer of each deal in progress."""
+        self._sampler = np.zeros(1, dtype=np.uint64)
+        self._engine = EngineFields(
+            self.encoding, self.reward_scale, self.observation, self.legal_action_mask, self.current_player, self.rewards, self.terminated
+        )
+
+    # ---------------------------------------------------------------- deals
+    def reset(self, seed: int | Sequence[int] | None = None) -> None:
+        if seed is not None:
+            reseed(self._streams, seed)
+        self._deal(self._all)
+
+    def _deal(self, rows: npt.NDArray[np.int64]) -> None:
+        for b in rows:
+            deal_seed, dealer = self._streams[b].next_deal()
+            state = self.game.new_state(seed=deal_seed, dealer=dealer)
+            self._states[b] = state
+            self.deal_seeds[b] = deal_seed
+            self.dealers[b] = dealer
+            self.rewards[b] = 0.0
+            self._engine.write(int(b), state)
+
+    # ----------------------------------------------------------------- step
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Apply one action code per deal (ignored for finished deals); every action is checked before any deal changes."""
+        codes = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if codes.shape != (self.num_envs,):
+            raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
+        live = np.flatnonzero(~self.terminated)
+        self._engine.check(codes, live, self.num_actions)
+        self.rewards[:] = 0.0
+        for b in live:
+            state = self._states[b]
+            assert state is not None
+            state.apply(int(codes[b]))
+            self._engine.write(int(b), state)
+
+    # ------------------------------------------------------------- reading
+    def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
+        if ((who < 0) | (who >= self.num_players)).any():
+            raise ValueError(f"seats must lie in 0..{self.num_players - 1}")
+        out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
+        for b in range(self.num_envs):
+            state = self._states[b]
+            if state is None:
+                raise RuntimeError("no deals yet: call reset() first")
+            out[b] = self.encoding.tensor(state.observation(int(who[b])))
+        return out
+
+    def facts(self, b: int) -> DealFacts:
+        state = self._states[b]
+        if state is None or not state.is_terminal():
+            raise ValueError(f"deal {b} is not finished")
+        assert isinstance(state, DoppelkopfState)
+        return state.facts()
+
+    def state(self, b: int) -> State:
+        """A copy of deal ``b``'s engine state (the engine batch keeps one per deal)."""
+        state = self._states[b]
+        if state is None:
+            raise RuntimeError("no deals yet: call reset() first")
+        return state.clone()
+
+    def memory_bytes(self) -> int:
+        """Bytes of the batch's arrays (the engine states themselves not counted)."""
+        arrays = (self.current_player, self.observation, self.legal_action_mask, self.rewards, self.terminated, self.deal_seeds)
         return sum(a.nbytes for a in arrays)

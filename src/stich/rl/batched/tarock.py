@@ -1,11 +1,16 @@
-"""N Tarock-family deals whose card play is stepped at once: the bidding and talon phases go through the engine first.
+"""N Tarock-family deals stepped at once: card play compiled, the bidding and talon phases in the engine.
 
 ``TarockBatch(num_envs, "stich/dobbm-pagat-v1", bidding="random")`` plays each
 deal's phases before the card play (bidding, talon, discards, announcements,
 doubling) in the reference engine, every seat's action chosen by the bot spec
 ``bidding`` (any spec of the bot registry: ``random``, ``heuristic``,
 ``pimc:level=1`` ...; one bot per seat and deal, seeded from the deal's
-stream).  At the first card the deal is handed to the compiled card play
+stream).  With ``bidding="learner"`` (:data:`LEARNER`) the learner steps those
+phases too: a deal starts at its first decision, its rows are written from
+the engine's state (:mod:`stich.rl.batched.engine_rows`) until the first
+card, and a deal that ends before card play (thrown in, a penalty, a show)
+ends for the learner with the engine's rewards like any other.  Either way,
+at the first card the deal is handed to the compiled card play
 (:mod:`stich.rl.batched.tarock_kernel`), which the learner steps: the fields
 (``current_player``, ``observation``, ``legal_action_mask``, ``rewards``,
 ``terminated``) are those of :class:`~stich.rl.batched.doppelkopf.DoppelkopfBatch`,
@@ -18,9 +23,9 @@ state it was handed over from, which scores it (``rewards``) and gives the
 final observation (seat 0's), so scores, Pagat ultimo and every end-of-deal
 reveal are the engine's own.
 
-Deals that end before any card is played (all passed, thrown in) are not
-given to the learner: the deal's stream deals the next one (``skipped``
-counts them).  Deal seeds and dealers come from a
+With a bot bidding, deals that end before any card is played (all passed,
+thrown in) are not given to the learner: the deal's stream deals the next
+one (``skipped`` counts them).  Deal seeds and dealers come from a
 :class:`stich.rl.deals.DealStream` per deal seeded by ``reset(seed)`` as in
 :class:`stich.rl.table.Table` (an int ``s``: deal ``i`` gets
 ``spawn_seed(s, i)``; dealer random by default, decision 0046).
@@ -50,6 +55,7 @@ from stich.cards import Card
 from stich.core.game import State
 from stich.errors import IllegalActionError
 from stich.rl.batched import NotSupportedError, require_numba
+from stich.rl.batched.engine_rows import EngineFields
 from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
@@ -61,6 +67,8 @@ from stich.rl.batched import droggn_kernel as D  # noqa: E402
 from stich.rl.batched import tarock_kernel as K  # noqa: E402
 
 GAMES = ("tapp_tarock", "dobbm", "dappen", "droggn")
+LEARNER = "learner"
+"""``bidding=LEARNER``: no bot bids; the learner steps every phase of the deal (bidding, talon, discards included)."""
 
 
 class TarockBatch:
@@ -94,7 +102,9 @@ class TarockBatch:
         self.num_players = game.num_seats
         self.reward_scale = reward_scale
         self.dealer = dealer
-        self.bidding = parse_bot_spec(bidding)
+        self.learner_bids = bidding == LEARNER
+        """Whether the learner steps the phases before card play (``bidding="learner"``) rather than a bot."""
+        self.bidding = None if self.learner_bids else parse_bot_spec(bidding)
         self.encoding = Encoding(game)
         self.observation_size = self.encoding.size
         self.num_actions = len(game.actions)
@@ -116,6 +126,11 @@ class TarockBatch:
         self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
         self.terminated = np.ones(n, dtype=bool)
         self._ended = np.zeros(n, dtype=bool)
+        self._in_engine = np.zeros(n, dtype=bool)
+        """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
+        self._engine = EngineFields(
+            self.encoding, reward_scale, self.observation, self.legal_action_mask, self.current_player, self.rewards, self.terminated
+        )
         self._dealt = False
         self._setup_kernel()
 
@@ -209,9 +224,24 @@ class TarockBatch:
             self._deal(int(b))
 
     def _deal(self, b: int) -> None:
-        """Deal ``b``'s next deal, play it through the engine to its first card, and hand it to the kernel."""
+        """Deal ``b``'s next deal, play it through the engine to its first card, and hand it to the kernel.
+
+        With the learner bidding the deal stops at its first decision instead, in the engine (:meth:`_engine_step`).
+        """
         game, stream = self.game, self._streams[b]
         rng = stream.rng
+        if self.bidding is None:
+            deal_seed, dealer = stream.next_deal()
+            state = game.new_state(seed=deal_seed, dealer=dealer)
+            self.preludes[b] = []
+            self.deal_seeds[b] = deal_seed
+            self.dealers[b] = dealer
+            self._loaded[b] = None
+            self._deals[b] = state
+            self.rewards[b] = 0.0
+            self._dealt = True
+            self._engine_position(b, state)
+            return
         while True:
             deal_seed, dealer = stream.next_deal()
             state = game.new_state(seed=deal_seed, dealer=dealer)
@@ -250,8 +280,18 @@ class TarockBatch:
         self._loaded[b] = state.clone()
         self._start(b, state.clone())
 
+    def _engine_position(self, b: int, state: State) -> None:
+        """Deal ``b`` is at ``state`` in the engine: hand it to the kernel at its first card, else write its row from the engine."""
+        if not state.is_terminal() and state.phase_name == "play":  # type: ignore[attr-defined]
+            self._in_engine[b] = False
+            self._start(b, state)
+            return
+        self._in_engine[b] = not state.is_terminal()
+        self._engine.write(b, state)
+
     def _start(self, b: int, state: State) -> None:
         """Make ``state`` (at its first card) deal ``b``: the hand-over tensors, then the kernel's row."""
+        self._in_engine[b] = False
         self._deals[b] = state
         for s in range(self.num_players):
             self._base[b, s] = self.encoding.tensor(state.observation(s))
@@ -321,21 +361,38 @@ class TarockBatch:
 
     # ----------------------------------------------------------------- step
     def step(self, actions: npt.ArrayLike) -> None:
-        """Play one card code per deal (ignored for finished deals); the fields then describe the new states."""
+        """Play one action code per deal (ignored for finished deals); the fields then describe the new states.
+
+        A card in card play; with the learner bidding, any action of the phase a deal is in.  Every action is checked
+        before any deal changes: an illegal one raises :class:`IllegalActionError` naming its deal.
+        """
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
         if codes.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} actions, got shape {np.shape(actions)}")
         if not self._dealt:
             raise RuntimeError("no deals yet: call reset() first")
-        live = ~self.terminated
-        self.rewards[:] = 0.0
-        bad = self._kernel_step(codes, live)
+        in_engine = np.flatnonzero(self._in_engine & ~self.terminated)
+        self._engine.check(codes, in_engine, self.num_actions)
+        live = ~self.terminated & ~self._in_engine
+        self._ended[:] = False
+        bad = self._kernel_step(codes, live) if live.any() else -1  # no deal in card play: the kernel has no tables yet
         if bad >= 0:
             code = int(codes[bad])
             text = self.game.actions.actions[code].text if 0 <= code < self.num_actions else str(code)
             raise IllegalActionError(f"deal {bad}: {text!r} is not legal for seat {self.current_player[bad]} now", "batched env")
+        self.rewards[:] = 0.0
         for b in np.flatnonzero(self._ended):
             self._finish(int(b))
+        for b in in_engine:
+            self._engine_step(int(b), int(codes[b]))
+
+    def _engine_step(self, b: int, code: int) -> None:
+        """Apply ``code`` (checked legal) to deal ``b``'s engine state before its card play."""
+        state = self._deals[b]
+        assert state is not None
+        state.apply(code)
+        self.preludes[b].append(code)
+        self._engine_position(b, state)
 
     def _kernel_step(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> int:
         """One card per live deal in the kernel; the first illegal deal's index (nothing changed then) or -1."""
@@ -376,11 +433,7 @@ class TarockBatch:
             state.apply(int(self._card_code[card]))
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
-        self.rewards[b] = np.asarray(state.result().scores, dtype=np.float64) * self.reward_scale
-        self.terminated[b] = True
-        self.current_player[b] = -1
-        self.observation[b] = self.encoding.tensor(state.observation(0))
-        self.legal_action_mask[b] = 0
+        self._engine.end(b, state)
 
     # ------------------------------------------------------------- reading
     def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -391,7 +444,7 @@ class TarockBatch:
             seat = int(who[b])
             if not 0 <= seat < self.num_players:
                 raise ValueError(f"seats must lie in 0..{self.num_players - 1}")
-            if self.terminated[b]:
+            if self.terminated[b] or self._in_engine[b]:
                 state = self._deals[b]
                 assert state is not None
                 out[b] = self.encoding.tensor(state.observation(seat))
@@ -400,7 +453,11 @@ class TarockBatch:
         return out
 
     def handed_over(self, b: int) -> State:
-        """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed; a copy of a loaded one)."""
+        """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed; a copy of a loaded one).
+
+        With the learner bidding the prelude is what the learner played so far: right after a (re)deal the state is
+        the fresh deal, at its first decision.
+        """
         loaded = self._loaded[b]
         if loaded is not None:
             return loaded.clone()

@@ -23,8 +23,10 @@ not terminated).
 
 ``reset(seed=s)`` seeds slot ``i`` with :func:`stich.rl.deals.spawn_seed`
 ``(s, i)`` (a list: one seed per slot); the batch's options (``dealer``,
-``reward_scale``, a Tarock batch's ``bidding``) are passed through.  The
-Tarock batches step card play only, as :class:`~stich.rl.batched.tarock.TarockBatch`.
+``reward_scale``, a Tarock batch's ``bidding``, a Doppelkopf batch's
+``compiled``) are passed through.  A Tarock batch steps card play only unless
+``bidding="learner"``, which gives the learner the bidding, talon and
+discards too (:class:`~stich.rl.batched.tarock.TarockBatch`).
 """
 
 from __future__ import annotations
