@@ -41,7 +41,7 @@ from starlette.types import Scope
 
 from stich import __version__
 from stich.bots.registry import preload_builtin_bots
-from stich.web.api import accounts, cards, history, lobby, table_socket
+from stich.web.api import accounts, cards, history, learning, lobby, table_socket
 from stich.web.api.services import Services
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(table_socket.router)
     app.include_router(history.router)
     app.include_router(cards.router)
+    app.include_router(learning.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

@@ -67,11 +67,12 @@ import os
 import signal
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.registry import register_bot, registered_bots
@@ -85,6 +86,8 @@ HEAVY_SECONDS = 0.5
 """A table whose previous decision took longer than this asks for heavy ones (a search); a table without one yet is light."""
 LIGHT_WINDOW = 30.0
 """Seconds after a light table's last request during which heavy decisions leave one process free (see the module's docstring)."""
+T = TypeVar("T")
+
 FALLBACK_BOT = "heuristic"
 """The bot that decides when a bot's own decision failed (its process died twice, or the bot raised)."""
 
@@ -117,6 +120,13 @@ class BotThinker(Protocol):
 
     async def close(self) -> None:
         """Stop thinking: waiting decisions are cancelled and worker processes ended."""
+        ...
+
+    async def consult(self, job: BotJob, task: Callable[[BotJob], T]) -> T:
+        """``task(job)`` (a module-level function, so that it pickles) where the search bots think, in the table's fair share.
+
+        No fallback: a failure is raised to the caller (a hint, :mod:`stich.web.runtime.hints`, is refused, not made up).
+        """
         ...
 
 
@@ -157,11 +167,20 @@ def _decide_in_worker(job: BotJob) -> int:
     return decide(job)
 
 
+def _consult_in_worker(task: Callable[[BotJob], Any], job: BotJob) -> Any:
+    """``task(job)`` in a worker process (:meth:`BotPool.consult`), ended like :func:`_decide_in_worker` if the server is gone."""
+    if _PARENT is not None and os.getppid() != _PARENT:  # pragma: no cover - the server was killed
+        os._exit(1)
+    return task(job)
+
+
 @dataclass
 class _Waiting:
     order: int
     job: BotJob
-    answer: asyncio.Future[int]
+    answer: asyncio.Future[Any]
+    task: Callable[[BotJob], Any] | None = None
+    """What to run instead of the job's decision (:meth:`BotPool.consult`); ``None``: decide."""
 
 
 @dataclass
@@ -253,7 +272,8 @@ class BotPool:
             return await loop.run_in_executor(self._threads, decide, job)
         for attempt in range(self.retries + 1):
             try:
-                return await self._queued(job)
+                code: int = await self._queued(job)
+                return code
             except BrokenProcessPool:
                 log.warning("table %s: a bot worker process died (attempt %d of %d)", job.table, attempt + 1, self.retries + 1)
             except Exception:
@@ -261,6 +281,13 @@ class BotPool:
                 break
         log.warning("table %s: bot %r gives way to the %s bot for this decision", job.table, job.spec, FALLBACK_BOT)
         return await loop.run_in_executor(self._threads, decide, job, FALLBACK_BOT)
+
+    async def consult(self, job: BotJob, task: Callable[[BotJob], T]) -> T:
+        """``task(job)`` in a worker process, queued in the table's fair share like a decision; failures are raised."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        result: T = await self._queued(job, task)
+        return result
 
     def forget(self, table: str) -> None:
         """Drop the table's share once it has ended."""
@@ -284,12 +311,12 @@ class BotPool:
         return {pid for pid, process in processes.items() if process.is_alive()}
 
     # ------------------------------------------------------------- internals
-    async def _queued(self, job: BotJob) -> int:
-        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    async def _queued(self, job: BotJob, task: Callable[[BotJob], Any] | None = None) -> Any:
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._order += 1
         if not self._fair.heavy(job.table):
             self._light_asked = time.monotonic()
-        self._fair.add(_Waiting(self._order, job, answer))
+        self._fair.add(_Waiting(self._order, job, answer, task))
         self._dispatch()
         return await answer
 
@@ -313,7 +340,10 @@ class BotPool:
             heavy = self._fair.heavy(item.job.table)
             generation = self._generation
             try:
-                future = self._pool().submit(_decide_in_worker, item.job)
+                if item.task is None:
+                    future = self._pool().submit(_decide_in_worker, item.job)
+                else:
+                    future = self._pool().submit(_consult_in_worker, item.task, item.job)
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._renew(generation)
                 item.answer.set_exception(BrokenProcessPool(str(exc)))
@@ -323,13 +353,13 @@ class BotPool:
             started = time.monotonic()
             future.add_done_callback(partial(self._on_done, item=item, started=started, generation=generation, heavy=heavy))
 
-    def _on_done(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
+    def _on_done(self, done: Future[Any], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         """Called in a pool thread: hand the outcome to the event loop."""
         loop = item.answer.get_loop()
         with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile: nobody waits for the answer
             loop.call_soon_threadsafe(self._finish, done, item, started, generation, heavy)
 
-    def _finish(self, done: Future[int], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
+    def _finish(self, done: Future[Any], item: _Waiting, started: float, generation: int, heavy: bool = False) -> None:
         self._running -= 1
         self._heavy_running -= heavy
         self._fair.charge(item.job.table, time.monotonic() - started)

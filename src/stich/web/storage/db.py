@@ -9,10 +9,11 @@ is dialect-neutral: SQLite by default, PostgreSQL through
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,8 @@ class TableRow:
     """How often a worker took the table over (several workers: the fencing token of its writes, :meth:`Database.take_over`)."""
     kind: str | None = None
     """The kind its creator asked for (``free``, ``list``); ``None``: derived from game and deals (issue 40, defect 7)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The table's own options (``learning``, ``replay_of``: :mod:`stich.web.deals.table_options`); stored as JSON."""
 
 
 @dataclass(frozen=True)
@@ -325,6 +328,7 @@ class Database:
                     turn_seconds=table.turn_seconds,
                     continue_seconds=table.continue_seconds,
                     kind=table.kind,
+                    table_options=json.dumps(dict(table.options), sort_keys=True) if table.options else None,
                 )
             )
             db.flush()
@@ -374,6 +378,7 @@ class Database:
                 t.continue_seconds,
                 t.lease_epoch,
                 t.kind,
+                json.loads(t.table_options) if t.table_options else {},
             )
             for t in tables
         ]

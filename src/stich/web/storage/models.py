@@ -91,6 +91,8 @@ class GameTable(Base):
     """How often another worker took the table over (several workers: a write checks it, fencing a stale owner; decision 0033)."""
     kind: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """The kind its creator asked for, ``free`` or ``list``; ``NULL``: derived from game and deals (issue 40, defect 7)."""
+    table_options: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The table's own options as a JSON object (``learning``, ``replay_of``; decision 0059); ``NULL``: none."""
 
 
 class TableSeat(Base):

@@ -1,0 +1,37 @@
+"""A table's own options: ``game_tables.table_options``, a JSON object or ``NULL`` (issue 43, decision 0059).
+
+Learning mode (``learning``: hints on request) and "play this deal again"
+(``replay_of``: the finished deal a table replays, with its revealed seed,
+dealer and context) are options of the table, not of the game, so they live
+beside the game string rather than in it.  One JSON column keeps later
+table options (``rated``, ``tournament``) from needing a column each;
+``NULL`` (every table made before) means none.
+
+Revision ID: 0008_table_options
+Revises: 0007_table_kind
+Create Date: 2026-12-07
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008_table_options"
+down_revision: str | None = "0007_table_kind"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    """Add the options, none (``NULL``) for every stored table."""
+    with op.batch_alter_table("game_tables") as batch:
+        batch.add_column(sa.Column("table_options", sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    """Drop the options."""
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("table_options")
