@@ -16,7 +16,7 @@ and salt, the seat and the step (:func:`hint_seed`): the hint depends only
 on what the seat may see, and the same moment gives the same hint.  It runs
 where the search bots think (:meth:`BotPool.consult`, off the event loop and
 in the table's fair share), within the hint bot's ``time`` cap and
-:data:`HINT_TIMEOUT` seconds in all (a hint that does not come in time is
+``hint_timeout_seconds`` in all (a hint that does not come in time is
 refused with 503 ``hint``: nothing is made up).
 
 Using a hint marks the deal: the seat goes into the record's ``meta.hints``
@@ -41,8 +41,6 @@ from stich.web.runtime.bot_pool import BotJob
 if TYPE_CHECKING:
     from stich.web.runtime.table import TableRuntime
 
-HINT_TIMEOUT = 20.0
-"""Longest a hint may take, waiting for a worker process included, before it is refused (503 ``hint``)."""
 EVEN = 0.05
 """Two candidates whose mean values differ by less than this are called equally good."""
 
@@ -152,10 +150,11 @@ async def table_hint(runtime: TableRuntime, identity: Identity | None) -> dict[s
         texts = {action.code: action.text for action in observation.legal_actions}
         desk.busy.add(seat)
         desk.computed_at[seat] = now
+    limit = runtime.settings.hint_timeout_seconds
     try:
-        result = await asyncio.wait_for(runtime.manager.bots.consult(job, compute_hint), HINT_TIMEOUT)
+        result = await asyncio.wait_for(runtime.manager.bots.consult(job, compute_hint), limit)
     except TimeoutError:
-        raise ApiError(503, "hint", f"the hint took longer than {HINT_TIMEOUT:g} seconds; try again") from None
+        raise ApiError(503, "hint", f"the hint took longer than {limit:g} seconds; try again") from None
     except ApiError:
         raise
     except Exception as exc:
