@@ -10,6 +10,7 @@ import { botSpecOfName, botTitle, gameTitle, playerName } from "../games.js";
 import { evaluationContent } from "../results.js";
 import { groupHand } from "../table/hand.js";
 import { standInMark } from "../absence.js";
+import { compareBox, playAgainBox } from "../learning.js";
 
 /** The replay page. */
 export function mount(root, { params, query }) {
@@ -20,6 +21,7 @@ export function mount(root, { params, query }) {
   let error = null;
   let step = Number(query.get("step")) || 0;
   let alive = true;
+  let learned = null; // "play again" and the comparison with the original, made once the deal is loaded
 
   const container = h("section", { class: "page replay-page", testid: "replay" });
   root.replaceChildren(container);
@@ -118,6 +120,8 @@ export function mount(root, { params, query }) {
       ),
       h("div", { class: "replay-grid" }, hands),
       atEnd ? h("section", { class: "card-panel replay-eval" }, h("h2", { text: t("result.heading") }), evaluationContent(data.result, { gameName: game, names: nm, mySeat: null, lines: data.result_lines || [] })) : null,
+      learned?.compare,
+      learned?.again,
       h("p", {}, h("a", { class: "button small ghost", href: `/api/deals/${dealId}/record${inviteQuery}`, download: `stich-deal-${dealId}.json`, text: t("result.record") })),
     );
   }
@@ -125,6 +129,7 @@ export function mount(root, { params, query }) {
   api(`/api/deals/${encodeURIComponent(dealId)}/replay${inviteQuery}`)
     .then((answer) => {
       data = answer;
+      learned = { again: playAgainBox(dealId, { names: names(), inviteQuery }), compare: compareBox(dealId, { gameName: gameName(), names: names(), inviteQuery }) };
       step = Math.min(step, last());
       render();
     })

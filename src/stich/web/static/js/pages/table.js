@@ -28,6 +28,7 @@ import { createHead } from "../table/head.js";
 import { createNotices } from "../table/notices.js";
 import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
+import { createHintBox } from "../learning.js";
 import { createSeatRequests } from "../table/seat_requests.js";
 
 function errorMessage(error) {
@@ -95,6 +96,7 @@ export function mount(root, { params, query }) {
   const actions = h("div", { class: "actions", testid: "actions", role: "group" });
   const confirmBox = h("div", { class: "confirm-box", testid: "confirm-box", role: "alertdialog", hidden: true });
   const hand = h("div", { class: "hand", testid: "hand", role: "group" });
+  const hintBox = createHintBox({ s, tableId, view: () => view(), mySeat: () => mySeat(), gameName: () => gameName(), pack: () => pack() });
   handKeys(hand);
 
   const infoPanel = h("section", { class: "card-panel info-panel" });
@@ -107,7 +109,7 @@ export function mount(root, { params, query }) {
   const layout = h(
     "div",
     { class: "table-layout", testid: "table-layout" },
-    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions, hintBox.element), hand),
     side,
   );
   const page = h(
@@ -173,7 +175,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [] });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [], hints: record.meta?.hints || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -244,7 +246,7 @@ export function mount(root, { params, query }) {
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [] });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [], hints: msg.hints || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
@@ -383,6 +385,7 @@ export function mount(root, { params, query }) {
     renderForced();
     renderAbsence();
     renderConfirm();
+    hintBox.renderHint(render);
     const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
     renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
