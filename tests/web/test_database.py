@@ -25,7 +25,7 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
     with db.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0007_table_kind"
+        assert context.get_current_revision() == "0008_table_options"
     names = set(inspect(db.engine).get_table_names())
     assert {"users", "auth_sessions", "game_tables", "table_seats", "deals", "deal_actions", "alembic_version"} <= names
     db.dispose()
