@@ -179,3 +179,27 @@ def test_play_again_with_friends_leaves_the_seats_open(learn_client: TestClient)
     stranger = new_guest(learn_client)
     hidden = call(learn_client, "POST", f"/api/deals/{first['deal']}/again", stranger, json={})
     assert hidden.status_code == 404  # a private table's deal needs membership or its invite
+
+
+def test_a_replay_table_keeps_its_options_across_a_restart(db_url: str) -> None:
+    """The table options are stored: after a restart the open replay table is still a replay and deals the same cards."""
+    settings = make_settings(db_url)
+    with running(settings) as first_run:
+        token = new_guest(first_run)
+        table = create_table(first_run, token, game="doppelkopf", seat=1, bots="heuristic", private=True)
+        with connect(first_run, table["id"], token) as ws:
+            first = play_as_seat(Reader(ws), ready=False)
+        original = call(first_run, "GET", first["record_url"], token).json()
+        made = call(first_run, "POST", f"/api/deals/{first['deal']}/again", token, json={"bots": None})
+        assert made.status_code == 201, made.text
+        replay_id = made.json()["id"]
+        assert made.json()["your_seat"] == 1  # the seat the person had in the deal
+    with running(settings) as second_run:
+        summary = call(second_run, "GET", f"/api/tables/{replay_id}", token).json()
+        assert summary["replay_of"] == first["deal"] and summary["status"] == "open"
+        filled = call(second_run, "POST", f"/api/tables/{replay_id}/bots", token, json={"bot": "heuristic"})
+        assert filled.status_code == 200, filled.text
+        with connect(second_run, replay_id, token) as ws:
+            end = play_as_seat(Reader(ws), ready=False)
+        record = call(second_run, "GET", end["record_url"], token).json()
+    assert record["deal"] == original["deal"] and record["dealer"] == original["dealer"]
