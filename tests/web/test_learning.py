@@ -52,6 +52,8 @@ def test_hint_at_a_learning_table_marks_the_deal(learn_client: TestClient) -> No
         assert hint["reason"]["de"] and hint["reason"]["en"] and hint["reason"]["de"] != hint["reason"]["en"]
         again = call(learn_client, "POST", f"/api/tables/{table['id']}/hint", token)
         assert again.status_code == 200 and again.json() == hint  # the same moment: the hint already given, not computed again
+        stored = svc(learn_client).db.get_deal(state["deal"])
+        assert stored is not None and stored.hints == (0,)  # on disk at once: a restart mid-deal keeps the mark
         _act(reader, state, hint["action"])
         following = _my_turn(reader)  # a Doppelkopf player always moves again (twelve cards)
         limited = call(learn_client, "POST", f"/api/tables/{table['id']}/hint", token)

@@ -173,7 +173,11 @@ async def table_hint(runtime: TableRuntime, identity: Identity | None) -> dict[s
         "reason": reason(result, texts),
     }
     async with runtime.lock:
-        if runtime.deal is not None and runtime.deal.id == moment[0]:
-            runtime.deal.hints.add(seat)  # the deal is marked once the hint is given, whether or not it is followed
+        deal = runtime.deal
+        if deal is None or deal.id != moment[0]:
+            raise ApiError(409, "turn", "the deal ended while the hint was computed")
+        if seat not in deal.hints:  # the deal is marked once the hint is given, whether or not it is followed; stored first
+            await asyncio.to_thread(runtime.db.mark_hint, deal.id, seat, runtime.fence)
+            deal.hints.add(seat)
         desk.answers[seat] = (moment, answer)
     return answer

@@ -953,7 +953,7 @@ class TableRuntime:
             else:
                 self.state = state
                 fair = Commitment(deal.seed, deal.salt, deal.commitment)
-                self.deal = CurrentDeal(deal.id, deal.number, fair, set(deal.stand_in_seats), list(deal.timed_out_moves))
+                self.deal = CurrentDeal(deal.id, deal.number, fair, set(deal.stand_in_seats), list(deal.timed_out_moves), set(deal.hints))
         now = time.monotonic()
         for index, info in enumerate(self.seats):
             if info.kind == "human":

@@ -115,6 +115,8 @@ class DealRow:
     """Seats a stand-in bot made one of ``actions`` for while they were away (only when the actions are asked for)."""
     timed_out_moves: tuple[tuple[int, int], ...] = ()
     """``(position, seat)`` of the actions a stand-in made because the seat's turn clock ran out (issue 40)."""
+    hints: tuple[int, ...] = ()
+    """Seats given a hint in this deal (learning tables: :mod:`stich.web.runtime.hints`)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,7 @@ def _deal_row(deal: Deal, actions: Sequence[DealAction] = ()) -> DealRow:
         tuple((a.seat, a.action) for a in actions),
         tuple(sorted({a.seat for a in actions if a.stand_in and not a.timed_out})),
         tuple((a.position, a.seat) for a in actions if a.timed_out),
+        tuple(json.loads(deal.hints)) if deal.hints else (),
     )
 
 
@@ -478,6 +481,16 @@ class Database:
         with self._write() as db:
             _check_fences(db, () if fence is None else (fence,))
             db.execute(update(Deal).where(Deal.id == deal_id).values(status="finished", record=record, finished_at=utcnow()))
+            db.commit()
+
+    def mark_hint(self, deal_id: int, seat: int, fence: Fence | None = None) -> None:
+        """Note that ``seat`` was given a hint in deal ``deal_id`` (refused with :class:`StaleOwner` past ``fence``)."""
+        with self._write() as db:
+            _check_fences(db, () if fence is None else (fence,))
+            deal = db.get(Deal, deal_id)
+            if deal is not None:
+                seats = set(json.loads(deal.hints)) if deal.hints else set()
+                deal.hints = json.dumps(sorted(seats | {seat}))
             db.commit()
 
     def get_deal(self, deal_id: int) -> DealRow | None:

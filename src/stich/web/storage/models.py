@@ -128,6 +128,8 @@ class Deal(Base):
     """``playing`` or ``finished``."""
     record: Mapped[str | None] = mapped_column(Text)
     """The deal record (``stich.core.records`` format) as JSON text, once finished."""
+    hints: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Seats given a hint in this deal as a JSON list (learning tables, decision 0059); ``NULL``: none."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -7,6 +7,10 @@ beside the game string rather than in it.  One JSON column keeps later
 table options (``rated``, ``tournament``) from needing a column each;
 ``NULL`` (every table made before) means none.
 
+``deals.hints`` (a JSON list of seats, ``NULL``: none) keeps the seats given
+a hint during a deal, so that a restart in the middle of the deal does not
+forget the mark its record will carry (``meta.hints``).
+
 Revision ID: 0008_table_options
 Revises: 0007_table_kind
 Create Date: 2026-12-07
@@ -26,12 +30,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Add the options, none (``NULL``) for every stored table."""
+    """Add the options, none (``NULL``) for every stored table, and the seats given hints per deal (none)."""
     with op.batch_alter_table("game_tables") as batch:
         batch.add_column(sa.Column("table_options", sa.Text(), nullable=True))
+    with op.batch_alter_table("deals") as batch:
+        batch.add_column(sa.Column("hints", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
-    """Drop the options."""
+    """Drop the options and the hints."""
+    with op.batch_alter_table("deals") as batch:
+        batch.drop_column("hints")
     with op.batch_alter_table("game_tables") as batch:
         batch.drop_column("table_options")
