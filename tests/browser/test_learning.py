@@ -19,6 +19,7 @@ def test_a_hint_then_the_same_deal_again(make_context: ContextFactory, screensho
     assert made.ok, made.text()
     table_id = made.json()["id"]
     page.goto(f"/#/table/{table_id}")
+    expect(page.locator(tid("learning-mark"))).to_have_text(client_text(page, "learning.mode"))
     button = page.locator(tid("hint-button"))
     expect(button).to_be_visible(timeout=60_000)
     expect(button).to_have_text(client_text(page, "learning.hint"))
@@ -45,6 +46,7 @@ def test_a_hint_then_the_same_deal_again(make_context: ContextFactory, screensho
     again.locator(tid("again-bots")).click()
     expect(page).not_to_have_url(re.compile(f"{table_id}$"), timeout=15_000)
     expect(page.locator(tid("hint-box"))).to_be_hidden()  # the replay is no learning table
+    expect(page.locator(tid("replay-of"))).to_have_text(client_text(page, "learning.replay_of").replace("{deal}", deal_id.group(1)))
     play([Player("Lea", page)], all_evaluated, timeout=120)
     compare = page.locator(f"{tid('evaluation')} {tid('compare')}")
     expect(compare).to_be_visible(timeout=15_000)

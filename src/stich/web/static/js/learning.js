@@ -112,3 +112,12 @@ export function compareBox(dealId, { gameName, names, inviteQuery = "" }) {
     .catch(() => {}); // not a replay (404), or the original is hidden from this viewer: nothing to compare
   return box;
 }
+
+/** The table's own marks under its title: learning mode, and "replay of deal #X" (linking the original's replay). */
+export function renderTableMarks(element, summary) {
+  const marks = [];
+  if (summary?.learning) marks.push(h("span", { class: "tag", testid: "learning-mark", text: t("learning.mode") }));
+  if (summary?.replay_of) marks.push(h("a", { class: "tag", testid: "replay-of", href: `#/replay/${summary.replay_of}`, text: t("learning.replay_of", { deal: summary.replay_of }) }));
+  element.hidden = !marks.length;
+  replace(element, marks);
+}

@@ -28,7 +28,7 @@ import { createHead } from "../table/head.js";
 import { createNotices } from "../table/notices.js";
 import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
-import { createHintBox } from "../learning.js";
+import { createHintBox, renderTableMarks } from "../learning.js";
 import { createSeatRequests } from "../table/seat_requests.js";
 
 function errorMessage(error) {
@@ -78,6 +78,7 @@ export function mount(root, { params, query }) {
   const inviteBox = h("div", { class: "invite-box" }, h("label", { class: "small muted", text: "" }), inviteInput, copyButton);
   const notice = h("div", { class: "notice", role: "alert", hidden: true });
   const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
+  const marksLine = h("p", { class: "table-marks small", testid: "table-marks", hidden: true });
   const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
   const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
   const presenceLine = noticeLine();
@@ -117,6 +118,7 @@ export function mount(root, { params, query }) {
     { class: "page table-page" },
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
     rulesLine,
+    marksLine,
     notice,
     // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
     h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
@@ -386,6 +388,7 @@ export function mount(root, { params, query }) {
     renderAbsence();
     renderConfirm();
     hintBox.renderHint(render);
+    renderTableMarks(marksLine, s.summary);
     const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
     renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);
