@@ -50,6 +50,9 @@ def test_hint_at_a_learning_table_marks_the_deal(learn_client: TestClient) -> No
         assert hint["action"] in state["view"]["legal_actions"]
         assert hint["seat"] == 0 and hint["deal"] == state["deal"] and hint["step"] == state["step"]
         assert hint["reason"]["de"] and hint["reason"]["en"] and hint["reason"]["de"] != hint["reason"]["en"]
+        assert hint["why"]["kind"] in {"forced", "search", "even", "rules"}
+        if hint["why"]["kind"] in {"search", "even"}:
+            assert hint["why"]["runner_up"] in state["view"]["legal_actions"] and hint["why"]["runner_up"] != hint["action"]
         again = call(learn_client, "POST", f"/api/tables/{table['id']}/hint", token)
         assert again.status_code == 200 and again.json() == hint  # the same moment: the hint already given, not computed again
         stored = svc(learn_client).db.get_deal(state["deal"])

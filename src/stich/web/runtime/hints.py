@@ -75,6 +75,19 @@ def compute_hint(job: BotJob) -> HintResult:
     return HintResult(action.code, mode, worlds, values)
 
 
+def why_facts(result: HintResult, texts: dict[int, str]) -> dict[str, Any]:
+    """The reason's facts, for a client that names the actions in its own words (``kind``: ``forced``, ``search``, ``even``, ``rules``)."""
+    if result.mode == "forced" or len(texts) == 1:
+        return {"kind": "forced"}
+    others = {code: value for code, value in result.values.items() if code != result.code and code in texts}
+    if result.code in result.values and others and result.worlds > 0:
+        second = max(others, key=lambda code: others[code])
+        margin = result.values[result.code] - others[second]
+        kind = "even" if margin < EVEN else "search"
+        return {"kind": kind, "worlds": result.worlds, "margin": round(margin, 1), "runner_up": texts[second]}
+    return {"kind": "rules"}
+
+
 def reason(result: HintResult, texts: dict[int, str]) -> dict[str, str]:
     """A one-line "why" in German and English from how the bot decided (``texts``: action code -> action text)."""
     chosen = texts[result.code]
@@ -171,6 +184,7 @@ async def table_hint(runtime: TableRuntime, identity: Identity | None) -> dict[s
         "bot": runtime.settings.hint_bot,
         "worlds": result.worlds,
         "reason": reason(result, texts),
+        "why": why_facts(result, texts),
     }
     async with runtime.lock:
         deal = runtime.deal

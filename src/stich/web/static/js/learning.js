@@ -3,7 +3,8 @@
 
 import { api, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { formatNumber, language, t } from "./i18n.js";
+import { cardName } from "./cards.js";
 import { actionLabel } from "./labels.js";
 import { evaluationContent } from "./results.js";
 
@@ -13,6 +14,21 @@ export function hintMark(seats, names) {
   const who = seats.map((seat) => names[seat] ?? String(seat)).join(", ");
   const text = t("learning.hint_mark", { names: who });
   return h("span", { class: "hint-mark", testid: "hint-mark", title: text, "aria-label": text, text: "💡" });
+}
+
+/** The hint's reason with the actions named as the page names them (the server's own sentence as a fallback). */
+function whyText(hint, gameName, phase, pack) {
+  const why = hint.why || {};
+  // a card is named by itself ("Herz Dame"), any other action by its button's label
+  const named = (text) => (/^play [CSHDT]/.test(text || "") ? cardName(text.slice(5), gameName, pack) : actionLabel(text, gameName, phase, pack));
+  const action = named(hint.action);
+  if (why.kind === "forced") return t("learning.why_forced", { action });
+  if (why.kind === "rules") return t("learning.why_rules", { action });
+  if (why.kind === "search" || why.kind === "even") {
+    const runner = named(why.runner_up);
+    return t(`learning.why_${why.kind}`, { action, runner, worlds: why.worlds, margin: formatNumber(why.margin) });
+  }
+  return hint.reason?.[language()] || hint.reason?.en || "";
 }
 
 /** The hint box of a table page: a button while it is the viewer's turn at a learning table, and the hint once given. */
@@ -50,7 +66,7 @@ export function createHintBox({ s, tableId, view, mySeat, gameName, pack }) {
           { class: "hint-answer", testid: "hint-answer" },
           h("strong", { text: `${t("learning.hint_says")} ${actionLabel(current.hint.action, gameName(), v.phase, pack())}` }),
           " ",
-          h("span", { class: "hint-why", testid: "hint-why", text: current.hint.reason?.[language()] || current.hint.reason?.en || "" }),
+          h("span", { class: "hint-why", testid: "hint-why", text: whyText(current.hint, gameName(), v.phase, pack()) }),
         )
       : current?.error
         ? h("p", { class: "muted small", testid: "hint-error", text: current.error })
