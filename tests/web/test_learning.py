@@ -51,6 +51,7 @@ def test_hint_at_a_learning_table_marks_the_deal(learn_client: TestClient) -> No
         assert hint["seat"] == 0 and hint["deal"] == state["deal"] and hint["step"] == state["step"]
         assert hint["reason"]["de"] and hint["reason"]["en"] and hint["reason"]["de"] != hint["reason"]["en"]
         assert hint["why"]["kind"] in {"forced", "search", "even", "rules"}
+        assert svc(learn_client).tables.bots.worker_pids()  # computed in a bot worker process, not on the event loop
         if hint["why"]["kind"] in {"search", "even"}:
             assert hint["why"]["runner_up"] in state["view"]["legal_actions"] and hint["why"]["runner_up"] != hint["action"]
         again = call(learn_client, "POST", f"/api/tables/{table['id']}/hint", token)
@@ -155,6 +156,8 @@ def test_play_a_finished_deal_again_with_the_same_cards(learn_client: TestClient
         end = play_as_seat(Reader(ws), ready=False)
     assert end["replay_of"] == first["deal"] and end["seed"] == first["seed"] and end["commitment"] != first["commitment"]
     record = call(learn_client, "GET", end["record_url"], token).json()
+    finished = call(learn_client, "GET", f"/api/tables/{replay_table['id']}", token).json()
+    assert finished["status"] == "finished" and finished["replay_of"] == first["deal"] and finished["learning"] is False
     assert record["deal"] == original["deal"] and record["dealer"] == original["dealer"] and record["context"] == original["context"]
     assert record["game"] == original["game"] and record["meta"]["replay_of"]["deal"] == first["deal"]
     assert verify_record(record, end["salt"], end["commitment"]).ok  # the replay's own commitment, to the original's seed

@@ -25,7 +25,7 @@ from stich.errors import OptionError
 from stich.web.api.services import Services, request_address, services
 from stich.web.api.session import current_identity, player
 from stich.web.deals.session_kinds import TableKind, kind_deals, kind_options, session_rules
-from stich.web.deals.table_options import learning_options
+from stich.web.deals.table_options import LEARNING, ReplayOf, learning_options
 from stich.web.guards.table_caps import Owner
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
@@ -288,6 +288,8 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
         "seats": [{"seat": s.seat, "kind": s.kind, "name": f"{s.bot} bot" if s.kind == "bot" else s.name, "bot": s.bot} for s in row.seats],
         "turn_seconds": row.turn_seconds,
         "continue_seconds": row.continue_seconds,
+        "learning": row.options.get(LEARNING) is True,
+        "replay_of": replay.deal if (replay := ReplayOf.from_options(row.options)) is not None else None,
     }
 
 
