@@ -47,6 +47,9 @@ def main() -> None:
         chat_per_minute_per_address=1_000_000,
         # The tests set their own turn clocks; a public table's default clock (120 s) would add its deadline to every wait.
         public_turn_seconds=None,
+        # Hints (issue 43) from a small fixed search, with room for the first one's start-up on a busy machine.
+        hint_bot="pimc:worlds=4",
+        hint_timeout_seconds=120.0,
     )
     make_server(create_app(settings), settings, args.host, args.port, log_level="warning").run()
 

@@ -46,6 +46,7 @@ from stich.web.api import (
     analysis,
     cards,
     history,
+    learning,
     lobby,
     people,
     quickstart,
@@ -208,6 +209,7 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
     app.include_router(cards.router)
     app.include_router(analysis.router)
     app.include_router(tournaments.router)
+    app.include_router(learning.router)
     app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     # Outermost first: a cross-site request is refused before its body is even read.
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, timeout=config.request_timeout_seconds)

@@ -47,6 +47,12 @@ class Settings:
     """Pause between the end of a deal and the next one."""
     stand_in_bot: str = "heuristic"
     """The bot that plays for a player who is away past the grace period."""
+    hint_bot: str = "pimc:worlds=40,time=3"
+    """The bot a learning table's hints ask (:mod:`stich.web.runtime.hints`): fixed worlds, capped at ``time`` seconds."""
+    hint_interval_seconds: float = 5.0
+    """Least time between two hints one seat computes (asking again for the same moment costs nothing)."""
+    hint_timeout_seconds: float = 20.0
+    """Longest a hint may take, waiting for a worker process included, before it is refused (503 ``hint``)."""
     max_message_bytes: int = 4096
     """Largest WebSocket message a client may send; larger ones are answered with an error."""
     login_max_failures: int = 5

@@ -11,6 +11,7 @@
 * :mod:`.history` – replays, a person's statistics and deals, the bots on offer (``/api/deals/{id}/replay``, ``/api/me/*``, ``/api/bots``);
 * :mod:`.ratings` – leaderboards and player profiles (``/api/ratings/{game}``, ``/api/players/{name}``);
 * :mod:`.cards` – the card pictures;
+* :mod:`.learning` – hints at learning tables, "play this deal again" and the comparison (issue 43);
 * :mod:`.table_socket` – the table WebSocket (``/ws/tables/{id}``), handed to the live table;
 * :mod:`.services` – the objects the composition root (:func:`stich.web.app.create_app`) builds
   and hands to every handler.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -25,6 +25,7 @@ from stich.errors import OptionError
 from stich.web.api.services import Services, request_address, services
 from stich.web.api.session import current_identity, player
 from stich.web.deals.session_kinds import TableKind, kind_deals, kind_options, session_rules
+from stich.web.deals.table_options import LEARNING, ReplayOf, learning_options
 from stich.web.guards.table_caps import Owner
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
@@ -70,6 +71,8 @@ class CreateTable(_Body):
     """Longest wait for every person's "Weiter" after a deal (``null``: see :mod:`stich.web.runtime.ready_wait`)."""
     rated: bool = False
     """Whether the table's complete deals change ratings (accounts only; decision 0055)."""
+    learning: bool = False
+    """Learning mode: hints on request (:mod:`stich.web.runtime.hints`); needs ``seat`` and ``bots`` (decision 0059)."""
 
 
 class JoinTable(_Body):
@@ -207,6 +210,8 @@ class CheckedTable:
     bots: str | None
     turn_seconds: int | None
     continue_seconds: int | None
+    options: dict[str, Any]
+    """The table's own options (:mod:`stich.web.deals.table_options`)."""
 
 
 def check_table(body: CreateTable, settings: Settings) -> CheckedTable:
@@ -229,7 +234,11 @@ def check_table(body: CreateTable, settings: Settings) -> CheckedTable:
     if turn is None and not body.private:
         turn = settings.public_turn_seconds
     wait = check_limit(body.continue_seconds, "continue_seconds", least, MAX_CONTINUE_SECONDS)
-    return CheckedTable(game, deals, bots, turn, wait)
+    try:
+        options = learning_options(body.learning, body.seat, bots, body.rated)
+    except ValueError as exc:
+        raise ApiError(422, "learning", str(exc)) from None
+    return CheckedTable(game, deals, bots, turn, wait, options)
 
 
 @router.post("/tables", status_code=201)
@@ -252,6 +261,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
             body.kind,
             body.rated,
         )
+        row = replace(row, options=table.options)
         runtime = await svc.tables.create(row, identity, request_address(request), table.bots)
     return runtime.summary(identity)
 
@@ -293,6 +303,8 @@ async def get_table(table_id: str, request: Request, invite: Annotated[str | Non
         "turn_seconds": row.turn_seconds,
         "continue_seconds": row.continue_seconds,
         "rated": row.rated,
+        "learning": row.options.get(LEARNING) is True,
+        "replay_of": replay.deal if (replay := ReplayOf.from_options(row.options)) is not None else None,
     }
 
 

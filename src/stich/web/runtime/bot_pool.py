@@ -73,11 +73,12 @@ import os
 import signal
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from stich.arena.duplicate import build_bot, parse_bot_spec
 from stich.bots.registry import register_bot, registered_bots
@@ -91,6 +92,8 @@ HEAVY_SECONDS = 0.5
 """A table whose previous decision took longer than this asks for heavy ones (a search); a table without one yet is light."""
 LIGHT_WINDOW = 30.0
 """Seconds after a light table's last request during which heavy decisions leave one process free (see the module's docstring)."""
+T = TypeVar("T")
+
 FALLBACK_BOT = "heuristic"
 """The bot that decides when a bot's own decision failed (its process died twice, or the bot raised)."""
 
@@ -138,6 +141,13 @@ class BotThinker(Protocol):
         """Stop thinking: waiting decisions are cancelled and worker processes ended."""
         ...
 
+    async def consult(self, job: BotJob, task: Callable[[BotJob], T]) -> T:
+        """``task(job)`` (a module-level function, so that it pickles) where the search bots think, in the table's fair share.
+
+        No fallback: a failure is raised to the caller (a hint, :mod:`stich.web.runtime.hints`, is refused, not made up).
+        """
+        ...
+
 
 @cache
 def _game(text: str) -> Game:
@@ -178,11 +188,20 @@ def _decide_in_worker(job: BotJob | PoolJob) -> Any:
     return job.run()
 
 
+def _consult_in_worker(task: Callable[[BotJob], Any], job: BotJob) -> Any:
+    """``task(job)`` in a worker process (:meth:`BotPool.consult`), ended like :func:`_decide_in_worker` if the server is gone."""
+    if _PARENT is not None and os.getppid() != _PARENT:  # pragma: no cover - the server was killed
+        os._exit(1)
+    return task(job)
+
+
 @dataclass
 class _Waiting:
     order: int
     job: BotJob | PoolJob
     answer: asyncio.Future[Any]
+    task: Callable[[BotJob], Any] | None = None
+    """What to run instead of the job's decision (:meth:`BotPool.consult`); ``None``: decide (or a :class:`PoolJob`'s ``run``)."""
 
 
 @dataclass
@@ -297,6 +316,13 @@ class BotPool:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def consult(self, job: BotJob, task: Callable[[BotJob], T]) -> T:
+        """``task(job)`` in a worker process, queued in the table's fair share like a decision; failures are raised."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        result: T = await self._queued(job, task)
+        return result
+
     def forget(self, table: str) -> None:
         """Drop the table's share once it has ended."""
         self._fair.forget(table)
@@ -319,12 +345,12 @@ class BotPool:
         return {pid for pid, process in processes.items() if process.is_alive()}
 
     # ------------------------------------------------------------- internals
-    async def _queued(self, job: BotJob | PoolJob) -> Any:
+    async def _queued(self, job: BotJob | PoolJob, task: Callable[[BotJob], Any] | None = None) -> Any:
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._order += 1
         if not self._fair.heavy(job.table):
             self._light_asked = time.monotonic()
-        self._fair.add(_Waiting(self._order, job, answer))
+        self._fair.add(_Waiting(self._order, job, answer, task))
         self._dispatch()
         return await answer
 
@@ -348,7 +374,11 @@ class BotPool:
             heavy = self._fair.heavy(item.job.table)
             generation = self._generation
             try:
-                future = self._pool().submit(_decide_in_worker, item.job)
+                if item.task is None:
+                    future = self._pool().submit(_decide_in_worker, item.job)
+                else:
+                    assert isinstance(item.job, BotJob)  # consult() queues bot jobs only
+                    future = self._pool().submit(_consult_in_worker, item.task, item.job)
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._renew(generation)
                 item.answer.set_exception(BrokenProcessPool(str(exc)))

@@ -39,19 +39,21 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from stich.arena.duplicate import parse_bot_spec
 from stich.cards import Card
 from stich.core.game import Game, Observation, State
 from stich.core.records import deal_record, dumps_record
-from stich.core.registry import game_from_string, session_class
+from stich.core.registry import game_from_string
+from stich.core.registry import session_class as game_session_class
 from stich.core.session import Session
 from stich.errors import NotationError, StichError
 from stich.tournaments.standings import outcome_from
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.ratings import SeatHolder, rated_deal
 from stich.web.deals.session_kinds import forced_seat, session_rules
+from stich.web.deals.table_options import LEARNING, ReplayOf, first_deal_fair, session_class
 from stich.web.guards.names import name_key
 from stich.web.guards.table_caps import Owner, check_bot_level, is_search_bot
 from stich.web.identity import Identity
@@ -106,6 +108,8 @@ class CurrentDeal:
     """Seats a stand-in played for while their person was away (the deal is marked and not counted as theirs)."""
     timed_out_moves: list[tuple[int, int]] = field(default_factory=list)
     """``(step, seat)`` of the single moves a stand-in made because a present player's turn clock ran out (issue 40)."""
+    hints: set[int] = field(default_factory=set)
+    """Seats that were given a hint in this deal (:mod:`stich.web.runtime.hints`; the record's ``meta.hints``)."""
 
 
 @dataclass(frozen=True)
@@ -130,15 +134,14 @@ class Decision:
     code: int
 
 
-def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int]) -> Session:
-    """The game's session whose deal ``i`` is dealt from ``seeds[i]`` (the committed seeds) instead of a derived seed."""
-    base = session_class(game.name)
+def _session_with_seeds(game: Game, deals: int, seeds: Mapping[int, int], replay: ReplayOf | None = None) -> Session:
+    """The game's session whose deal ``i`` is dealt from ``seeds[i]`` (the committed seeds) instead of a derived seed.
 
-    def deal_seed(self: Session, index: int) -> int:
-        return seeds[index]
-
-    cls = type(f"Table{base.__name__}", (base,), {"deal_seed": deal_seed, "__module__": __name__})
-    return cast(Session, cls(game, 0, deals))
+    A replay table's first deal also takes the original deal's dealer and
+    context (:func:`stich.web.deals.table_options.session_class`).
+    """
+    cls = session_class(game_session_class(game.name), seeds, replay)
+    return cls(game, 0, deals)
 
 
 class TableHost(Protocol):
@@ -189,6 +192,12 @@ class TableRuntime:
         self.seats = [Seat.from_row(seat) for seat in row.seats]
         self.turn_seconds = row.turn_seconds
         self.continue_seconds = row.continue_seconds
+        self.options: dict[str, Any] = dict(row.options)
+        """The table's own options (``learning``, ``replay_of``: :mod:`stich.web.deals.table_options`)."""
+        self.replay = ReplayOf.from_options(self.options)
+        """The finished deal this table plays again, or ``None``."""
+        self.hint_desk: Any = None
+        """The seats' hint state (:class:`stich.web.runtime.hints.HintDesk`), made at the first hint."""
         self.clock = TurnClock(row.turn_seconds)
         """The turn timer of the person to move (:mod:`stich.web.runtime.turn_clock`)."""
         self.ready_wait: ReadyWait | None = None
@@ -303,6 +312,8 @@ class TableRuntime:
             "rules": session_rules(self.game, self.deals_requested, self.kind),
             "turn_seconds": self.turn_seconds,
             "continue_seconds": self.continue_seconds,
+            "learning": self.options.get(LEARNING) is True,
+            "replay_of": self.replay.deal if self.replay is not None else None,
         }
 
     def invite_path(self) -> str:
@@ -701,7 +712,7 @@ class TableRuntime:
             conn.seat = self.seat_of(conn.identity)
         if full:
             self.status = "playing"
-            self.session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
+            self.session = _session_with_seeds(self.game, self.deals_requested, self.seeds, self.replay)
             self.next_deal_at = 0.0
             self.wake.set()
         self._broadcast_table()
@@ -740,7 +751,9 @@ class TableRuntime:
             await self._finish_table()
             return
         if session.pending is None or self._pending_fair is None:
-            self._pending_fair = duplicate_commitment(self.duplicate, session.deal_index) or Commitment.fresh()
+            self._pending_fair = duplicate_commitment(self.duplicate, session.deal_index) or first_deal_fair(
+                self.options, session.deal_index
+            )
             self.seeds[session.deal_index] = self._pending_fair.seed
         fair = self._pending_fair
         state = session.next_deal()
@@ -774,6 +787,10 @@ class TableRuntime:
         }
         if self.duplicate is not None:
             meta["tournament"] = tournament_meta(self.duplicate, self.deals_requested)
+        if deal.hints:
+            meta["hints"] = sorted(deal.hints)
+        if self.replay is not None and deal.number == 0:
+            meta["replay_of"] = self.replay.to_json()
         return deal_record(state, players=[seat.player_name(i) for i, seat in enumerate(self.seats)], meta=meta)
 
     async def _finish_deal(self) -> None:
@@ -817,6 +834,8 @@ class TableRuntime:
                 "record_url": f"/api/deals/{deal.id}/record",
                 "stand_in_seats": record["meta"]["stand_in_seats"],
                 "timed_out_moves": record["meta"]["timed_out_moves"],
+                "hints": record["meta"].get("hints", []),
+                "replay_of": record["meta"]["replay_of"]["deal"] if "replay_of" in record["meta"] else None,
             }
         )
         if session.is_over():
@@ -938,7 +957,7 @@ class TableRuntime:
     # ------------------------------------------------------------- restore
     def restore(self, deals: Iterable[DealRow]) -> None:
         """Rebuild a running table from its stored deals by replaying every stored action."""
-        session = _session_with_seeds(self.game, self.deals_requested, self.seeds)
+        session = _session_with_seeds(self.game, self.deals_requested, self.seeds, self.replay)
         self.session = session
         rows = list(deals)
         for position, deal in enumerate(rows):
@@ -970,7 +989,7 @@ class TableRuntime:
             else:
                 self.state = state
                 fair = Commitment(deal.seed, deal.salt, deal.commitment)
-                self.deal = CurrentDeal(deal.id, deal.number, fair, set(deal.stand_in_seats), list(deal.timed_out_moves))
+                self.deal = CurrentDeal(deal.id, deal.number, fair, set(deal.stand_in_seats), list(deal.timed_out_moves), set(deal.hints))
         now = time.monotonic()
         for index, info in enumerate(self.seats):
             if info.kind == "human":

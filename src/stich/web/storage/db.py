@@ -9,10 +9,11 @@ is dialect-neutral: SQLite by default, PostgreSQL through
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,8 @@ class TableRow:
     """The kind its creator asked for (``free``, ``list``); ``None``: derived from game and deals (issue 40, defect 7)."""
     rated: bool = False
     """Whether its deals change ratings (issue 44, decision 0055)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The table's own options (``learning``, ``replay_of``: :mod:`stich.web.deals.table_options`); stored as JSON."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ class DealRow:
     """Seats a stand-in bot made one of ``actions`` for while they were away (only when the actions are asked for)."""
     timed_out_moves: tuple[tuple[int, int], ...] = ()
     """``(position, seat)`` of the actions a stand-in made because the seat's turn clock ran out (issue 40)."""
+    hints: tuple[int, ...] = ()
+    """Seats given a hint in this deal (learning tables: :mod:`stich.web.runtime.hints`)."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,7 @@ def _deal_row(deal: Deal, actions: Sequence[DealAction] = ()) -> DealRow:
         tuple((a.seat, a.action) for a in actions),
         tuple(sorted({a.seat for a in actions if a.stand_in and not a.timed_out})),
         tuple((a.position, a.seat) for a in actions if a.timed_out),
+        tuple(json.loads(deal.hints)) if deal.hints else (),
     )
 
 
@@ -332,6 +338,7 @@ class Database:
                     continue_seconds=table.continue_seconds,
                     kind=table.kind,
                     rated=table.rated,
+                    table_options=json.dumps(dict(table.options), sort_keys=True) if table.options else None,
                 )
             )
             db.flush()
@@ -382,6 +389,7 @@ class Database:
                 t.lease_epoch,
                 t.kind,
                 t.rated,
+                json.loads(t.table_options) if t.table_options else {},
             )
             for t in tables
         ]
@@ -494,6 +502,16 @@ class Database:
             done = bool(first and rated is not None and rate_deal(db, deal_id, rated))
             db.commit()
             return done
+
+    def mark_hint(self, deal_id: int, seat: int, fence: Fence | None = None) -> None:
+        """Note that ``seat`` was given a hint in deal ``deal_id`` (refused with :class:`StaleOwner` past ``fence``)."""
+        with self._write() as db:
+            _check_fences(db, () if fence is None else (fence,))
+            deal = db.get(Deal, deal_id)
+            if deal is not None:
+                seats = set(json.loads(deal.hints)) if deal.hints else set()
+                deal.hints = json.dumps(sorted(seats | {seat}))
+            db.commit()
 
     def get_deal(self, deal_id: int) -> DealRow | None:
         """One deal (without its actions), or ``None`` (also for an id no database integer can hold)."""

@@ -95,6 +95,8 @@ class GameTable(Base):
     """The table this finished table's "Revanche" opened (issue 44), set once; ``NULL``: none yet."""
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether its deals change ratings (issue 44, decision 0055): asked for at creation, accounts and bots only."""
+    table_options: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The table's own options as a JSON object (``learning``, ``replay_of``; decision 0059); ``NULL``: none."""
 
 
 class TableSeat(Base):
@@ -131,6 +133,8 @@ class Deal(Base):
     """``playing`` or ``finished``."""
     record: Mapped[str | None] = mapped_column(Text)
     """The deal record (``stich.core.records`` format) as JSON text, once finished."""
+    hints: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Seats given a hint in this deal as a JSON list (learning tables, decision 0059); ``NULL``: none."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -122,6 +122,7 @@ function createForm(gamesData, bots, keep, onForget) {
   const isPrivate = h("input", { type: "checkbox", id: "create-private" });
   const isRated = h("input", { type: "checkbox", id: "create-rated", testid: "create-rated" });
   const sit = h("input", { type: "checkbox", id: "create-sit", checked: true });
+  const learning = h("input", { type: "checkbox", id: "create-learning", testid: "create-learning" });
   const botFill = h(
     "select",
     { id: "create-bots", testid: "create-bots" },
@@ -230,6 +231,7 @@ function createForm(gamesData, bots, keep, onForget) {
         }
         const body = limits.apply(requestBody());
         if (botFill.value) body.bots = botFill.value;
+        if (learning.checked) body.learning = true; // the server asks for a seat and bots (422 "learning" otherwise)
         submit.disabled = true;
         try {
           const table = await api("/api/tables", { method: "POST", body });
@@ -259,6 +261,7 @@ function createForm(gamesData, bots, keep, onForget) {
     h("label", { class: "check" }, sit, " ", t("lobby.sit_down")),
     h("label", { class: "check" }, isPrivate, " ", t("lobby.private_hint"), carried("private", Boolean(keep.private))),
     h("label", { class: "check" }, isRated, " ", t("lobby.rated_hint"), " ", h("span", { class: "muted small", text: t("lobby.rated_accounts") })),
+    h("label", { class: "check" }, learning, " ", t("learning.mode")),
     optionsBox,
     error,
     submit,

@@ -13,6 +13,7 @@ import { groupHand } from "../table/hand.js";
 import { standInMark } from "../absence.js";
 import { namedTrickCard, trickEnds, trickSeats, trickStep } from "../table/trick_list.js";
 import { createAnalysis } from "./replay_analysis.js";
+import { compareBox, playAgainBox } from "../learning.js";
 
 /** The replay page. */
 export function mount(root, { params, query }) {
@@ -24,6 +25,7 @@ export function mount(root, { params, query }) {
   let step = Number(query.get("step")) || 0;
   let alive = true;
   const analysis = createAnalysis(dealId, inviteQuery, () => render(), { autostart: query.get("analyse") === "1" });
+  let learned = null; // "play again" and the comparison with the original, made once the deal is loaded
 
   const container = h("section", { class: "page replay-page", testid: "replay" });
   root.replaceChildren(container);
@@ -125,6 +127,8 @@ export function mount(root, { params, query }) {
       h("div", { class: "replay-grid" }, hands),
       atEnd ? h("section", { class: "card-panel replay-eval" }, h("h2", { text: t("result.heading") }), evaluationContent(data.result, { gameName: game, names: nm, mySeat: null, lines: data.result_lines || [] })) : null,
       analysis.panel(step, go, { gameName: game, pack }),
+      learned?.compare,
+      learned?.again,
       h("p", {}, h("a", { class: "button small ghost", href: `/api/deals/${dealId}/record${inviteQuery}`, download: `stich-deal-${dealId}.json`, text: t("result.record") })),
     );
   }
@@ -132,6 +136,7 @@ export function mount(root, { params, query }) {
   api(`/api/deals/${encodeURIComponent(dealId)}/replay${inviteQuery}`)
     .then((answer) => {
       data = answer;
+      learned = { again: playAgainBox(dealId, { names: names(), inviteQuery }), compare: compareBox(dealId, { gameName: gameName(), names: names(), inviteQuery }) };
       step = Math.min(step, last());
       render();
     })

@@ -28,6 +28,7 @@ import { createHead } from "../table/head.js";
 import { createNotices } from "../table/notices.js";
 import { createEvaluationView } from "../table/evaluation_view.js";
 import { createControls } from "../table/controls.js";
+import { createHintBox, renderTableMarks } from "../learning.js";
 import { createSeatRequests } from "../table/seat_requests.js";
 import { createTrickDialog } from "../table/trick_list.js";
 import { createFinalStandings } from "../table/final_standings.js";
@@ -80,6 +81,7 @@ export function mount(root, { params, query }) {
   const inviteBox = h("div", { class: "invite-box" }, h("label", { class: "small muted", text: "" }), inviteInput, copyButton);
   const notice = h("div", { class: "notice", role: "alert", hidden: true });
   const rulesLine = h("p", { class: "table-rules muted small", testid: "table-rules" });
+  const marksLine = h("p", { class: "table-marks small", testid: "table-marks", hidden: true });
   const forcedBox = h("div", { class: "forced-note", testid: "forced-note", role: "status", hidden: true });
   const absenceNote = h("div", { class: "notice absence-note", testid: "absence-note", role: "status", hidden: true });
   const presenceLine = noticeLine();
@@ -99,6 +101,7 @@ export function mount(root, { params, query }) {
   const actions = h("div", { class: "actions", testid: "actions", role: "group" });
   const confirmBox = h("div", { class: "confirm-box", testid: "confirm-box", role: "alertdialog", hidden: true });
   const hand = h("div", { class: "hand", testid: "hand", role: "group" });
+  const hintBox = createHintBox({ s, tableId, view: () => view(), mySeat: () => mySeat(), gameName: () => gameName(), pack: () => pack() });
   handKeys(hand);
 
   const infoPanel = h("section", { class: "card-panel info-panel" });
@@ -111,7 +114,7 @@ export function mount(root, { params, query }) {
   const layout = h(
     "div",
     { class: "table-layout", testid: "table-layout" },
-    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions), hand),
+    h("div", { class: "play-area" }, felt, h("div", { class: "controls" }, turn, forcedBox, prompt, confirmBox, actions, hintBox.element), hand),
     side,
   );
   const page = h(
@@ -119,6 +122,7 @@ export function mount(root, { params, query }) {
     { class: "page table-page" },
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title, dealInfo, watching), h("div", { class: "table-head-side" }, connection, retryButton, inviteBox)),
     rulesLine,
+    marksLine,
     notice,
     // notices float over the table: they never push the felt or the hand down (issue 40, defect 3)
     h("div", { class: "table-notices", testid: "table-notices" }, absenceNote, presenceLine.element),
@@ -178,7 +182,7 @@ export function mount(root, { params, query }) {
           if (s.sheet.has(deal.id)) return;
           try {
             const record = await api(`${deal.record_url}${inviteQuery}`);
-            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [] });
+            s.sheet.set(deal.id, { deal: deal.id, number: deal.number, result: record.result, recordUrl: deal.record_url, standIn: record.meta?.stand_in_seats || [], timedOut: record.meta?.timed_out_moves || [], hints: record.meta?.hints || [] });
           } catch {
             /* a record that cannot be read leaves its row out */
           }
@@ -249,7 +253,7 @@ export function mount(root, { params, query }) {
       case "deal_end":
         s.lastEnd = msg;
         s.evalHidden = false;
-        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [] });
+        s.sheet.set(msg.deal, { deal: msg.deal, number: msg.number, result: msg.result, recordUrl: msg.record_url, standIn: msg.stand_in_seats || [], timedOut: msg.timed_out_moves || [], hints: msg.hints || [] });
         break;
       case "table_end":
         s.tableEnd = msg;
@@ -390,6 +394,8 @@ export function mount(root, { params, query }) {
     renderForced();
     renderAbsence();
     renderConfirm();
+    hintBox.renderHint(render);
+    renderTableMarks(marksLine, s.summary);
     const forced = s.dealStart?.forced && s.state?.deal === s.dealStart.deal ? s.dealStart.forced : null;
     renderInfo(infoPanel, { view: view(), gameName: gameName(), names: nm, pack: pack(), forced, mySeat: mySeat() });
     const rows = [...s.sheet.values()].sort((a, b) => a.number - b.number);

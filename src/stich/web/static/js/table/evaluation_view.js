@@ -5,6 +5,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { evaluationContent, gameNumber } from "../results.js";
 import { mustContinue, waitingLine } from "./ready.js";
+import { compareBox, playAgainBox } from "../learning.js";
 
 /** The evaluation box of one table page. */
 export function createEvaluationView(ctx) {
@@ -15,6 +16,8 @@ export function createEvaluationView(ctx) {
     s.evalHidden = true;
     render();
   }
+
+  let learned = { deal: null, again: null, compare: null }; // made once per deal: the comparison asks the server
 
   function renderEvaluation() {
     const end = s.lastEnd;
@@ -35,11 +38,14 @@ export function createEvaluationView(ctx) {
     const home = running ? side : felt;
     if (evaluation.parentNode !== home) (running ? side.prepend(evaluation) : felt.append(evaluation));
     evaluation.classList.toggle("docked", Boolean(running));
+    if (learned.deal !== end.deal) {
+      learned = { deal: end.deal, again: playAgainBox(end.deal, { names: names(), inviteQuery }), compare: end.replay_of ? compareBox(end.deal, { gameName: gameName(), names: names(), inviteQuery }) : null };
+    }
     replace(
       evaluation,
       h("div", { class: "eval-top" }, h("h2", { testid: "eval-title", text: endNumber === null ? t("result.title_redeal") : t("result.title", { n: endNumber }) }), h("button", { type: "button", class: "ghost small close", testid: "eval-close", "aria-label": t("common.close"), text: "✕", onclick: () => continueAfter(end) })),
       // only the body scrolls: the title with its ✕ and the actions below stay in view (issue 40, defect 2)
-      h("div", { class: "eval-body", testid: "eval-body" }, evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null })),
+      h("div", { class: "eval-body", testid: "eval-body" }, evaluationContent(end.result || {}, { gameName: gameName(), names: names(), mySeat: mySeat(), lines: end.result_lines || [], totals: end.totals || null }), learned.compare, learned.again),
       h(
         "div",
         { class: "eval-links" },

@@ -6,6 +6,7 @@ import { contractLabel, eventText, partyLabel } from "../labels.js";
 import { dealSummary, gameNumber } from "../results.js";
 import { forcedWhy } from "../session_rules.js";
 import { standInMark, timeoutMark } from "../absence.js";
+import { hintMark } from "../learning.js";
 
 /** Doppelkopf's call levels as the public facts count them (1 = Re/Kontra, 2 = keine 90 ... 5 = schwarz). */
 const CALL_WORDS = ["", "", "keine90", "keine60", "keine30", "schwarz"];
@@ -85,7 +86,7 @@ export function renderSheet(container, { rows, totals, names, mySeat, gameName, 
                   "tr",
                   {},
                   h("td", { testid: "sheet-number", text: String(gameNumber(rows, row.number, row.result) ?? "–") }),
-                  h("td", {}, h("a", { href: `#/replay/${row.deal}${inviteQuery}`, class: "sheet-replay", title: t("sheet.replay"), text: dealSummary(gameName, row.result, names) || t("sheet.deal") }), standInMark(row.standIn, names), timeoutMark(row.timedOut, names)),
+                  h("td", {}, h("a", { href: `#/replay/${row.deal}${inviteQuery}`, class: "sheet-replay", title: t("sheet.replay"), text: dealSummary(gameName, row.result, names) || t("sheet.deal") }), standInMark(row.standIn, names), timeoutMark(row.timedOut, names), hintMark(row.hints, names)),
                   (row.result?.scores || []).map((score, i) => h("td", { class: ["num", score > 0 && "plus", score < 0 && "minus", mine(i)], text: formatNumber(score) })),
                 ),
               )
