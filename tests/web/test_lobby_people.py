@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -11,7 +10,7 @@ from fastapi.testclient import TestClient
 from stich.web.identity import Identity
 from stich.web.runtime.online import OnlineBoard
 
-from .helpers import call, create_table, make_settings, new_guest, running, session_token
+from .helpers import call, create_table, make_settings, new_guest, run_async, running, session_token
 
 pytestmark = pytest.mark.both_databases
 
@@ -50,7 +49,7 @@ def test_the_board_counts_people_seen_within_the_window() -> None:
         await board.gone(bert)
         assert (await board.snapshot()).count == 0
 
-    asyncio.run(steps())
+    run_async(steps())  # on a thread of its own: an earlier test of this process may leave a loop running on this one
 
 
 def test_who_is_online_counts_the_pages_that_pinged(client: TestClient) -> None:
