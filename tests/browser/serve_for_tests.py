@@ -45,6 +45,11 @@ def main() -> None:
         login_max_failures_per_address=100_000,
         chat_burst_per_address=100_000,
         chat_per_minute_per_address=1_000_000,
+        # The lobby's write limits (issue 44): per address, and per client too, since a browser without a session counts as its address.
+        action_limit=100_000,
+        action_limit_per_address=100_000,
+        online_ping_limit=100_000,
+        online_ping_limit_per_address=100_000,
         # The tests set their own turn clocks; a public table's default clock (120 s) would add its deadline to every wait.
         public_turn_seconds=None,
         # Hints (issue 43) from a small fixed search, with room for the first one's start-up on a busy machine.

@@ -8,7 +8,7 @@ stored actions; at shutdown it stops the tables' background tasks.
 ``TestClient``.  ``docs/web.md`` describes the API and the protocol.
 
 This is the one composition root (decision 0042): the only place that builds the
-database, the login limiter, the password hasher and the table manager (or the
+database, the login and action limiters, the password hasher and the table manager (or the
 cluster's, with ``redis_url``) and hands them down, to the routes through
 :class:`~stich.web.api.services.Services` and to the runtime as constructor
 arguments.  Nothing below it reads a global.
@@ -57,6 +57,7 @@ from stich.web.api import (
     tournaments,
 )
 from stich.web.api.services import Services
+from stich.web.guards.action_limits import ActionLimiter, ActionLimits
 from stich.web.guards.cross_site import CrossSiteGuard
 from stich.web.guards.login_limit import LoginLimiter, LoginLimits
 from stich.web.guards.passwords import Passwords
@@ -102,20 +103,26 @@ def _log_refusal(request: Request, status: int, field: str, message: str) -> Non
     log.log(level, "refused %s %s from %s: %d %s: %s", request.method, request.url.path, peer, status, field, message)
 
 
-async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, LoginLimits, LoginLimits, OnlineBoardLike]:
-    """The table manager, login and sign-up limiters and online board of one process, or of one worker among several (``redis_url``)."""
+Limits = tuple[LoginLimits, LoginLimits, ActionLimits]
+"""The login, sign-up and action limiters."""
+
+
+async def _tables_and_limits(config: Settings, db: Database) -> tuple[TableManager, Limits, OnlineBoardLike]:
+    """The table manager, login, sign-up and action limiters and online board of one process or one worker of several (``redis_url``)."""
     accounts, window = config.accounts_per_address, config.accounts_window_seconds
     if not config.redis_url:
         limiter = LoginLimiter(config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
-        return TableManager(config, db), limiter, LoginLimiter(accounts, window, accounts), OnlineBoard(config.online_seconds)
+        limits: Limits = (limiter, LoginLimiter(accounts, window, accounts), ActionLimiter(config))
+        return TableManager(config, db), limits, OnlineBoard(config.online_seconds)
     from stich.web.cluster.manager import ClusterTableManager, connect_redis
     from stich.web.cluster.online import SharedOnlineBoard
-    from stich.web.cluster.shared_limits import RedisLoginLimiter
+    from stich.web.cluster.shared_limits import RedisActionLimiter, RedisLoginLimiter
 
     redis = await connect_redis(config.redis_url)
     shared = RedisLoginLimiter(redis, config.login_max_failures, config.login_window_seconds, config.login_max_failures_per_address)
     signups = RedisLoginLimiter(redis, accounts, window, accounts, kind="accounts")
-    return ClusterTableManager(config, db, redis), shared, signups, SharedOnlineBoard(redis, config.online_seconds)
+    limits = (shared, signups, RedisActionLimiter(redis, config))
+    return ClusterTableManager(config, db, redis), limits, SharedOnlineBoard(redis, config.online_seconds)
 
 
 def create_app(settings: Settings | None = None, passwords: Passwords | None = None) -> FastAPI:
@@ -127,13 +134,13 @@ def create_app(settings: Settings | None = None, passwords: Passwords | None = N
         db = Database(config.resolved_database_url())
         await asyncio.to_thread(db.migrate)
         await asyncio.to_thread(preload_builtin_bots)  # before any lease or socket: the first search table costs no pause
-        manager, limiter, signups, online = await _tables_and_limits(config, db)
+        manager, (limiter, signups, actions), online = await _tables_and_limits(config, db)
         manager.load()
         hasher = passwords if passwords is not None else await asyncio.to_thread(Passwords)
         hasher.open_pool(config.password_hash_workers, config.password_hash_queue)
         run = getattr(manager.bots, "run", None)  # the bot pool's worker processes; a thread where the thinker has none
         analyses = DealAnalyses(db, run, forget=manager.bots.forget, max_running=config.max_analyses, budget=config.analysis_budget)
-        app.state.services = Services(config, db, limiter, hasher, manager, signups, online, analyses)
+        app.state.services = Services(config, db, limiter, hasher, manager, signups, actions, online, analyses)
         manager.start()
         try:
             yield

@@ -147,6 +147,16 @@ class Settings:
     """How long after a page of a person was last seen they count as online (pages ping every 30 s; :mod:`stich.web.runtime.online`)."""
     max_friends: int = 200
     """Most accounts one account may list as friends."""
+    action_window_seconds: float = 60.0
+    """The sliding window of the lobby's write-request limits (:mod:`stich.web.guards.action_limits`)."""
+    action_limit: int = 20
+    """Requests of one action kind (friends, invites, quickstart, rematch, tournaments, again, analysis) per session within the window."""
+    action_limit_per_address: int = 60
+    """Requests of one action kind per client address, over all its sessions, within :attr:`action_window_seconds`."""
+    online_ping_limit: int = 10
+    """Online pings (``POST /api/online``) per session within :attr:`action_window_seconds` (a page pings every 30 s)."""
+    online_ping_limit_per_address: int = 300
+    """Online pings per client address within :attr:`action_window_seconds` (many people may share one address)."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use (the default file when none is set)."""
@@ -163,6 +173,11 @@ class Settings:
             raise ValueError("the login rate limit needs at least one attempt and a positive window")
         if self.online_seconds <= 0 or self.max_friends < 1:
             raise ValueError("online_seconds must be positive and max_friends at least 1")
+        if (
+            self.action_window_seconds <= 0
+            or min(self.action_limit, self.action_limit_per_address, self.online_ping_limit, self.online_ping_limit_per_address) < 1
+        ):
+            raise ValueError("action_window_seconds must be positive and the action and online ping limits at least 1")
         if self.accounts_per_address < 1 or self.accounts_window_seconds <= 0:
             raise ValueError("accounts_per_address must be at least 1 and accounts_window_seconds positive")
         if self.password_hash_workers < 1 or self.password_hash_queue < 0:

@@ -32,7 +32,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from stich.web.api.lobby import visible_deal
-from stich.web.api.services import services
+from stich.web.api.services import count_action, services
 from stich.web.api.session import current_identity
 from stich.web.protocol import ApiError
 from stich.web.runtime.analyses import DealAnalyses
@@ -83,6 +83,7 @@ async def start_analysis(
     deal_id: int, request: Request, seat: SeatQuery = None, invite: InviteQuery = None
 ) -> dict[str, Any] | JSONResponse:
     """Start (or find) the analysis of one of your seats in a finished deal: 200 when done, 202 with its progress."""
+    await count_action(request, "analysis", await current_identity(request))
     deal, seat, session_id = await _owned(request, deal_id, seat, invite)
     analyses = _analyses(request)
     kept = await analyses.stored(deal.id, seat)

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stich.core.registry import game_from_string
 from stich.web.api.lobby import visible_deal
-from stich.web.api.services import request_address, services
+from stich.web.api.services import count_action, request_address, services
 from stich.web.api.session import current_identity, player
 from stich.web.deals.table_options import REPLAY_OF, ReplayOf, check_game, learning_options, replay_of_record
 from stich.web.identity import Identity
@@ -89,6 +89,7 @@ async def play_again(
 ) -> dict[str, Any]:
     """A new table dealing the finished deal ``deal_id`` again (same seed, dealer and context); you sit in ``seat``."""
     svc = services(request)
+    await count_action(request, "again", await current_identity(request))
     deal = await visible_deal(request, deal_id, invite)
     record = _finished_record(deal)
     original = await asyncio.to_thread(svc.db.get_table, deal.table_id)

@@ -26,9 +26,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stich.web.api.accounts import NAME_FIELD_LENGTH, check_name
 from stich.web.api.lobby import row_may_see
-from stich.web.api.services import services
+from stich.web.api.services import count_action, services
 from stich.web.api.session import current_identity
 from stich.web.api.table_end import seat_of
+from stich.web.guards.action_limits import ONLINE
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
 from stich.web.storage import social
@@ -62,6 +63,7 @@ async def _account(request: Request) -> Identity:
 async def ping(request: Request) -> dict[str, Any]:
     """A page of the asker is open: on the online board for ``online_seconds``."""
     identity = await current_identity(request)
+    await count_action(request, ONLINE, identity)
     if identity is not None:
         await services(request).online.seen(identity)
     return {"ok": True}
@@ -111,6 +113,7 @@ async def add_friend(body: NameBody, request: Request) -> dict[str, Any]:
     svc = services(request)
     identity = await _account(request)
     assert identity.user_id is not None
+    await count_action(request, "friends", identity)
     name = check_name(body.name)
     found = await asyncio.to_thread(social.find_account, svc.db, name)
     if found is None:
@@ -131,6 +134,7 @@ async def remove_friend(name: Annotated[str, Path(min_length=1, max_length=NAME_
     svc = services(request)
     identity = await _account(request)
     assert identity.user_id is not None
+    await count_action(request, "friends", identity)
     found = await asyncio.to_thread(social.find_account, svc.db, check_name(name))
     if found is None or not await asyncio.to_thread(social.remove_friend, svc.db, identity.user_id, found[0]):
         raise ApiError(404, "name", "not on your friends list")
@@ -144,6 +148,7 @@ async def invite_friend(table_id: str, body: NameBody, request: Request) -> dict
     svc = services(request)
     identity = await _account(request)
     assert identity.user_id is not None
+    await count_action(request, "invites", identity)
     row = await asyncio.to_thread(svc.db.get_table, table_id)
     if row is None or not row_may_see(row, identity, None):
         raise ApiError(404, "table", "no such table")

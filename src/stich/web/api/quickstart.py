@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stich.core.registry import game_names
 from stich.web.api.lobby import CreateTable, check_table
-from stich.web.api.services import Services, request_address, services
-from stich.web.api.session import player
+from stich.web.api.services import Services, count_action, request_address, services
+from stich.web.api.session import current_identity, player
 from stich.web.api.table_end import seat_of
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
@@ -79,6 +79,7 @@ async def _join(svc: Services, row: TableRow, identity: Identity) -> dict[str, A
 async def quickstart(body: QuickStart, request: Request, response: Response) -> dict[str, Any]:
     """Seat the asker at an open table of people playing ``game``, or open one (see the module)."""
     svc = services(request)
+    await count_action(request, "quickstart", await current_identity(request))
     if body.game not in game_names():
         raise ApiError(422, "game", f"unknown game {body.game!r}; available: {', '.join(game_names())}")
     checked = check_table(CreateTable(game=body.game, seat=0), svc.settings)

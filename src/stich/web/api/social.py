@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from stich.web.api.services import services
+from stich.web.api.services import count_action, services
 from stich.web.api.session import current_identity, player
 from stich.web.identity import Identity
 from stich.web.protocol import ApiError
@@ -75,6 +75,7 @@ async def accept_invite(invite_id: int, request: Request, response: Response) ->
     """Take the seat the notice keeps (or the first free one): the table's summary, as after ``join``; 404 ``invite`` for no such notice."""
     svc = services(request)
     identity = await _identity(request)
+    await count_action(request, "invites", identity)
     invite = await asyncio.to_thread(social.find_invite, svc.db, invite_id, identity.user_id, identity.session_id)
     if invite is None:
         raise ApiError(404, "invite", "no such invite")
@@ -103,6 +104,7 @@ async def decline_invite(invite_id: int, request: Request) -> dict[str, Any]:
     """Drop the notice; 404 ``invite`` for no such notice."""
     svc = services(request)
     identity = await _identity(request)
+    await count_action(request, "invites", identity)
     if await asyncio.to_thread(social.take_invite, svc.db, invite_id, identity.user_id, identity.session_id) is None:
         raise ApiError(404, "invite", "no such invite")
     return {"ok": True}

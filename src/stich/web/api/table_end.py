@@ -29,7 +29,7 @@ from fastapi import APIRouter, Query, Request, Response
 from stich.core.registry import game_from_string
 from stich.errors import StichError
 from stich.web.api.lobby import row_may_see
-from stich.web.api.services import Services, request_address, services
+from stich.web.api.services import Services, count_action, request_address, services
 from stich.web.api.session import current_identity
 from stich.web.deals.standings import sheet_csv, standings
 from stich.web.guards.table_caps import Owner
@@ -179,6 +179,7 @@ async def rematch(table_id: str, request: Request) -> dict[str, Any]:
     identity = await current_identity(request)
     if identity is None:
         raise ApiError(401, "session", "no session")
+    await count_action(request, "rematch", identity)
     row = await _visible_row(svc, table_id, identity, None)
     if not _member(row, identity):
         raise ApiError(403, "table", "only the people who sat at the table may open it again")

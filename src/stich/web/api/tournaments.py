@@ -31,7 +31,7 @@ from pydantic import Field, StrictInt
 
 from stich.tournaments.standings import closed_numbers, compute_standings, scoring_for, visible
 from stich.web.api.lobby import CreateTable, OptionValue, _Body, check_table
-from stich.web.api.services import Services, services
+from stich.web.api.services import Services, count_action, services
 from stich.web.api.session import current_identity, player
 from stich.web.deals.fairness import Commitment
 from stich.web.deals.session_kinds import TableKind
@@ -112,6 +112,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
     identity = await current_identity(request)
     if identity is None or identity.user_id is None:
         raise ApiError(401, "account", "log in with an account to organise a tournament")
+    await count_action(request, "tournaments", identity)
     name = _checked_name(body.name)
     if body.tables > MAX_TOURNAMENT_TABLES:
         raise ApiError(422, "tables", f"at most {MAX_TOURNAMENT_TABLES} tables per tournament")
@@ -327,6 +328,7 @@ async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]
 async def join_tournament(tournament_id: str, body: JoinTournament, request: Request, response: Response) -> dict[str, Any]:
     """Take the first free seat of the first table with room (a guest may play too)."""
     svc = services(request)
+    await count_action(request, "tournaments", await current_identity(request))
     loaded = await _load(svc, tournament_id)
     async with player(request, response) as identity:
         if loaded.row.status == "finished":
@@ -363,6 +365,7 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     """The organiser starts the tournament now: the bot takes every empty seat."""
     svc = services(request)
     identity = await current_identity(request)
+    await count_action(request, "tournaments", identity)
     row = (await _load(svc, tournament_id)).row
     if identity is None or row.organiser_id is None or identity.user_id != row.organiser_id:
         raise ApiError(403, "tournament", "only the organiser may start the tournament")

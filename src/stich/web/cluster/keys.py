@@ -79,3 +79,8 @@ def quota_owners(table_id: str) -> str:
 def sockets(key: str) -> str:
     """Hash of worker id -> open table sockets of one client, address or table (``key``: :meth:`.Ticket.counts`)."""
     return f"{PREFIX}sockets:{key}"
+
+
+def action(kind: str, who: str) -> str:
+    """Sorted set of the times of one action kind's requests by one client or address (``who``: ``client:...`` or ``address:...``)."""
+    return f"{PREFIX}action:{kind}:{who}"

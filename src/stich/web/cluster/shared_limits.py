@@ -8,6 +8,10 @@ Times are Redis's own clock (``TIME``), so workers with skewed clocks agree.
   :mod:`stich.web.guards.login_limit` as sorted sets of attempt times, per account
   name and address and per address; an attempt that succeeds or is never
   checked is taken back, as in one process.
+* Lobby write requests (:class:`RedisActionLimiter`): the sliding windows of
+  :mod:`stich.web.guards.action_limits`, per action kind and client and per
+  action kind and address, counted by the login script (a request is counted
+  in both windows or in neither).
 * Messages (:class:`SharedBudgets`): the token buckets of
   :mod:`stich.web.guards.socket_limits` (per client and per address, a minute's
   worth refilling evenly) as hashes; a message spends from both buckets or
@@ -20,6 +24,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from stich.web.cluster import keys
+from stich.web.guards.action_limits import limits_of
 from stich.web.guards.login_limit import Attempt
 from stich.web.guards.socket_limits import client_key
 from stich.web.identity import Identity
@@ -51,7 +56,7 @@ for _, key in ipairs(KEYS) do
 end
 return {1, now}
 """
-"""KEYS: name key, address key; ARGV: window ms, the two limits, a unique member.
+"""KEYS: name key, address key (or an action's client and address keys); ARGV: window ms, the two limits, a unique member.
 
 Returns ``{1, now}`` when counted, ``{0, ms to wait}`` when not.
 """
@@ -127,6 +132,25 @@ class RedisLoginLimiter:
     async def afailed(self, attempt: Attempt) -> None:
         """The attempt failed: it stays counted in Redis, and this process need not remember it any more."""
         self._members.pop(attempt, None)
+
+
+class RedisActionLimiter:
+    """:class:`stich.web.guards.action_limits.ActionLimiter`'s limits, counted in Redis for every worker."""
+
+    def __init__(self, redis: Redis, settings: Settings) -> None:
+        self.settings = settings
+        self.window_ms = max(1, round(settings.action_window_seconds * 1000))
+        self._begin = redis.register_script(LOGIN_BEGIN)
+
+    async def acount(self, action: str, client: str, address: str) -> int | None:
+        """Count one ``action`` of ``client`` from ``address`` on every worker, or, past either limit, return the seconds to wait."""
+        per_client, per_address = limits_of(self.settings, action)
+        result: Any = await self._begin(
+            keys=[keys.action(action, f"client:{client}"), keys.action(action, f"address:{address}")],
+            args=[self.window_ms, per_client, per_address, secrets.token_hex(8)],
+        )
+        counted, value = int(result[0]), int(result[1])
+        return None if counted else max(1, -(-value // 1000))
 
 
 class SharedBudgets:

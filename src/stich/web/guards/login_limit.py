@@ -41,8 +41,8 @@ class Attempt:
     at: float
 
 
-class _Windows:
-    """Times of attempts per key within a sliding window."""
+class SlidingWindows:
+    """Times of attempts per key within a sliding window (also :mod:`stich.web.guards.action_limits`'s counts)."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
@@ -87,8 +87,8 @@ class LoginLimiter:
         self, max_failures: int, window: float, max_per_address: int | None = None, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.clock = clock
-        self._per_name = _Windows(max_failures, window)
-        self._per_address = _Windows(max_per_address if max_per_address is not None else 4 * max_failures, window)
+        self._per_name = SlidingWindows(max_failures, window)
+        self._per_address = SlidingWindows(max_per_address if max_per_address is not None else 4 * max_failures, window)
 
     def begin(self, name_key: str, address: str) -> Attempt | int:
         """Count an attempt and return it, or, past either limit, the seconds to wait (nothing is counted then)."""
