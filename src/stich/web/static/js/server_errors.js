@@ -31,6 +31,7 @@ export function refusalText(field, message, status = 0) {
   const base = String(field || "$").split(".")[0];
   const key = KNOWN.has(base) ? base : "other";
   let text = t(`server_error.${key}`);
+  if (status === 429 && /too many requests/.test(message)) text = t("server_error.too_many"); // a rate limit (api/services.count_action): its field names what was counted
   if (key === "table" && /finished/.test(message)) text = t("server_error.table_finished");
   if (key === "table" && status === 403) text = t("server_error.table_forbidden");
   if ((key === "seat" || key === "seats") && /taken|full|no empty/.test(message)) text = t("server_error.seat_taken");
