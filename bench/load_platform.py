@@ -28,6 +28,9 @@ Measured, and written as JSON with ``--out``:
   the scratch PostgreSQL and Redis the script starts): the same for
   PostgreSQL (all its processes) and Redis, and the workers' and theirs
   together per action: the cost a deployment pays;
+* ``steady_cpu_ms_per_action``: the same per action once every table had
+  started (guest sessions, creations and joins done), the figure that sets
+  how many tables at human pace a core holds;
 * ``sent_away_1012``: sockets the server closed with 1012 (the table moved
   to another worker, or its worker lost track of it: decision 0033); the
   client reconnects after about half a second, as the browser's socket does
@@ -564,6 +567,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         deadline = started + limit
         watcher = asyncio.create_task(_watch(servers, rss, stats, args))
+        steady = asyncio.create_task(_steady_start(servers, services, stats))
         await asyncio.gather(*(table_slot(bases, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
         ended = time.monotonic()
         _sample_rss(servers, rss, stats)  # a run shorter than the watcher's half second has its one sample
@@ -572,6 +576,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await watcher
         cpu_after = [_cpu_seconds(process.pid) for process in servers]
         services_after = services.cpu_seconds() if services is not None else {}
+        steady_end = (stats.confirmed, _total(cpu_after), _total(list(services_after.values())) if services_after else None)
+        steady.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            steady_start = await steady
     play_start = stats.first_start or started
     play_end = stats.last_end or ended
     elapsed = max(play_end - play_start, 1e-9)
@@ -581,6 +589,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if servers and stats.killed_at is None and None not in cpu_before and None not in cpu_after:
         cpu = round(sum(after - before for after, before in zip(cpu_after, cpu_before, strict=True)), 2)  # type: ignore[operator]
     resumed = stats.resumed
+    steady_cpu = _steady_cpu(steady_start if steady.done() and not steady.cancelled() else None, steady_end, stats)
     services_cpu: dict[str, float | None] = {}
     for name, before in services_before.items():
         after = services_after.get(name)
@@ -627,6 +636,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_action": round(cpu * 1000 / stats.confirmed, 2) if cpu is not None and stats.confirmed else None,
         "services_cpu_s": services_cpu or None,
         "total_cpu_ms_per_action": round(total_cpu * 1000 / stats.confirmed, 2) if total_cpu is not None and stats.confirmed else None,
+        "steady_cpu_ms_per_action": steady_cpu,
         "server_rss_mb": {key: None if value is None else round(value, 1) for key, value in rss.items()},
         "rss_mb_per_100_tables": (
             round((rss["peak"] - rss["idle"]) * 100 / args.tables, 1) if rss["peak"] is not None and rss["idle"] is not None else None
@@ -652,6 +662,29 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "load_average_1m_at_end": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         },
     }
+
+
+Snapshot = tuple[int, float | None, float | None]
+"""Actions confirmed, the servers' CPU seconds, PostgreSQL's and Redis's together (``None``: not counted)."""
+
+
+async def _steady_start(servers: list[subprocess.Popen[bytes]], services: Services | None, stats: Stats) -> Snapshot:
+    """Wait until every table has started, then take the counts from which the steady figures are measured."""
+    while stats.all_started is None:
+        await asyncio.sleep(0.05)
+    shared = _total(list(services.cpu_seconds().values())) if services is not None else None
+    return stats.confirmed, _total([_cpu_seconds(process.pid) for process in servers]), shared
+
+
+def _steady_cpu(start: Snapshot | None, end: Snapshot, stats: Stats) -> dict[str, float | int | None] | None:
+    """CPU per action once every table had started (no sessions, tables and joins being made): the servers', and with the services'."""
+    if start is None or stats.killed_at is not None or start[1] is None or end[1] is None or end[0] <= start[0]:
+        return None
+    actions = end[0] - start[0]
+    services = None if start[2] is None or end[2] is None else round((end[2] - start[2]) * 1000 / actions, 2)
+    servers = round((end[1] - start[1]) * 1000 / actions, 2)
+    total = None if services is None else round(servers + services, 2)
+    return {"actions": actions, "servers": servers, "services": services, "total": total}
 
 
 def _total(values: Sequence[float | None]) -> float | None:
