@@ -20,6 +20,17 @@ Measured, and written as JSON with ``--out``:
   receiving the ``state`` that contains it;
 * ``errors``: error messages from the server, failed requests and
   connections that closed early (each kind counted, a few samples kept);
+* ``server_cpu_s`` and ``server_cpu_ms_per_action``: CPU seconds (user
+  plus system, ``/proc``) the started servers spent during the run, and per
+  confirmed action; CPU time, unlike wall time, hardly changes with what
+  else the machine runs;
+* ``services_cpu_s`` and ``total_cpu_ms_per_action`` (several workers on
+  the scratch PostgreSQL and Redis the script starts): the same for
+  PostgreSQL (all its processes) and Redis, and the workers' and theirs
+  together per action: the cost a deployment pays;
+* ``steady_cpu_ms_per_action``: the same per action once every table had
+  started (guest sessions, creations and joins done), the figure that sets
+  how many tables at human pace a core holds;
 * ``sent_away_1012``: sockets the server closed with 1012 (the table moved
   to another worker, or its worker lost track of it: decision 0033); the
   client reconnects after about half a second, as the browser's socket does
@@ -28,7 +39,9 @@ Measured, and written as JSON with ``--out``:
 
 The run is bounded: at most 500 tables, 50 deals per table, one hour, and
 ``--timeout`` seconds in all (default 300), after which clients stop and the
-report says so.  Only loopback addresses are accepted unless ``--url``
+report says so.  With ``--profile DIR`` each started server runs under
+cProfile (counting CPU time) and writes ``DIR/server-N.prof`` when it stops.
+Only loopback addresses are accepted unless ``--url``
 points elsewhere explicitly with ``--allow-remote``.
 
     .venv/bin/python bench/load_platform.py --tables 20 --out load-20.json
@@ -335,9 +348,22 @@ from stich.web.app import create_app
 from stich.web.server import make_server
 from stich.web.settings import Settings
 settings = Settings(**json.loads(sys.argv[1]))
-make_server(create_app(settings), settings, "127.0.0.1", int(sys.argv[2]), log_level="warning").run()
+server = make_server(create_app(settings), settings, "127.0.0.1", int(sys.argv[2]), log_level="warning")
+if len(sys.argv) > 3:  # uvicorn raises the SIGTERM again after its shutdown: this handler lets the statistics be written
+    import cProfile, signal, time
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    profile = cProfile.Profile(time.process_time)  # CPU time: a coroutine waiting costs nothing
+    try:
+        profile.runcall(server.run)
+    finally:
+        profile.dump_stats(sys.argv[3])
+else:
+    server.run()
 """
-"""The local server: the app of ``stich serve`` under uvicorn, with its settings as JSON (``stich serve`` has no options for the caps)."""
+"""The local server: the app of ``stich serve`` under uvicorn, with its settings as JSON (``stich serve`` has no options for the caps).
+
+A third argument names a file for the server's cProfile statistics (``--profile``), written when it stops.
+"""
 
 
 def load_limits(tables: int, seats: int) -> dict[str, int]:
@@ -369,6 +395,30 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def _tree_cpu_seconds(parent: int) -> float | None:
+    """CPU seconds of a server that forks a process per connection (PostgreSQL): its own, its reaped and its live children's.
+
+    A child that ended and was waited for counts in the parent's ``cutime``
+    and ``cstime``; the live ones are found by their parent id in ``/proc``.
+    """
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        fields = Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()
+        total = sum(int(value) for value in fields[11:15]) / ticks
+    except (OSError, IndexError, ValueError):
+        return None
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile: counted in the parent once reaped
+        if int(fields[1]) == parent:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def _rss_mb(pid: int) -> float | None:
     """Resident memory of a process in MiB (Linux ``/proc``), or ``None``."""
     try:
@@ -389,7 +439,7 @@ async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def local_workers(
-    settings: dict[str, Any], startup: float, workers: int, logs: Path | None = None
+    settings: dict[str, Any], startup: float, workers: int, logs: Path | None = None, profile: Path | None = None
 ) -> AsyncIterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``workers`` server processes on 127.0.0.1, each on a free port, with ``settings`` (a temporary SQLite file unless named).
 
@@ -398,7 +448,8 @@ async def local_workers(
     own (``stich serve --redis``), so a client may be sent to any of them.
     Their logs (``server-N.log``) go to ``logs`` when given (kept after the
     run: why a socket was sent away is logged there), else with the
-    temporary files.
+    temporary files.  With ``profile``, each runs under cProfile and writes
+    ``server-N.prof`` there when it stops.
     """
     with contextlib.ExitStack() as files:
         folder = files.enter_context(tempfile.TemporaryDirectory(prefix="stich-load-"))
@@ -413,6 +464,9 @@ async def local_workers(
                     logs.mkdir(parents=True, exist_ok=True)
                 log = files.enter_context(Path(log_folder, f"server-{number}.log").open("wb"))
                 command = [sys.executable, "-c", SERVER, json.dumps(values), str(port)]
+                if profile is not None:
+                    profile.mkdir(parents=True, exist_ok=True)
+                    command.append(str(Path(profile, f"server-{number}.prof").resolve()))
                 processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
                 bases.append(f"http://127.0.0.1:{port}")
             for number, (base, process) in enumerate(zip(bases, processes, strict=True)):
@@ -429,8 +483,25 @@ async def local_workers(
                     process.wait()
 
 
+@dataclass
+class Services:
+    """The scratch PostgreSQL and Redis of a run: their URLs, and the process ids whose CPU time the report counts."""
+
+    database: str
+    redis: str
+    postgres_pid: int | None
+    redis_pid: int | None
+
+    def cpu_seconds(self) -> dict[str, float | None]:
+        """CPU seconds so far of PostgreSQL (every process of the server) and of Redis."""
+        return {
+            "postgresql": None if self.postgres_pid is None else _tree_cpu_seconds(self.postgres_pid),
+            "redis": None if self.redis_pid is None else _cpu_seconds(self.redis_pid),
+        }
+
+
 @contextlib.contextmanager
-def scratch_services() -> Iterator[tuple[str, str]]:
+def scratch_services() -> Iterator[Services]:
     """A scratch PostgreSQL database and Redis for a several-worker run: the test suite's own (tests/web), stopped afterwards."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from web.postgres import PostgresServer
@@ -440,7 +511,12 @@ def scratch_services() -> Iterator[tuple[str, str]]:
     try:
         postgres.start()
         redis.start()
-        yield postgres.new_database(), redis.url
+        database = postgres.new_database()
+        try:
+            postmaster: int | None = int((postgres.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            postmaster = None
+        yield Services(database, redis.url, postmaster, None if redis.process is None else redis.process.pid)
     finally:
         redis.stop()
         postgres.stop()
@@ -468,6 +544,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     servers: list[subprocess.Popen[bytes]] = []
     cpu_before: list[float | None] = []
     rss: dict[str, float | None] = {"idle": None, "peak": None}
+    services: Services | None = None
+    services_before: dict[str, float | None] = {}
+    services_after: dict[str, float | None] = {}
     async with contextlib.AsyncExitStack() as stack:
         if args.url:
             bases = [url.rstrip("/") for url in args.url.split(",")]
@@ -476,16 +555,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.workers > 1 or args.redis:
                 database, redis = args.database, args.redis
                 if database is None or redis is None:
-                    database, redis = stack.enter_context(scratch_services())
+                    services = stack.enter_context(scratch_services())
+                    database, redis = services.database, services.redis
                 settings.update(database_url=database, redis_url=redis, lease_seconds=args.lease)
             elif args.database:
                 settings["database_url"] = args.database
-            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers, args.logs))
+            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers, args.logs, args.profile))
             cpu_before = [_cpu_seconds(process.pid) for process in servers]
+            services_before = services.cpu_seconds() if services is not None else {}
             rss["idle"] = _total([_rss_mb(process.pid) for process in servers])
         started = time.monotonic()
         deadline = started + limit
         watcher = asyncio.create_task(_watch(servers, rss, stats, args))
+        steady = asyncio.create_task(_steady_start(servers, services, stats))
         await asyncio.gather(*(table_slot(bases, args, deadline, stats, random.Random(rng.getrandbits(64))) for _ in range(args.tables)))
         ended = time.monotonic()
         _sample_rss(servers, rss, stats)  # a run shorter than the watcher's half second has its one sample
@@ -493,6 +575,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
         cpu_after = [_cpu_seconds(process.pid) for process in servers]
+        services_after = services.cpu_seconds() if services is not None else {}
+        steady_end = (stats.confirmed, _total(cpu_after), _total(list(services_after.values())) if services_after else None)
+        steady.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            steady_start = await steady
     play_start = stats.first_start or started
     play_end = stats.last_end or ended
     elapsed = max(play_end - play_start, 1e-9)
@@ -502,6 +589,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if servers and stats.killed_at is None and None not in cpu_before and None not in cpu_after:
         cpu = round(sum(after - before for after, before in zip(cpu_after, cpu_before, strict=True)), 2)  # type: ignore[operator]
     resumed = stats.resumed
+    steady_cpu = _steady_cpu(steady_start if steady.done() and not steady.cancelled() else None, steady_end, stats)
+    services_cpu: dict[str, float | None] = {}
+    for name, before in services_before.items():
+        after = services_after.get(name)
+        services_cpu[name] = None if before is None or after is None or stats.killed_at is not None else round(after - before, 2)
+    total_cpu = None
+    if cpu is not None and services_cpu and None not in services_cpu.values():
+        total_cpu = cpu + sum(value for value in services_cpu.values() if value is not None)
     return {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "server": args.url or _describe_target(args),
@@ -539,6 +634,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "timed_out": timed_out,
         "server_cpu_s": cpu,
         "server_cpu_ms_per_action": round(cpu * 1000 / stats.confirmed, 2) if cpu is not None and stats.confirmed else None,
+        "services_cpu_s": services_cpu or None,
+        "total_cpu_ms_per_action": round(total_cpu * 1000 / stats.confirmed, 2) if total_cpu is not None and stats.confirmed else None,
+        "steady_cpu_ms_per_action": steady_cpu,
         "server_rss_mb": {key: None if value is None else round(value, 1) for key, value in rss.items()},
         "rss_mb_per_100_tables": (
             round((rss["peak"] - rss["idle"]) * 100 / args.tables, 1) if rss["peak"] is not None and rss["idle"] is not None else None
@@ -564,6 +662,29 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "load_average_1m_at_end": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         },
     }
+
+
+Snapshot = tuple[int, float | None, float | None]
+"""Actions confirmed, the servers' CPU seconds, PostgreSQL's and Redis's together (``None``: not counted)."""
+
+
+async def _steady_start(servers: list[subprocess.Popen[bytes]], services: Services | None, stats: Stats) -> Snapshot:
+    """Wait until every table has started, then take the counts from which the steady figures are measured."""
+    while stats.all_started is None:
+        await asyncio.sleep(0.05)
+    shared = _total(list(services.cpu_seconds().values())) if services is not None else None
+    return stats.confirmed, _total([_cpu_seconds(process.pid) for process in servers]), shared
+
+
+def _steady_cpu(start: Snapshot | None, end: Snapshot, stats: Stats) -> dict[str, float | int | None] | None:
+    """CPU per action once every table had started (no sessions, tables and joins being made): the servers', and with the services'."""
+    if start is None or stats.killed_at is not None or start[1] is None or end[1] is None or end[0] <= start[0]:
+        return None
+    actions = end[0] - start[0]
+    services = None if start[2] is None or end[2] is None else round((end[2] - start[2]) * 1000 / actions, 2)
+    servers = round((end[1] - start[1]) * 1000 / actions, 2)
+    total = None if services is None else round(servers + services, 2)
+    return {"actions": actions, "servers": servers, "services": services, "total": total}
 
 
 def _total(values: Sequence[float | None]) -> float | None:
@@ -635,6 +756,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (more than 1: on PostgreSQL and Redis; default 1)")
     parser.add_argument("--database", help="database URL of the local server(s) (several workers: default a scratch PostgreSQL)")
     parser.add_argument("--redis", help="Redis URL of the local workers (default with --workers above 1: a scratch redis-server)")
+    parser.add_argument(
+        "--profile", type=Path, metavar="DIR", help="run each started server under cProfile and write DIR/server-N.prof when it stops"
+    )
     parser.add_argument("--lease", type=float, default=5.0, help="the workers' lease_seconds (default 5)")
     parser.add_argument(
         "--kill-after", type=float, metavar="S", help="SIGKILL worker 0 S seconds after every table started (needs --workers 2 or more)"

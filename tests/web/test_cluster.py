@@ -51,7 +51,9 @@ class InboxSpy:
         while True:
             item = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             if item is not None and item["type"] == "pmessage":
-                self.seen.append((item["channel"], json.loads(item["data"])))
+                published = json.loads(item["data"])
+                for body in published["b"]:  # one step's messages for that worker (stich.web.cluster.remote.Outbox)
+                    self.seen.append((item["channel"], body))
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -55,6 +55,10 @@ def test_a_tiny_run_reports_every_field(tmp_path: Path) -> None:
     assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
     assert report["workers"] == 1 and report["kill"] is None and report["pace_s"] is None
     assert report["server_cpu_ms_per_action"] == pytest.approx(report["server_cpu_s"] * 1000 / report["actions_confirmed"], rel=0.01)
+    assert report["services_cpu_s"] is None and report["total_cpu_ms_per_action"] is None  # one process: no PostgreSQL, no Redis
+    steady = report["steady_cpu_ms_per_action"]  # counted from the moment both tables had started: some of the actions, not more
+    assert steady is not None and 0 < steady["actions"] <= report["actions_confirmed"] and steady["servers"] >= 0
+    assert steady["services"] is None and steady["total"] is None
     memory = report["server_rss_mb"]
     assert 0 < memory["idle"] <= memory["peak"]
 

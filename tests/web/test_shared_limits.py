@@ -125,3 +125,30 @@ def test_a_session_s_messages_on_two_workers_share_one_budget(redis_url: str, tm
             on_b.send_json({"type": "ping", "id": 9})
             refused = reader.until(lambda message: message["type"] == "error")
             assert "too many messages" in refused["message"]
+
+
+def test_a_worker_takes_a_few_tokens_at_once_and_all_workers_together_never_pass_more_than_the_budget(redis_url: str) -> None:
+    """Issue 42 (the cluster's cost): one round trip for several messages while the bucket is more than half full, exact near its end."""
+
+    async def body() -> None:
+        from redis.asyncio import Redis
+
+        first, second = Redis.from_url(redis_url, decode_responses=True), Redis.from_url(redis_url, decode_responses=True)
+        settings = Settings(max_messages_per_minute=40, max_messages_per_minute_per_address=1000)
+        one, two = SharedBudgets(first, settings), SharedBudgets(second, settings)
+        clara = Identity(3, None, "Clara")
+        bucket = "stich:budget:session:3"
+        try:
+            assert await one.allow(clara, "3.3.3.3")
+            left = float(await first.hget(bucket, "tokens"))  # type: ignore[misc]
+            assert left == 40 - SharedBudgets.CHUNK  # one took a chunk (40 -> 32)...
+            for _ in range(SharedBudgets.CHUNK - 1):
+                assert await one.allow(clara, "3.3.3.3")
+            assert float(await first.hget(bucket, "tokens")) < left + 1  # type: ignore[misc]  # ...and spent it without asking again
+            allowed = SharedBudgets.CHUNK + sum([await (one if i % 2 else two).allow(clara, "3.3.3.3") for i in range(80)])
+            assert 40 <= allowed <= 41  # every token the bucket held (and at most one refilled meanwhile), on both workers together
+        finally:
+            await first.aclose()
+            await second.aclose()
+
+    run_async(body())

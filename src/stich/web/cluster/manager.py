@@ -662,18 +662,9 @@ class ClusterTableManager(TableManager):
                     self.sessions.changed(int(data))
                     self.end_session_sockets(int(data))
                     continue
-                body = json.loads(data)
-                for client in body.get("to", ()):
-                    relayed = self.relayed.get(client)
-                    if relayed is None:
-                        continue
-                    relayed.waiting_since = None  # the owner serves it
-                    if "close" in body:
-                        relayed.send_away(f"closed by the owner {relayed.owner}", int(body["close"]))
-                    elif "t" in body:
-                        relayed.conn.send_text(body["t"])
-                    else:
-                        relayed.conn.send(body["m"])
+                published = json.loads(data)
+                for body in published.get("b", (published,)):  # one step's messages for this worker, in order (or one, as before)
+                    self._deliver(body)
         finally:
             self._subscribed.clear()
             if self.relayed:
@@ -683,6 +674,20 @@ class ClusterTableManager(TableManager):
             with contextlib.suppress(Exception):
                 # redis-py annotates aclose() only in some releases: calling it through Any keeps mypy quiet on all of them
                 await cast(Any, pubsub).aclose()
+
+    def _deliver(self, body: dict[str, Any]) -> None:
+        """Hand one message an owner published (or its order to close) to the addressed relayed sockets."""
+        for client in body.get("to", ()):
+            relayed = self.relayed.get(client)
+            if relayed is None:
+                continue
+            relayed.waiting_since = None  # the owner serves it
+            if "close" in body:
+                relayed.send_away(f"closed by the owner {relayed.owner}", int(body["close"]))
+            elif "t" in body:
+                relayed.conn.send_text(body["t"])
+            else:
+                relayed.conn.send(body["m"])
 
     async def relay(self, websocket: WebSocket, identity: Identity | None, table_id: str) -> bool:
         """Serve a socket for a table another worker owns (see the module's docstring); ``False`` when nobody owns it."""

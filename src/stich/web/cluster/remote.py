@@ -11,6 +11,13 @@ clients of one worker (a broadcast, or one seat's view to two of its tabs) is
 encoded and published once with every addressee listed.  Messages are
 published in the order they were sent, on one connection, so each client
 reads them in order.
+
+Everything queued for one worker in one step of the event loop (an action's
+states for each of that worker's seats, its ``deal_end``...) goes out as
+*one* published message, ``{"b": [body, ...]}`` with the bodies in order
+(issue 42, "the cluster's cost": one ``PUBLISH`` per worker instead of one
+per message, and one message for Redis to pass on and for the receiving
+worker to read and decode).
 """
 
 from __future__ import annotations
@@ -88,7 +95,7 @@ class Outbox:
         self._scheduled = False
         if not self._pending:
             return
-        batch: list[tuple[str, str]] = []
+        bodies: dict[str, list[dict[str, Any]]] = {}
         for worker, message, code, clients in self._pending:
             body: dict[str, Any] = {"to": clients}
             if message is None:
@@ -97,7 +104,8 @@ class Outbox:
                 body["t"] = message  # already encoded once for its whole audience (stich.web.runtime.broadcast)
             else:
                 body["m"] = message
-            batch.append((keys.inbox(worker), encode(body)))
+            bodies.setdefault(worker, []).append(body)
+        batch = [(keys.inbox(worker), encode({"b": listed})) for worker, listed in bodies.items()]
         self._pending = []
         self._merge.clear()
         self._last.clear()

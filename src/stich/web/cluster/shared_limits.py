@@ -15,12 +15,15 @@ Times are Redis's own clock (``TIME``), so workers with skewed clocks agree.
 * Messages (:class:`SharedBudgets`): the token buckets of
   :mod:`stich.web.guards.socket_limits` (per client and per address, a minute's
   worth refilling evenly) as hashes; a message spends from both buckets or
-  from neither.
+  from neither.  A worker takes a few tokens at once from a bucket more than
+  half full and spends them without a round trip (issue 42).
 """
 
 from __future__ import annotations
 
 import secrets
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stich.web.cluster import keys
@@ -65,22 +68,37 @@ TAKE = """
 local now_parts = redis.call('TIME')
 local now = tonumber(now_parts[1]) + tonumber(now_parts[2]) / 1000000
 local levels = {}
+local taken = {}
 for index, key in ipairs(KEYS) do
-  local per_minute = tonumber(ARGV[index])
-  local stored = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens = tonumber(stored[1]) or per_minute
-  local at = tonumber(stored[2]) or now
-  tokens = math.min(per_minute, tokens + (now - at) * per_minute / 60.0)
-  if tokens < 1 then return 0 end
-  levels[index] = tokens
+  local per_minute = tonumber(ARGV[2 * index - 1])
+  local want = tonumber(ARGV[2 * index])
+  taken[index] = 0
+  if want > 0 then
+    local stored = redis.call('HMGET', key, 'tokens', 'at')
+    local tokens = tonumber(stored[1]) or per_minute
+    local at = tonumber(stored[2]) or now
+    tokens = math.min(per_minute, tokens + (now - at) * per_minute / 60.0)
+    if tokens < 1 then return {0, 0} end
+    levels[index] = tokens
+    taken[index] = math.max(1, math.min(want, math.floor(tokens - per_minute / 2)))
+  end
 end
 for index, key in ipairs(KEYS) do
-  redis.call('HSET', key, 'tokens', tostring(levels[index] - 1), 'at', tostring(now))
-  redis.call('EXPIRE', key, 120)
+  if taken[index] > 0 then
+    redis.call('HSET', key, 'tokens', tostring(levels[index] - taken[index]), 'at', tostring(now))
+    redis.call('EXPIRE', key, 120)
+  end
 end
-return 1
+return taken
 """
-"""KEYS: the client's and the address's bucket; ARGV: their budgets per minute.  1 and both spent, or 0 and nothing spent."""
+"""KEYS: the client's and the address's bucket; ARGV: per bucket its budget per minute and the tokens wanted (0: none needed).
+
+Returns the tokens taken from each bucket (``{0, 0}``: a needed bucket was
+empty, and nothing was taken).  A bucket gives one token, or up to the
+tokens wanted from the part of it above half full: a worker keeps those
+for the next messages (:class:`SharedBudgets`), and a bucket near empty
+gives one at a time, exactly as one process counts.
+"""
 
 
 class RedisLoginLimiter:
@@ -154,18 +172,56 @@ class RedisActionLimiter:
 
 
 class SharedBudgets:
-    """The per-client and per-address message budgets of :class:`stich.web.guards.socket_limits.SocketLimits`, in Redis."""
+    """The per-client and per-address message budgets of :class:`stich.web.guards.socket_limits.SocketLimits`, in Redis.
 
-    def __init__(self, redis: Redis, settings: Settings) -> None:
+    A Redis round trip per message was a tenth of a cluster action's CPU
+    (issue 42, "the cluster's cost").  So a worker takes up to ``CHUNK``
+    tokens at once from a bucket that is more than half full and spends them
+    on that client's (or address's) next messages within ``HOLD_SECONDS``
+    without asking Redis (:data:`TAKE`).  Nothing is spent that Redis did
+    not give: across all workers no more messages pass than the buckets
+    hold, plus at most the held tokens of each worker in any window
+    (``CHUNK`` of a budget of hundreds per minute).  A bucket at half or
+    less gives one token per message, as one process counts, so a client
+    near its limit is refused exactly where it was; tokens another worker
+    holds unused return with the refill.
+    """
+
+    CHUNK = 8
+    """Tokens a worker takes from a bucket at most per round trip."""
+    HOLD_SECONDS = 60.0
+    """How long a worker may spend the tokens it took (a person at a table sends a message every few seconds)."""
+
+    def __init__(self, redis: Redis, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self.redis = redis
         self.per_client = settings.max_messages_per_minute
         self.per_address = settings.max_messages_per_minute_per_address
         self._take = redis.register_script(TAKE)
+        self._clock = clock
+        self._held: dict[str, tuple[int, float]] = {}
+        """Bucket key -> (tokens this worker took and has not spent, until when it may spend them)."""
 
     async def allow(self, identity: Identity | None, address: str) -> bool:
         """Spend one message of the client's and the address's shared budget; whether both had one left."""
-        taken: Any = await self._take(
-            keys=[keys.budget(client_key(identity, address)), keys.budget(f"address:{address}")],
-            args=[self.per_client, self.per_address],
-        )
-        return bool(int(taken))
+        buckets = ((keys.budget(client_key(identity, address)), self.per_client), (keys.budget(f"address:{address}"), self.per_address))
+        now = self._clock()
+        held = [self._held.get(key) for key, _budget in buckets]
+        ready = [entry is not None and entry[0] > 0 and entry[1] > now for entry in held]
+        if not all(ready):
+            args: list[int] = []
+            for (_key, budget), has in zip(buckets, ready, strict=True):
+                args += [budget, 0 if has else self.CHUNK]
+            taken: Any = await self._take(keys=[key for key, _budget in buckets], args=args)
+            counts = [int(count) for count in taken]
+            if not any(counts):
+                return False
+            now = self._clock()
+            for (key, _budget), has, count in zip(buckets, ready, counts, strict=True):
+                if not has:
+                    self._held[key] = (count, now + self.HOLD_SECONDS)
+        for key, _budget in buckets:
+            tokens, until = self._held[key]
+            self._held[key] = (tokens - 1, until)
+        if len(self._held) > 4096:  # forget the expired and the spent ones now and then
+            self._held = {key: entry for key, entry in self._held.items() if entry[0] > 0 and entry[1] > now}
+        return True
