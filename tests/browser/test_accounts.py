@@ -13,21 +13,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LAPTOP, ContextFactory, Screenshot, person
-from .ui import client_text, tid
+from .ui import client_text, submit_account, tid
 
 OLD = "correct horse battery"
 NEW = "a new and longer secret"
-
-
-def _account(page: Page, name: str, password: str, button: str) -> None:
-    """Register (``button`` ``register-submit``) or log in (``login-submit``) on the login page."""
-    page.goto("/#/login")
-    page.locator(tid("login-name")).fill(name)
-    page.locator(tid("login-password")).fill(password)
-    page.locator(tid(button)).click()
 
 
 @GERMAN_LAPTOP_AND_ENGLISH_PHONE
@@ -37,9 +29,9 @@ def test_password_change_logs_out_the_other_browser_and_the_account_can_be_delet
     name = f"Erika {lang}"
     first = person(make_context, lang, viewport)
     second = person(make_context, lang, viewport)
-    _account(first, name, OLD, "register-submit")
+    submit_account(first, name, OLD, register=True)
     expect(first.locator(tid("user-name"))).to_have_text(name)
-    _account(second, name, OLD, "login-submit")
+    submit_account(second, name, OLD, register=False)
     expect(second.locator(tid("user-name"))).to_have_text(name)
 
     first.locator(tid("account-link")).click()
@@ -57,7 +49,7 @@ def test_password_change_logs_out_the_other_browser_and_the_account_can_be_delet
 
     second.reload()  # the second browser's session has ended
     expect(second.locator(tid("user-name"))).to_have_text("")
-    _account(second, name, OLD, "login-submit")
+    submit_account(second, name, OLD, register=False)
     expect(second.locator(".account-panel .form-error")).to_have_text(client_text(second, "login.wrong"))
 
     first.reload()  # this browser got a fresh session and stays logged in
@@ -82,7 +74,7 @@ def test_password_change_logs_out_the_other_browser_and_the_account_can_be_delet
     expect(first.locator(tid("user-name"))).to_have_text("")
     screenshot(first, "deleted")
 
-    _account(second, name, NEW, "login-submit")
+    submit_account(second, name, NEW, register=False)
     expect(second.locator(".account-panel .form-error")).to_have_text(client_text(second, "login.wrong"))
 
 
@@ -90,9 +82,9 @@ def test_a_friend_is_seen_online_and_invited_to_a_table(make_context: ContextFac
     """Ada adds Bert by name, sees him online (his page pings), opens a table and invites him; Bert accepts the notice and sits down."""
     ada = person(make_context, "de", LAPTOP)
     bert = person(make_context, "en", LAPTOP)
-    _account(ada, "Ada Lobby", OLD, "register-submit")
+    submit_account(ada, "Ada Lobby", OLD, register=True)
     expect(ada.locator(tid("user-name"))).to_have_text("Ada Lobby")
-    _account(bert, "Bert Lobby", OLD, "register-submit")
+    submit_account(bert, "Bert Lobby", OLD, register=True)
     expect(bert.locator(tid("user-name"))).to_have_text("Bert Lobby")
     bert.goto("/#/")
 

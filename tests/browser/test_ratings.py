@@ -12,32 +12,12 @@ and statistics agree with the API.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
-from .ui import client_text, tid
-
-
-def _register(page: Page, name: str) -> None:
-    """Register ``name`` on the login page's form; waits until the header shows the name."""
-    page.goto("/#/login")
-    page.locator(tid("login-name")).fill(name)
-    page.locator(tid("login-password")).fill("long enough password")
-    page.locator(tid("register-submit")).click()
-    page.locator(tid("user-name")).filter(has_text=name).wait_for()
-
-
-def _finished(page: Page, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        summary: dict[str, Any] = page.request.get(f"/api/tables/{table_id}").json()
-        if summary["status"] == "finished":
-            return summary
-        time.sleep(0.5)
-    raise AssertionError(f"table {table_id} did not finish in {timeout} s")
+from .ui import client_text, register, table_finished, tid
 
 
 @GERMAN_LAPTOP_AND_ENGLISH_PHONE
@@ -46,7 +26,7 @@ def test_leaderboard_and_profile_after_a_rated_deal(
 ) -> None:
     name = f"Rita {lang}"
     page = person(make_context, lang, viewport)
-    _register(page, name)
+    register(page, name)
     page.goto("/#/")
     page.locator(tid("create-game")).select_option("doppelkopf")
     page.locator(tid("create-deals")).fill("1")
@@ -63,7 +43,7 @@ def test_leaderboard_and_profile_after_a_rated_deal(
     page.on("dialog", lambda dialog: dialog.accept())  # "a bot plays for you while you are away": yes, leave
     page.locator('.mainnav a[data-route="ratings"]').click()
     expect(page.locator(tid("leaderboard"))).to_be_visible()
-    _finished(page, table_id)  # away past the grace period: the stand-in played the deal to its end
+    table_finished(page, table_id)  # away past the grace period: the stand-in played the deal to its end
     page.reload()
     expect(page.locator("html")).to_have_attribute("lang", lang)
     board: dict[str, Any] = page.request.get("/api/ratings/doppelkopf").json()

@@ -14,23 +14,11 @@ from __future__ import annotations
 
 import csv
 import io
-import time
-from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from .flows import LAPTOP, ContextFactory, Screenshot, person
-from .ui import client_text, tid
-
-
-def _finished(page: Page, table_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        table: dict[str, Any] = page.request.get(f"/api/tables/{table_id}").json()
-        if table["status"] == "finished":
-            return table
-        page.wait_for_timeout(300)
-    raise AssertionError(f"table {table_id} did not finish")
+from .ui import client_text, table_finished, tid
 
 
 def test_final_standings_revanche_and_the_printable_sheet(make_context: ContextFactory, screenshot: Screenshot) -> None:
@@ -41,7 +29,7 @@ def test_final_standings_revanche_and_the_printable_sheet(make_context: ContextF
     table_id = made.json()["id"]
     assert bert.request.post(f"/api/tables/{table_id}/join", data={"seat": 1}).status == 200
     assert anna.request.post(f"/api/tables/{table_id}/bots", data={"bot": "random"}).status == 200
-    _finished(anna, table_id)
+    table_finished(anna, table_id)
     deal = anna.request.get(f"/api/tables/{table_id}/deals").json()["deals"][0]
     record = anna.request.get(deal["record_url"]).json()
     scores = [int(x) for x in record["result"]["scores"]]

@@ -9,16 +9,12 @@ import re
 from playwright.sync_api import expect
 
 from .flows import LOCALES, ContextFactory, Screenshot
-from .ui import client_text, enter_as_guest, tid
+from .ui import client_text, enter_as_guest, register, tid
 
 
 def test_organise_a_tournament_watch_its_standings_and_download_its_records(make_context: ContextFactory, screenshot: Screenshot) -> None:
     page = make_context(locale=LOCALES["de"]).new_page()
-    page.goto("/#/login")
-    page.locator(tid("login-name")).fill("Turnierleiterin")
-    page.locator(tid("login-password")).fill("correct horse battery")
-    page.locator(tid("register-submit")).click()
-    page.locator(tid("user-name")).filter(has_text="Turnierleiterin").wait_for()
+    register(page, "Turnierleiterin", "correct horse battery")
 
     page.locator(tid("nav-tournaments")).click()
     expect(page.locator(tid("nav-tournaments"))).to_have_text(client_text(page, "nav.tournaments"))

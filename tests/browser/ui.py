@@ -156,6 +156,35 @@ def enter_as_guest(page: Page, name: str) -> None:
     page.locator(tid("user-name")).filter(has_text=name).wait_for()
 
 
+def submit_account(page: Page, name: str, password: str, *, register: bool) -> None:
+    """Fill the login page's account form and press Register (``register``) or Log in.
+
+    It does not wait for the outcome: the caller checks it (the header's name, or
+    the form's error when a wrong password is refused).
+    """
+    page.goto("/#/login")
+    page.locator(tid("login-name")).fill(name)
+    page.locator(tid("login-password")).fill(password)
+    page.locator(tid("register-submit" if register else "login-submit")).click()
+
+
+def register(page: Page, name: str, password: str = "long enough password") -> None:
+    """Register the account ``name`` on the login page; waits until the header shows the name."""
+    submit_account(page, name, password, register=True)
+    page.locator(tid("user-name")).filter(has_text=name).wait_for()
+
+
+def table_finished(page: Page, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
+    """Poll the table's summary (with the page's cookies) until its status is ``finished``; that summary."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        summary: dict[str, Any] = page.request.get(f"/api/tables/{table_id}").json()
+        if summary["status"] == "finished":
+            return summary
+        page.wait_for_timeout(300)
+    raise AssertionError(f"table {table_id} did not finish in {timeout} s")
+
+
 def create_table(page: Page, game: str, deals: int = 1) -> str:
     """Create a table from the lobby's form; returns the new table's id (the app navigates to it)."""
     page.goto("/#/")

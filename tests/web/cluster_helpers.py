@@ -166,6 +166,39 @@ class Player:
                 await ws.send(json.dumps({"type": "action", "action": legal[0], "deal": deal, "step": step}))
 
 
+async def start_two_workers(tmp_path: Path, db_url: str, redis_url: str, **changes: Any) -> tuple[Worker, Worker]:
+    """Workers A and B with the test settings and ``changes``, started at once on a fresh database (so both run the
+    migrations, one under the other's lock); stopped again if either fails to start."""
+    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
+    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
+    a.start()
+    b.start()
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+    except BaseException:
+        a.stop()
+        b.stop()
+        raise
+    return a, b
+
+
+async def fetch_record(player: Player, base: str, deal_id: int) -> dict[str, Any]:
+    """The stored record of deal ``deal_id``, fetched through the worker at ``base`` with the player's session."""
+    response = await player.call(base, "GET", f"/api/deals/{deal_id}/record")
+    assert response.status_code == 200, response.text
+    record: dict[str, Any] = response.json()
+    return record
+
+
+async def play_until_deal_end(player: Player, worker: Worker, table_id: str, deadline: float) -> None:
+    """Reconnect to ``worker`` until the deal ends (a socket may be sent away while the table moves)."""
+    while time.monotonic() < deadline:
+        if await player.play(worker.ws_base, table_id, timeout=deadline - time.monotonic()) == "deal_end":
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"seat {player.seat} did not see the deal end")
+
+
 def hand_within(hand: list[str], dealt: list[str]) -> bool:
     """Whether every card of ``hand`` is among ``dealt`` (as many times as it is there: Doppelkopf has each card twice)."""
     return not Counter(hand) - Counter(dealt)

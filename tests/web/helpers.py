@@ -10,6 +10,7 @@ import time
 import warnings
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
@@ -195,6 +196,37 @@ def play_as_seat(
             if key not in acted:
                 acted.add(key)
                 reader.send({"type": "action", "action": choose(message["view"]), "step": message["step"], "deal": message["deal"]})
+
+
+@dataclass
+class WatchedDeal:
+    """One deal a guest played at a seat against random bots while a spectator watched (:func:`play_watched_deal`)."""
+
+    end: dict[str, Any]  # the seat's ``deal_end`` message
+    record: dict[str, Any]
+    game: Game
+    states: list[State]  # the deal after 0, 1, 2, ... actions
+    seat_states: list[dict[str, Any]]  # the seat's ``state`` messages of this deal (at least one)
+    seat_seen: list[dict[str, Any]]  # every message the seat got
+    spectator_seen: list[dict[str, Any]]  # every message the spectator got
+
+
+def play_watched_deal(client: TestClient, game: str, seat: int, name: str = "Ada") -> WatchedDeal:
+    """A guest creates a ``game`` table at ``seat``, fills it with random bots and plays one deal while a spectator watches.
+
+    Returns what both saw and the deal's record, replayed step by step, to read their messages against.
+    """
+    token = new_guest(client, name)
+    table = create_table(client, token, game=game, seat=seat)
+    with connect(client, table["id"]) as spectator_ws, connect(client, table["id"], token) as player_ws:
+        spectator, player = Reader(spectator_ws), Reader(player_ws)
+        assert call(client, "POST", f"/api/tables/{table['id']}/bots", token, json={"bot": "random"}).status_code == 200
+        end = play_as_seat(player)
+        spectator.until(lambda m: m["type"] == "deal_end" and m["deal"] == end["deal"])
+    record = call(client, "GET", end["record_url"]).json()
+    views = [m for m in player.seen if m["type"] == "state" and m["deal"] == end["deal"]]
+    assert views
+    return WatchedDeal(end, record, game_from_string(record["game"]), states_by_step(record), views, player.seen, spectator.seen)
 
 
 # ------------------------------------------------------------ leak checks

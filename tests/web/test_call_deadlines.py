@@ -10,26 +10,14 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from stich.core.registry import game_from_string
-
-from .helpers import Reader, call, connect, create_table, new_guest, play_as_seat, states_by_step
+from .helpers import Reader, call, connect, create_table, new_guest, play_as_seat, play_watched_deal
 
 pytestmark = pytest.mark.both_databases
 
 
 def test_a_seat_gets_the_deadlines_of_the_public_facts(client: TestClient) -> None:
-    token = new_guest(client, "Ada")
-    table = create_table(client, token, game="doppelkopf", seat=2)
-    with connect(client, table["id"]) as spectator_ws, connect(client, table["id"], token) as player_ws:
-        spectator, player = Reader(spectator_ws), Reader(player_ws)
-        assert call(client, "POST", f"/api/tables/{table['id']}/bots", token, json={"bot": "random"}).status_code == 200
-        end = play_as_seat(player)
-        spectator.until(lambda m: m["type"] == "deal_end" and m["deal"] == end["deal"])
-    record = call(client, "GET", end["record_url"]).json()
-    engine = game_from_string(record["game"])
-    states = states_by_step(record)
-    views = [m for m in player.seen if m["type"] == "state" and m["deal"] == end["deal"]]
-    assert views
+    deal = play_watched_deal(client, "doppelkopf", seat=2)
+    engine, states, views = deal.game, deal.states, deal.seat_states
     for message in views:
         state = states[message["step"]]
         expected = engine.call_deadlines(state.observation(2).public)
@@ -38,7 +26,7 @@ def test_a_seat_gets_the_deadlines_of_the_public_facts(client: TestClient) -> No
         assert all(engine.call_deadlines(state.observation(seat).public) == expected for seat in range(4))
     last = views[-1]["deadlines"]
     assert last["shift"] or last["until"] == {"re_kontra": 2, "keine90": 3, "keine60": 4, "keine30": 5, "schwarz": 6}
-    watched = [m for m in spectator.seen if m["type"] == "state"]
+    watched = [m for m in deal.spectator_seen if m["type"] == "state"]
     assert watched and all("deadlines" not in m for m in watched)
 
 

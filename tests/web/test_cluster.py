@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from .cluster_helpers import SRC, Player, Worker, hand_within, worker_settings
+from .cluster_helpers import SRC, Player, Worker, fetch_record, hand_within, play_until_deal_end, start_two_workers
 from .helpers import run_async
 from .postgres import PostgresServer, free_port
 
@@ -83,22 +83,6 @@ async def _table_across_workers(a: Worker, b: Worker, deals: int = 1) -> tuple[s
     return table_id, first, second
 
 
-async def _start(tmp_path: Path, db_url: str, redis_url: str, **changes: Any) -> tuple[Worker, Worker]:
-    """Workers A and B with the test settings and ``changes``, started at once on a fresh database (so both run the
-    migrations, one under the other's lock); stopped again if either fails to start."""
-    a = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "a.log")
-    b = Worker(worker_settings(db_url, redis_url, **changes), tmp_path / "b.log")
-    a.start()
-    b.start()
-    try:
-        await asyncio.gather(a.ready(), b.ready())
-    except BaseException:
-        a.stop()
-        b.stop()
-        raise
-    return a, b
-
-
 def _check_views(player: Player, dealt: list[list[str]]) -> None:
     """Every ``state`` the player's socket got is its own seat's view, with cards from its own dealt hand only."""
     states = player.states()
@@ -106,13 +90,6 @@ def _check_views(player: Player, dealt: list[list[str]]) -> None:
     for message in states:
         assert message["seat"] == player.seat and message["view"]["seat"] == player.seat
         assert hand_within(message["view"]["hand"], dealt[player.seat]), (message["view"]["hand"], dealt[player.seat])
-
-
-async def _record(player: Player, base: str, deal_id: int) -> dict[str, Any]:
-    response = await player.call(base, "GET", f"/api/deals/{deal_id}/record")
-    assert response.status_code == 200, response.text
-    record: dict[str, Any] = response.json()
-    return record
 
 
 def test_two_workers_play_a_deal_and_each_socket_gets_only_its_own_seat(
@@ -132,7 +109,7 @@ async def _watch(worker: Worker, table_id: str, seen: list[dict[str, Any]]) -> s
 
 
 async def _two_workers(db_url: str, redis_url: str, tmp_path: Path) -> None:
-    a, b = await _start(tmp_path, db_url, redis_url)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url)
     spy = InboxSpy(redis_url)
     try:
         await spy.start()
@@ -145,7 +122,7 @@ async def _two_workers(db_url: str, redis_url: str, tmp_path: Path) -> None:
         ends = await asyncio.gather(first.play(a.ws_base, table_id), second.play(b.ws_base, table_id), _watch(b, table_id, watched))
         assert ends[:2] == ["deal_end", "deal_end"]
         deal_id = first.states()[-1]["deal"]
-        record = await _record(first, b.base, deal_id)
+        record = await fetch_record(first, b.base, deal_id)
         for player in (first, second):
             _check_views(player, record["deal"])
             for _deal, step, action in player.sent:  # every action each sent was played, at its step, for its seat
@@ -171,19 +148,10 @@ def test_a_killed_owner_s_table_moves_to_the_other_worker_with_nothing_lost(
     run_async(_failover(postgres_server.new_database(), redis_url, tmp_path))
 
 
-async def _play_on(player: Player, worker: Worker, table_id: str, deadline: float) -> None:
-    """Reconnect to ``worker`` until the deal ends (a socket may be sent away while the table moves)."""
-    while time.monotonic() < deadline:
-        if await player.play(worker.ws_base, table_id, timeout=deadline - time.monotonic()) == "deal_end":
-            return
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"seat {player.seat} did not see the deal end")
-
-
 async def _failover(db_url: str, redis_url: str, tmp_path: Path) -> None:
     from redis.asyncio import Redis
 
-    a, b = await _start(tmp_path, db_url, redis_url)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url)
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
         table_id, first, second = await _table_across_workers(a, b, deals=2)  # the table goes on after the deal, still leased
@@ -196,12 +164,12 @@ async def _failover(db_url: str, redis_url: str, tmp_path: Path) -> None:
         killed = time.monotonic()
         a.kill()
         deadline = time.monotonic() + 120
-        await asyncio.gather(_play_on(first, b, table_id, deadline), _play_on(second, b, table_id, deadline))
+        await asyncio.gather(play_until_deal_end(first, b, table_id, deadline), play_until_deal_end(second, b, table_id, deadline))
         owner = await redis.get(f"stich:lease:{table_id}") or ""
         resumed = [m for m in second.states() if m["step"] >= before]
         print(f"the moved deal ended {time.monotonic() - killed:.1f} s after the kill")
         assert resumed
-        record = await _record(first, b.base, deal_id)
+        record = await fetch_record(first, b.base, deal_id)
         assert record["result"] is not None
         for player in (first, second):
             _check_views(player, record["deal"])
@@ -306,7 +274,7 @@ async def _caps_through_a_kill(db_url: str, redis_url: str, tmp_path: Path) -> N
     from redis.asyncio import Redis
 
     changes = {"max_search_tables_per_person": 1, "max_search_tables_per_address": 5}
-    a, b = await _start(tmp_path, db_url, redis_url, **changes)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url, **changes)
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
         ada = Player(0)
@@ -350,7 +318,7 @@ async def _stalled_owner(db_url: str, redis_url: str, tmp_path: Path) -> None:
 
     from stich.web.storage.db import Database
 
-    a, b = await _start(tmp_path, db_url, redis_url)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url)
     redis = Redis.from_url(redis_url, decode_responses=True)
     db = Database(db_url)
     assert a.process is not None and b.process is not None
@@ -389,8 +357,8 @@ async def _stalled_owner(db_url: str, redis_url: str, tmp_path: Path) -> None:
         stored = await asyncio.to_thread(db.deals_of, table_id, with_actions=True)
         assert stored[-1].id == deal_id and len(stored[-1].actions) == step  # the stale owner's action was not stored
         deadline = time.monotonic() + 120
-        await asyncio.gather(_play_on(first, b, table_id, deadline), _play_on(second, b, table_id, deadline))
-        record = await _record(first, b.base, deal_id)
+        await asyncio.gather(play_until_deal_end(first, b, table_id, deadline), play_until_deal_end(second, b, table_id, deadline))
+        record = await fetch_record(first, b.base, deal_id)
         assert record["result"] is not None  # the deal played to its end at B
         assert record["actions"][step][0] == 0  # seat 0's turn, played once, at B
         for player in (first, second):
@@ -425,7 +393,7 @@ async def _socket_cap(db_url: str, redis_url: str, tmp_path: Path) -> None:
     from websockets.asyncio.client import connect
 
     changes = {"max_sockets_per_client": 2}
-    a, b = await _start(tmp_path, db_url, redis_url, **changes)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url, **changes)
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
         ada = Player(0)

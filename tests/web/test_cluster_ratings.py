@@ -18,10 +18,9 @@ from typing import Any
 
 import httpx
 
-from .cluster_helpers import COOKIE, Player, Worker
+from .cluster_helpers import COOKIE, Player, fetch_record, play_until_deal_end, start_two_workers
 from .helpers import run_async
 from .postgres import PostgresServer
-from .test_cluster import _record, _start
 
 
 async def _account(player: Player, base: str, name: str) -> None:
@@ -31,20 +30,12 @@ async def _account(player: Player, base: str, name: str) -> None:
         player.token = response.cookies[COOKIE]
 
 
-async def _play_on(player: Player, worker: Worker, table_id: str, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        if await player.play(worker.ws_base, table_id, timeout=deadline - time.monotonic()) == "deal_end":
-            return
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"seat {player.seat} did not see the deal end")
-
-
 def test_a_deal_moved_to_another_worker_is_rated_once(postgres_server: PostgresServer, redis_url: str, tmp_path: Path) -> None:
     run_async(_moved_deal(postgres_server.new_database(), redis_url, tmp_path))
 
 
 async def _moved_deal(db_url: str, redis_url: str, tmp_path: Path) -> None:
-    a, b = await _start(tmp_path, db_url, redis_url)
+    a, b = await start_two_workers(tmp_path, db_url, redis_url)
     try:
         first, second, guest = Player(0), Player(1), Player(2)
         await _account(first, a.base, "Anna")
@@ -64,8 +55,8 @@ async def _moved_deal(db_url: str, redis_url: str, tmp_path: Path) -> None:
         deal_id = second.states()[-1]["deal"]
         a.kill()
         deadline = time.monotonic() + 120
-        await asyncio.gather(_play_on(first, b, table_id, deadline), _play_on(second, b, table_id, deadline))
-        record = await _record(first, b.base, deal_id)
+        await asyncio.gather(play_until_deal_end(first, b, table_id, deadline), play_until_deal_end(second, b, table_id, deadline))
+        record = await fetch_record(first, b.base, deal_id)
         result = record["result"]
         board: dict[str, Any] = (await first.call(b.base, "GET", "/api/ratings/doppelkopf")).json()
         lines = {line["name"]: line for line in board["players"]}

@@ -18,14 +18,12 @@ from stich.core.registry import game_from_string
 from stich.web.deals.deal_facts import thrown_in
 
 from .helpers import (
-    Reader,
     call,
     check_no_leaks,
-    connect,
     create_table,
     make_settings,
     new_guest,
-    play_as_seat,
+    play_watched_deal,
     running,
     session_token,
     states_by_step,
@@ -193,25 +191,15 @@ def test_stats_need_a_session(client: TestClient) -> None:
 
 # ------------------------------------------------ table message extras
 def test_state_messages_carry_hand_groups_and_deal_end_the_result_lines(client: TestClient) -> None:
-    token = new_guest(client, "Ada")
-    table = create_table(client, token, game="tapp_tarock", seat=1)
-    with connect(client, table["id"]) as spectator_ws, connect(client, table["id"], token) as player_ws:
-        spectator, player = Reader(spectator_ws), Reader(player_ws)
-        assert call(client, "POST", f"/api/tables/{table['id']}/bots", token, json={"bot": "random"}).status_code == 200
-        end = play_as_seat(player)
-        spectator.until(lambda m: m["type"] == "deal_end" and m["deal"] == end["deal"])
-    record = call(client, "GET", end["record_url"]).json()
-    engine = game_from_string(record["game"])
-    states = states_by_step(record)
-    views = [m for m in player.seen if m["type"] == "state" and m["deal"] == end["deal"]]
-    assert views
+    deal = play_watched_deal(client, "tapp_tarock", seat=1)
+    end, record, engine, states, views = deal.end, deal.record, deal.game, deal.states, deal.seat_states
     for message in views:
         observation = states[message["step"]].observation(1)
         assert message["hand_groups"] == [[c.text for c in group] for group in engine.hand_groups(observation.hand, observation.public)]
         assert Counter(card for group in message["hand_groups"] for card in group) == Counter(message["view"]["hand"])
-    watched = [m for m in spectator.seen if m["type"] == "state"]
+    watched = [m for m in deal.spectator_seen if m["type"] == "state"]
     assert watched and all("hand_groups" not in m and "hand" not in m["view"] for m in watched)
     assert end["result_lines"] == engine.describe_result(record["result"]) and all(isinstance(line, str) for line in end["result_lines"])
-    assert [m for m in spectator.seen if m["type"] == "deal_end"][-1]["result_lines"] == end["result_lines"]
-    assert check_no_leaks(player.seen, record, 1) > len(record["actions"])  # the groups name only the seat's own cards
-    assert check_no_leaks(spectator.seen, record, None) > len(record["actions"])
+    assert [m for m in deal.spectator_seen if m["type"] == "deal_end"][-1]["result_lines"] == end["result_lines"]
+    assert check_no_leaks(deal.seat_seen, record, 1) > len(record["actions"])  # the groups name only the seat's own cards
+    assert check_no_leaks(deal.spectator_seen, record, None) > len(record["actions"])

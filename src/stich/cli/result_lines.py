@@ -44,6 +44,17 @@ def _party(party: object, texts: Texts) -> str:
     return texts.shared(f"party.{party}", str(party))
 
 
+def _by_against(game: str, r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList, *, defenders: str, talon: str) -> str:
+    """The first line of a declarer's game (``detail.by_against``): contract, declarer, ``talon`` note, the seats in ``r[defenders]``."""
+    contract = contract_label(game, r.get("contract"), tr)
+    return tr.shared("detail.by_against", contract=contract, name=name(r.get("declarer")), talon=talon, others=seats(r.get(defenders, [])))
+
+
+def _idle(r: Mapping[str, Any], tr: Texts, name: Name) -> str:
+    """The note naming the seat that sits the deal out (``detail.idle``); empty when every seat plays."""
+    return tr.shared("detail.idle", name=name(r["idle"])) if r.get("idle") is not None else ""
+
+
 def _tapp(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> list[str] | None:
     if r.get("kind") == "all_pass":
         return [tr.shared("detail.all_pass_again", name=name(r.get("next_dealer")))]
@@ -51,9 +62,7 @@ def _tapp(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> list[
         return None
     half = r.get("talon_taken")
     talon = tr.shared("detail.tapp.talon", half=tr.shared(f"talon.{half}", str(half))) if half else ""
-    contract = contract_label("tapp_tarock", r.get("contract"), tr)
-    others = seats(r.get("defenders", []))
-    lines = [tr.shared("detail.by_against", contract=contract, name=name(r.get("declarer")), talon=talon, others=others)]
+    lines = [_by_against("tapp_tarock", r, tr, name, seats, defenders="defenders", talon=talon)]
     announced = r.get("announced") or []
     if announced:
         lines.append(tr.shared("detail.announced", items=", ".join(_item(a, tr) for a in announced)))
@@ -86,10 +95,7 @@ def _dobbm(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> list
         return lines
     if r.get("kind") != "game":
         return None
-    idle = tr.shared("detail.idle", name=name(r["idle"])) if r.get("idle") is not None else ""
-    contract = contract_label("dobbm", r.get("contract"), tr)
-    others = seats(r.get("opponents", []))
-    lines = [tr.shared("detail.by_against", contract=contract, name=name(r.get("declarer")), talon=idle, others=others)]
+    lines = [_by_against("dobbm", r, tr, name, seats, defenders="opponents", talon=_idle(r, tr, name))]
     p, t, talon = r.get("points", {}), r.get("tricks", {}), r.get("talon", {})
     laid = tr.shared("detail.dobbm.discards" if r.get("contract") == "dobbm" else "detail.dobbm.dobb")
     where = tr.shared("detail.dobbm.to_declarer" if talon.get("to") == "declarer" else "detail.dobbm.to_defenders")
@@ -129,10 +135,7 @@ def _droggn(r: Mapping[str, Any], tr: Texts, name: Name, seats: SeatList) -> lis
         return [tr.shared("detail.all_pass_again", name=name(r.get("seat")))]
     if r.get("kind") != "played":
         return None
-    idle = tr.shared("detail.idle", name=name(r["idle"])) if r.get("idle") is not None else ""
-    contract = contract_label("droggn", r.get("contract"), tr)
-    others = seats(r.get("defenders", []))
-    lines = [tr.shared("detail.by_against", contract=contract, name=name(r.get("declarer")), talon=idle, others=others)]
+    lines = [_by_against("droggn", r, tr, name, seats, defenders="defenders", talon=_idle(r, tr, name))]
     p, t = r.get("card_points", {}), r.get("tricks", {})
     key = "detail.droggn.points_matsch" if r.get("matsch") else "detail.droggn.points"
     lines.append(tr.shared(key, d=p.get("declarer"), o=p.get("defenders"), td=t.get("declarer"), to=t.get("defenders")))
