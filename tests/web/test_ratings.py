@@ -91,6 +91,10 @@ def test_a_rated_deal_moves_the_players_ratings(client: TestClient) -> None:
     assert profile["stats"][0]["game"] == "doppelkopf" and profile["stats"][0]["deals"] == 1
     bot = call(client, "GET", "/api/players/bot:random").json()
     assert bot["kind"] == "bot" and bot["ratings"][0]["deals"] == 1
+    exported = call(client, "GET", "/api/account/export", ada).json()  # one's own data includes one's ratings
+    [mine] = exported["ratings"]
+    assert mine["pool"] == "doppelkopf:ddv" and mine["deals"] == 1 and mine["rating"] == ada_line["rating"]
+    assert [(p["deal"], p["rating"]) for p in mine["history"]] == [(record["meta"]["deal_id"], ada_line["rating"])]
 
 
 def test_an_unrated_table_moves_no_rating(client: TestClient) -> None:

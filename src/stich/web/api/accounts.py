@@ -45,7 +45,7 @@ from stich.web.guards.passwords import HashersBusy
 from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError
 from stich.web.storage import account_store, social
-from stich.web.storage.db import NameTaken
+from stich.web.storage.db import Database, NameTaken
 from stich.web.storage.login_sessions import COOKIE_NAME, hash_token
 from stich.web.storage.models import utcnow
 
@@ -329,8 +329,41 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def export_data(found: account_store.AccountRow, tables: Any, deals: list[account_store.OwnDeal], friends: list[str]) -> dict[str, Any]:
-    """The account's data as one JSON object: the account, its friends, its tables and deals, each seen from its own seat.
+def export_ratings(db: Database, user_id: int) -> list[dict[str, Any]]:
+    """The account's rating in every pool it played rated deals in, each with its whole history (decision 0055)."""
+    player = f"user:{user_id}"
+    return [
+        {
+            "pool": rating.pool,
+            "rating": round(rating.ordinal, 2),
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "deals": rating.deals,
+            "won": rating.won,
+            "lost": rating.lost,
+            "history": [
+                {
+                    "deal": point.deal_id,
+                    "at": point.at.isoformat(),
+                    "rating": round(point.rating, 2),
+                    "outcome": point.outcome,
+                    "absent": point.absent,
+                }
+                for point in db.ratings.history(player, rating.pool, limit=rating.deals)
+            ],
+        }
+        for rating in db.ratings.ratings_of(player)
+    ]
+
+
+def export_data(
+    found: account_store.AccountRow,
+    tables: Any,
+    deals: list[account_store.OwnDeal],
+    friends: list[str],
+    ratings: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The account's data as one JSON object: the account, its friends, ratings, tables and deals, each seen from its own seat.
 
     A finished deal carries its whole record (its seed is public once it
     ends, as on the table page); a deal still being played carries only its
@@ -343,6 +376,7 @@ def export_data(found: account_store.AccountRow, tables: Any, deals: list[accoun
         "settings": None,
         "settings_note": "table settings are kept in the browser; the account page adds this browser's to the download",
         "friends": friends,
+        "ratings": ratings or [],
         "tables": [
             {
                 "id": row.id,
@@ -382,7 +416,8 @@ async def export_account(request: Request) -> Response:
         raise ApiError(401, "session", "no such account")
     tables, deals = await asyncio.to_thread(account_store.own_tables, svc.db, identity.user_id, identity.session_id)
     friends = [friend.name for friend in await asyncio.to_thread(social.friends_of, svc.db, identity.user_id)]
-    data = export_data(found, tables, deals, friends)
+    ratings = await asyncio.to_thread(export_ratings, svc.db, identity.user_id)
+    data = export_data(found, tables, deals, friends, ratings)
     return Response(
         content=json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
