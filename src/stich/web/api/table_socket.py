@@ -13,7 +13,7 @@ import logging
 import time
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
 from stich.web.api.services import request_address, services
 from stich.web.api.session import current_identity
@@ -79,14 +79,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         with contextlib.suppress(Exception):  # Redis away (several workers): a dead worker's count lapses anyway
             await svc.tables.close_socket(ticket)
         await runtime.detach(conn)
-        conn.finish()
-        try:
-            await asyncio.wait_for(writer, timeout=5)
-        except (TimeoutError, asyncio.CancelledError):
-            writer.cancel()
-        if websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # already gone
-                await websocket.close(code=conn.close_code if conn.kicked else 1000)
+        await conn.end(writer)
 
 
 async def _serve(runtime: TableRuntime, conn: Connection) -> None:

@@ -720,14 +720,7 @@ class ClusterTableManager(TableManager):
                 await self.close_socket(ticket)
             with contextlib.suppress(Exception):
                 await self._command(table_id, {"op": "detach", "conn": client})
-            conn.finish()
-            try:
-                await asyncio.wait_for(writer, timeout=5)
-            except (TimeoutError, asyncio.CancelledError):
-                writer.cancel()
-            if websocket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-                    await websocket.close(code=conn.close_code if conn.kicked else 1000)
+            await conn.end(writer)
         return True
 
     async def _relay_messages(self, conn: Connection, table_id: str, client: str) -> None:

@@ -147,6 +147,18 @@ class Connection:
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
+    async def end(self, writer: asyncio.Task[None]) -> None:
+        """Finish: let ``writer`` (this connection's :meth:`writer` task) write what is queued, for 5 s at most, then close the socket.
+
+        A kicked connection closes with its :attr:`close_code`, any other with 1000.
+        """
+        self.finish()
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+        await self._close(self.close_code if self.kicked else 1000)
+
 
 async def screen_message(
     conn: Connection, raw: str | bytes | None, allow: Callable[[Connection], Awaitable[bool]], max_bytes: int, *, answer_ping: bool = True
