@@ -11,8 +11,9 @@ from stich.core.registry import make_game
 from stich.rl.encoding import Encoding, card_universe
 from stich.rl.game_slices import IGNORED
 from stich.rl.ids import game_for
+from stich.rl.leak_check import random_points as random_deal
 
-from .helpers import CONFIGS, random_deal
+from .helpers import CONFIGS
 
 
 def _slice(enc: Encoding, tensor: np.ndarray, name: str) -> np.ndarray:

@@ -18,39 +18,17 @@ import pytest
 
 from stich.bots.doppelkopf import kernel
 from stich.bots.doppelkopf.solver import Solver, minimax, position_of, random_play_position
-from stich.core.registry import game_from_string
 from stich.games.doppelkopf.contracts import N_FACES
-from stich.games.doppelkopf.game import Doppelkopf
-from stich.games.doppelkopf.options import ALL_SOLOS
 from stich.games.doppelkopf.state import RE, DoppelkopfState
 
-CONFIGS = (
-    "doppelkopf",
-    "doppelkopf(preset=house_classic)",
-    "doppelkopf(players=5,nines=false,second_dulle_beats_first=true,second_dulle_in_solo=true)",
-    f"doppelkopf(must_overtrump=true,schweine=both,superschweine=true,armut=true,solos={'+'.join(ALL_SOLOS)})",
-)
+from ._kernel_helpers import CONFIGS, doppelkopf_game, needs_numba
+
 MASK64 = (1 << 64) - 1
-
-needs_numba = pytest.mark.skipif(not kernel.available(), reason=f"compiled kernel unavailable: {kernel.unavailable_reason()}")
-
-
-@pytest.fixture(scope="module")
-def compiled() -> Iterator[None]:
-    """Compile (or load) the kernel once for this module."""
-    assert kernel.warmup()
-    yield
-
-
-def _game(text: str) -> Doppelkopf:
-    game = game_from_string(text)
-    assert isinstance(game, Doppelkopf)
-    return game
 
 
 def _positions(per_config: int, tricks: tuple[int, ...]) -> Iterator[tuple[str, int, DoppelkopfState]]:
     for config in CONFIGS:
-        game = _game(config)
+        game = doppelkopf_game(config)
         for k in range(per_config):
             tricks_left = tricks[k % len(tricks)]
             yield config, k, random_play_position(game, 1000 + k, tricks_left=tricks_left, cards_in_trick=k % 4)
@@ -88,7 +66,7 @@ def test_python_playouts_follow_the_engine() -> None:
 
 
 def test_playouts_are_reproducible_and_seeded() -> None:
-    state = random_play_position(_game("doppelkopf"), 4, tricks_left=12)
+    state = random_play_position(doppelkopf_game("doppelkopf"), 4, tricks_left=12)
     first = kernel.random_playouts(state, 50, 123)
     assert first == kernel.random_playouts(state, 50, 123)
     assert first != kernel.random_playouts(state, 50, 124)
@@ -126,14 +104,14 @@ def test_fallback_without_numpy_gives_the_same_answers() -> None:
     child = json.loads(done.stdout)
     assert child["available"] is False and child["backend"] == "python" and child["warmup"] is False
     assert "numpy" in child["reason"] or "numba" in child["reason"]
-    state = random_play_position(_game("doppelkopf(preset=house_classic)"), 8, tricks_left=4, cards_in_trick=2)
+    state = random_play_position(doppelkopf_game("doppelkopf(preset=house_classic)"), 8, tricks_left=4, cards_in_trick=2)
     assert child["playouts"] == kernel.random_playouts(state, 30, 99)
     assert {int(f): v for f, v in child["solve"].items()} == Solver(state).solve()
     assert child["value"] == Solver(state).value()
 
 
 def test_solver_arguments_are_checked() -> None:
-    state = random_play_position(_game("doppelkopf"), 4, tricks_left=2)
+    state = random_play_position(doppelkopf_game("doppelkopf"), 4, tricks_left=2)
     with pytest.raises(ValueError, match="tt_bits"):
         kernel.KernelSolver(state, tt_bits=1)
 
@@ -143,7 +121,7 @@ def test_solver_arguments_are_checked() -> None:
 
 @needs_numba
 def test_kernel_position_arrays(compiled: None) -> None:
-    state = random_play_position(_game("doppelkopf"), 6, tricks_left=5, cards_in_trick=2)
+    state = random_play_position(doppelkopf_game("doppelkopf"), 6, tricks_left=5, cards_in_trick=2)
     kp = kernel.KernelPosition(state)
     pos = position_of(state)
     assert str(kp.hands.dtype) == "uint64" and [int(h) for h in kp.hands] == list(pos.hands)
@@ -187,7 +165,7 @@ def test_compiled_solver_on_six_tricks(compiled: None) -> None:
 @needs_numba
 def test_tiny_shared_table_stays_exact(compiled: None) -> None:
     # 16 entries shared by two interleaved solvers: constant collisions, stale generations
-    states = [random_play_position(_game(CONFIGS[i]), 50 + i, tricks_left=4, cards_in_trick=i) for i in range(2)]
+    states = [random_play_position(doppelkopf_game(CONFIGS[i]), 50 + i, tricks_left=4, cards_in_trick=i) for i in range(2)]
     expected = [Solver(s).solve() for s in states]
     solvers = [kernel.KernelSolver(s, tt_bits=4) for s in states]
     for _round in range(2):
@@ -197,7 +175,7 @@ def test_tiny_shared_table_stays_exact(compiled: None) -> None:
 
 @needs_numba
 def test_null_window_answers_bracket_the_value(compiled: None) -> None:
-    state = random_play_position(_game("doppelkopf"), 31, tricks_left=6)
+    state = random_play_position(doppelkopf_game("doppelkopf"), 31, tricks_left=6)
     solver = kernel.KernelSolver(state)
     v = solver.value()
     assert [solver.reaches(t) for t in (v - 10, v - 1, v, v + 1, v + 10)] == [True, True, True, False, False]

@@ -10,37 +10,13 @@ legal card, the position's value and the win/lose answers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from stich.bots.doppelkopf import kernel
 from stich.bots.doppelkopf.solver import PlayPosition, Solver, position_of, random_play_position
-from stich.core.registry import game_from_string
 from stich.games.doppelkopf.contracts import EYES, N_FACES, TRUMP
-from stich.games.doppelkopf.game import Doppelkopf
-from stich.games.doppelkopf.options import ALL_SOLOS
 
-CONFIGS = (
-    "doppelkopf",
-    "doppelkopf(preset=house_classic)",
-    "doppelkopf(players=5,nines=false,second_dulle_beats_first=true,second_dulle_in_solo=true)",
-    f"doppelkopf(must_overtrump=true,schweine=both,superschweine=true,armut=true,solos={'+'.join(ALL_SOLOS)})",
-)
-
-needs_numba = pytest.mark.skipif(not kernel.available(), reason=f"compiled kernel unavailable: {kernel.unavailable_reason()}")
-
-
-@pytest.fixture(scope="module")
-def compiled() -> Iterator[None]:
-    assert kernel.warmup()
-    yield
-
-
-def _game(text: str) -> Doppelkopf:
-    game = game_from_string(text)
-    assert isinstance(game, Doppelkopf)
-    return game
+from ._kernel_helpers import CONFIGS, doppelkopf_game, needs_numba
 
 
 @needs_numba
@@ -48,7 +24,7 @@ def _game(text: str) -> Doppelkopf:
 def test_deep_solver_equals_reference_on_many_positions(compiled: None, config: str) -> None:
     # 4 configurations x 90 positions: normal games and random game findings (solos, weddings, Armut),
     # 2 to 4 tricks left, every number of cards in the current trick
-    game = _game(config)
+    game = doppelkopf_game(config)
     for k in range(90):
         state = random_play_position(game, 7000 + k, tricks_left=2 + k % 3, cards_in_trick=k % 4, healthy=k % 2 == 0)
         reference = Solver(state)
@@ -63,7 +39,7 @@ def test_deep_solver_equals_reference_on_many_positions(compiled: None, config: 
 
 @needs_numba
 def test_deep_solver_equals_reference_at_five_tricks(compiled: None) -> None:
-    game = _game("doppelkopf")
+    game = doppelkopf_game("doppelkopf")
     for k in range(12):
         state = random_play_position(game, 7500 + k, tricks_left=5, healthy=True)
         reference = Solver(state)
@@ -74,7 +50,7 @@ def test_deep_solver_equals_reference_at_five_tricks(compiled: None) -> None:
 @needs_numba
 def test_small_tables_stay_exact_on_deeper_positions(compiled: None) -> None:
     # 2**6 entries for 6 tricks: constant replacement, keys of compacted hands colliding in buckets
-    game = _game("doppelkopf")
+    game = doppelkopf_game("doppelkopf")
     for k in range(3):
         state = random_play_position(game, 7600 + k, tricks_left=6, healthy=True)
         big = kernel.KernelSolver(state).solve()
@@ -82,7 +58,7 @@ def test_small_tables_stay_exact_on_deeper_positions(compiled: None) -> None:
 
 
 def _normal_position(hands: tuple[int, ...], re: int = 0b0101) -> PlayPosition:
-    state = random_play_position(_game("doppelkopf"), 3, tricks_left=12, healthy=True)
+    state = random_play_position(doppelkopf_game("doppelkopf"), 3, tricks_left=12, healthy=True)
     pos = position_of(state)
     return PlayPosition(
         seats=pos.seats, hands=hands, re=re, leader=0, trick=(), tricks_left=1, re_eyes=0, eff=pos.eff, strength=pos.strength
@@ -125,7 +101,7 @@ def core_order(pos: PlayPosition) -> list[int]:
 def test_sure_eyes_bound_holds(compiled: None) -> None:
     from stich.kernels import core
 
-    game = _game("doppelkopf")
+    game = doppelkopf_game("doppelkopf")
     seen = 0
     for k in range(40):
         state = random_play_position(game, 7700 + k, tricks_left=3, healthy=True)
@@ -148,7 +124,7 @@ def test_runs_left_uncompacted_stay_exact(compiled: None, monkeypatch: pytest.Mo
     from stich.kernels import core
 
     monkeypatch.setattr(core, "MAX_RUNS", runs)
-    game = _game("doppelkopf")
+    game = doppelkopf_game("doppelkopf")
     for k in range(8):
         state = random_play_position(game, 7800 + k, tricks_left=4, cards_in_trick=k % 4, healthy=True)
         kp = kernel.KernelPosition(state)
