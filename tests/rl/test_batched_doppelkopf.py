@@ -24,7 +24,7 @@ batched = pytest.importorskip("stich.rl.batched.doppelkopf")
 
 from .batched_compare import compare_step_for_step  # noqa: E402
 
-DEALS = 200
+DEALS = 60
 
 
 def _choose(rng: random.Random, legal: list[int]) -> int:
@@ -60,8 +60,8 @@ def _play_both(deals: int, seed: int, every_seat: int, reward_scale: float = 1.0
 
 
 def test_batched_deals_equal_the_reference_step_for_step() -> None:
-    """200 seeded deals: tensors (of every seat in 20 of them), masks, players, rewards and ends equal the single env's at every step."""
-    kinds = _play_both(DEALS, seed=1001, every_seat=20)  # a seed whose 200 deals hold every game type (spawned streams, decision 0046)
+    """60 seeded deals: tensors (of every seat in 10 of them), masks, players, rewards and ends equal the single env's at every step."""
+    kinds = _play_both(DEALS, seed=2001, every_seat=10)  # the first seed from 2000 whose 60 deals hold every game type (decision 0046)
     assert sum(kinds.values()) == DEALS
     # the comparison covered every game type of the DDV health round (§3.2, §4.2, §4.3)
     assert {"normal", "solo", "stille_hochzeit", "hochzeit"} <= set(kinds), kinds

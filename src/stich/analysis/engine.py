@@ -37,6 +37,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from stich.analysis.limits import DEFAULT_BUDGET, MAX_BUDGET
 from stich.analysis.reasons import better_in, fuchs_caught, partner_void, trick_lost
 from stich.analysis.report import Analysis, Candidate, DecisionReport, category
 from stich.bots.heuristic import make_heuristic
@@ -50,12 +51,6 @@ from stich.errors import OptionError, RecordError
 from stich.search.call_reading import INFER_GAMES, CallReadingSampler
 from stich.search.perfect_info import AlphaBeta, WorldEvaluator, final_score, in_trick_play, tricks_left
 from stich.search.sampling import SamplingError
-
-DEFAULT_BUDGET = 24
-"""Worlds per decision by default (bench/bench_analysis.py measures the time and the noise it gives)."""
-
-MAX_BUDGET = 400
-"""Most worlds per decision an analysis accepts."""
 
 EXACT_TRICKS: dict[str, int] = {"doppelkopf": 3, "tapp_tarock": 4, "dobbm": 3, "droggn": 4, "dappen": 2}
 """Tricks left (the current one included) from which a card decision is searched exactly in every world.

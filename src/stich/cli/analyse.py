@@ -13,10 +13,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from stich.analysis import DEFAULT_BUDGET, MAX_BUDGET, Analysis, analyse_record
+from stich.analysis import DEFAULT_BUDGET, MAX_BUDGET
 from stich.cli.texts import Texts
+
+if TYPE_CHECKING:
+    from stich.analysis import Analysis
 
 
 def add_analyse_parser(sub: argparse._SubParsersAction[Any], int_type: Callable[..., Callable[[str], int]], max_seed: int) -> None:
@@ -41,6 +44,7 @@ def add_analyse_parser(sub: argparse._SubParsersAction[Any], int_type: Callable[
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     """``stich analyse RECORD [--seat N] [--budget W] [--seed S] [--json] [--lang de|en]``."""
+    from stich.analysis import analyse_record  # loads the search (numba): only when a deal is analysed
     from stich.cli.verify import read_record
 
     record = read_record(args.record)
