@@ -30,7 +30,6 @@ from stich.cards import Card
 from stich.core.game import Game, Observation
 from stich.core.registry import game_from_string
 from stich.rl.game_slices import GAME_SLICES, PHASES
-from stich.rl.kept import KeptTensors
 from stich.rl.slices import Layout, Ones, Slice, Values, card_flags, per_seat_number, seat, seats
 
 
@@ -64,15 +63,11 @@ class _Scan:
     again at every step.
     """
 
-    __slots__ = ("counts", "played", "played_at", "plays", "points", "points_from", "points_of", "seen", "size", "won", "won_of")
+    __slots__ = ("counts", "played", "plays", "points", "points_from", "points_of", "seen", "won", "won_of")
 
     def __init__(self) -> None:
-        self.size = 0
-        """Events read so far: a scan object and its size are the key of the slices read from the events."""
         self.plays: list[tuple[int, str]] = []
         self.played: list[int] = []
-        self.played_at: list[int] = []
-        """``played`` as tensor positions (the slice's start added), extended as ``played`` grows."""
         self.seen: set[int] = set()
         self.counts: dict[int, float] = {}
         # The finished tricks never change once the events go on, so their sums are kept and only new ones added
@@ -117,7 +112,6 @@ class Encoding:
         self.size = start
         self.infos = tuple(infos)
         self._writers = tuple((s.write, info.start) for info, s in zip(infos, self._slices, strict=True))
-        self._kept = KeptTensors(self._slices, [info.start for info in infos], self.size)
 
     # ------------------------------------------------------------ layout
     def _shared_slices(self) -> list[Slice]:
@@ -136,11 +130,7 @@ class Encoding:
             ones.extend(base + f for f in card_flags(layout, obs.hand, "hand"))
 
         def played(obs: Observation, base: int, ones: Ones, values: Values) -> None:
-            seen = scan(obs)
-            at = seen.played_at
-            if len(at) < len(seen.played):
-                at.extend(base + f for f in seen.played[len(at) :])
-            ones.extend(at)
+            ones.extend(base + f for f in scan(obs).played)
 
         def current(obs: Observation, base: int, ones: Ones, values: Values) -> None:
             trick = obs.tricks[-1] if obs.tricks and obs.tricks[-1].winner is None else None
@@ -191,10 +181,6 @@ class Encoding:
             for position, count in scan(obs).counts.items():
                 values[base + position] = count
 
-        def events_key(obs: Observation) -> object:
-            seen = scan(obs)
-            return (seen, seen.size, len(obs.tricks))  # the scan object: a new one when the events do not continue
-
         phases = PHASES[self.game.name]
 
         def phase(obs: Observation, base: int, ones: Ones, values: Values) -> None:
@@ -203,17 +189,17 @@ class Encoding:
             ones.append(base + phases.index(obs.phase))
 
         return [
-            Slice("phase", len(phases), f"phase of the deal (one flag each: {', '.join(phases)})", (), phase, _phase),
-            Slice("to_move", n + 1, "seat to act (relative one-hot), last flag = deal over", (), to_move, _to_move),
+            Slice("phase", len(phases), f"phase of the deal (one flag each: {', '.join(phases)})", (), phase),
+            Slice("to_move", n + 1, "seat to act (relative one-hot), last flag = deal over", (), to_move),
             seat(layout, "dealer", ("public", "dealer"), "dealer"),
             seats(layout, "active", ("public", "active"), "seats dealt a hand"),
-            Slice("hand", n_cards, self._card_doc("this seat's hand"), (), hand, _hand),
+            Slice("hand", n_cards, self._card_doc("this seat's hand"), (), hand),
             per_seat_number(layout, "hand_sizes", ("public", "hand_sizes"), hand_scale, "cards in each hand"),
-            Slice("played", n * n_cards, self._card_doc("cards each seat has played, per relative seat"), (), played, events_key),
-            Slice("trick", n * n_cards, self._card_doc("the current trick: the card each relative seat put in"), (), current, events_key),
-            Slice("trick_leader", n, "leader of the current trick (relative seat one-hot)", (), leader, events_key),
-            Slice("tricks_won", n, f"tricks won by each relative seat (divided by {hand_scale})", (), tricks_won, events_key),
-            Slice("points_won", n, f"card points won by each relative seat (divided by {points_scale})", (), points_won, events_key),
+            Slice("played", n * n_cards, self._card_doc("cards each seat has played, per relative seat"), (), played),
+            Slice("trick", n * n_cards, self._card_doc("the current trick: the card each relative seat put in"), (), current),
+            Slice("trick_leader", n, "leader of the current trick (relative seat one-hot)", (), leader),
+            Slice("tricks_won", n, f"tricks won by each relative seat (divided by {hand_scale})", (), tricks_won),
+            Slice("points_won", n, f"card points won by each relative seat (divided by {points_scale})", (), points_won),
             Slice(
                 "actions",
                 n * width,
@@ -221,7 +207,6 @@ class Encoding:
                 "non-card action (columns in the order of the action codes below; last column: an action hidden from this seat)",
                 (),
                 actions,
-                events_key,
             ),
         ]
 
@@ -258,7 +243,6 @@ class Encoding:
                 column = width - 1 if action is None else self._other_index[action.code]  # last: hidden from this seat
                 position = rel * width + column
                 result.counts[position] = result.counts.get(position, 0.0) + 1.0
-        result.size = len(events)
         self._scans[obs.seat] = (events, result)
         return result
 
@@ -288,16 +272,7 @@ class Encoding:
 
     # ------------------------------------------------------------ encoding
     def tensor(self, obs: Observation) -> npt.NDArray[np.float32]:
-        """The observation tensor of ``obs`` (``float32``, shape ``(size,)``), rewritten from the seat's last one.
-
-        Only the slices whose inputs changed since this seat's last observation
-        are written (:mod:`stich.rl.kept`); the floats are :meth:`full_tensor`'s.
-        """
-        self._check(obs)
-        return self._kept.tensor(obs)
-
-    def full_tensor(self, obs: Observation) -> npt.NDArray[np.float32]:
-        """The observation tensor of ``obs`` with every slice written afresh (the reference :meth:`tensor` equals)."""
+        """The observation tensor of ``obs`` (``float32``, shape ``(size,)``)."""
         self._check(obs)
         out = np.zeros(self.size, dtype=np.float32)
         ones: Ones = []
@@ -335,18 +310,6 @@ class Encoding:
     def _check(self, obs: Observation) -> None:
         if obs.game != self.game.canonical:
             raise ValueError(f"observation of {obs.game}, encoding of {self.game.canonical}")
-
-
-def _phase(obs: Observation) -> object:
-    return obs.phase
-
-
-def _to_move(obs: Observation) -> object:
-    return obs.to_move
-
-
-def _hand(obs: Observation) -> object:
-    return obs.hand
 
 
 @cache

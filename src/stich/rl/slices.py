@@ -31,9 +31,6 @@ Values = dict[int, float]
 Writer = Callable[[Observation, int, Ones, Values], None]
 """``write(obs, base, ones, values)``: a slice's values, at tensor positions ``base + i``."""
 
-Key = Callable[[Observation], object]
-"""``key(obs)``: everything a slice's values depend on besides the seat; equal keys, equal values (the kept tensor's test)."""
-
 Path = tuple[str, ...]
 """Where a value lives in an observation: ``("public", "calls", "re")``, ``("private", "discards")``."""
 
@@ -99,9 +96,6 @@ class Slice:
     reads: tuple[str, ...]
     """Top-level public/private keys this slice reads (``public.calls``); the completeness test checks them."""
     write: Writer
-    key: Key | None = None
-    """What the values depend on, for a slice that reads no public/private key (``None``: its ``reads`` are the key;
-    neither: the slice is written afresh at every step).  See :mod:`stich.rl.kept`."""
 
 
 def card_flags(layout: Layout, cards: Iterable[Card | str], where: str) -> list[int]:
