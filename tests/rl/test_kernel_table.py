@@ -105,3 +105,9 @@ def test_the_backend_is_the_kernel_only_where_it_plays_the_configuration() -> No
     assert isinstance(table_for(TableConfig(DDV), "engine"), Table)
     with pytest.raises(ValueError, match="backend must be"):
         table_for(TableConfig(DDV), "gpu")  # type: ignore[arg-type]
+
+
+def test_stich_no_numba_keeps_the_engine_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STICH_NO_NUMBA", "1")
+    assert not kernel_plays(DDV)
+    assert isinstance(raw_env(DDV).table, Table)

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from stich.core.game import State
 from stich.errors import IllegalActionError
 from stich.games.doppelkopf.game import Doppelkopf
+from stich.rl.batched import require_numba
 from stich.rl.deals import DealStream, check_dealer
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
@@ -163,6 +164,7 @@ def kernel_plays(env_id: str) -> bool:
     if not isinstance(game, Doppelkopf):
         return False
     try:
+        require_numba()  # asked every time: STICH_NO_NUMBA switches the kernel off even once it is imported
         from stich.rl.batched.doppelkopf import unsupported_options
     except ImportError:
         return False
