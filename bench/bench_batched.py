@@ -25,7 +25,14 @@ that switches it off (``no_gc``'s ``gc.collect()``) outside the clock:
   kernel does not compile (``freedoko_standard``: one engine state per deal);
 * ``open_spiel``: ``tarok(players=4)``, ``skat`` and ``hearts`` through
   pyspiel with the observation the game offers each step
-  (``observation_tensor`` where there is one), as in ``bench_rl.py``.
+  (``observation_tensor`` where there is one), as in ``bench_rl.py``; the
+  ``--deals`` deals again and again until the row has used ``--min-cpu``
+  seconds (a few hundred tarok deals take a few hundredths of a second, too
+  short to time: the rate of such a row wandered by 3× between runs).
+
+``--repeat R`` runs the Doppelkopf batch rows and the OpenSpiel rows ``R``
+times, alternating (batch sizes, then the OpenSpiel games, then again), and
+reports each row's median round (``rounds`` lists every round's rate).
 
 Memory per 1,000 concurrent deals: the bytes of the batch's arrays
 (``memory_bytes()``: state rows, observation, mask, rewards, ...) and the
@@ -118,6 +125,24 @@ def _timed(run: Any) -> dict[str, float]:
     return {"steps": steps, "cpu_s": round(cpu, 3), "steps_per_s": round(steps / cpu) if cpu else 0}
 
 
+def _timed_min(run: Any, min_cpu: float) -> dict[str, float]:
+    """``run()`` again and again until ``min_cpu`` CPU seconds (the collector off, its collection outside the clock)."""
+    with no_gc():
+        start = time.process_time()
+        steps = run()
+        cpu = time.process_time() - start
+        while cpu < min_cpu:
+            steps += run()
+            cpu = time.process_time() - start
+    return {"steps": steps, "cpu_s": round(cpu, 3), "steps_per_s": round(steps / cpu) if cpu else 0}
+
+
+def _median_rounds(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median round of one row, with every round's rate."""
+    ordered = sorted(rounds, key=lambda r: r["steps_per_s"])
+    return {**ordered[len(ordered) // 2], "rounds": [r["steps_per_s"] for r in rounds]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--steps", type=int, default=200_000, help="deal-steps per batch size (default 200000)")
@@ -128,13 +153,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tarock", action="store_true", help="leave the Tarock-family rows out")
     parser.add_argument("--no-engine-rows", action="store_true", help="leave out the learner-bidding and Doppelkopf engine rows")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--min-cpu", type=float, default=1.0, help="CPU seconds each OpenSpiel row runs at least (default 1)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of the Doppelkopf batch and OpenSpiel rows, alternating")
     args = parser.parse_args(argv)
     rows: dict[str, Any] = {}
     batched_run(2, 200)  # compile (or load numba's cache) outside the timing
     aec_run(ENV_ID, 1)
-    for n in () if args.only_tarock else (int(x) for x in args.sizes.split(",")):
-        rows[f"batched {n}"] = row = batched_run(n, max(args.steps if n > 1 else args.steps // 10, 1000))
-        print(f"{'batched N=' + str(n):<28}{row['steps_per_s']:>12,} steps/s")
+    sizes = () if args.only_tarock else tuple(int(x) for x in args.sizes.split(","))
+    spiel = () if args.no_spiel or args.only_tarock else SPIEL_GAMES
+    rounds: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(args.repeat):
+        for n in sizes:
+            rounds.setdefault(f"batched {n}", []).append(batched_run(n, max(args.steps if n > 1 else args.steps // 10, 1000)))
+        for name in spiel:
+            rounds.setdefault(f"open_spiel {name}", []).append(
+                {**_timed_min(lambda name=name: spiel_run(name, args.deals), args.min_cpu), "observation": spiel_observation(name)}
+            )
+    for key, runs in rounds.items():
+        rows[key] = row = _median_rounds(runs)
+        print(f"{key:<28}{row['steps_per_s']:>12,} steps/s  (rounds: {', '.join(f'{r:,}' for r in row['rounds'])})")
     if not args.only_tarock:
         rows["aec"] = row = _timed(lambda: aec_run(ENV_ID, args.deals))
         print(f"{'aec (PettingZoo)':<28}{row['steps_per_s']:>12,} steps/s")
@@ -154,11 +191,6 @@ def main(argv: list[str] | None = None) -> int:
         batched_run(2, 100, env_id=engine_id)
         rows[f"batched {engine_id} {TAROCK_SIZE}"] = row = batched_run(TAROCK_SIZE, args.steps, env_id=engine_id)
         print(f"{'batched freedoko_standard N=' + str(TAROCK_SIZE) + ' (engine)':<44}{row['steps_per_s']:>12,} steps/s")
-    if not args.no_spiel and not args.only_tarock:
-        for name in SPIEL_GAMES:
-            rows[f"open_spiel {name}"] = row = _timed(lambda name=name: spiel_run(name, args.deals))
-            row["observation"] = spiel_observation(name)
-            print(f"{'spiel ' + name:<28}{row['steps_per_s']:>12,} steps/s  ({row['observation']})")
     if not args.only_tarock:
         rows["memory_per_1000_deals"] = mem = memory_per_1000()
         print(f"memory per 1,000 deals: arrays {mem['arrays_mib']} MiB, tracemalloc peak {mem['tracemalloc_peak_mib']} MiB")

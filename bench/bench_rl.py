@@ -9,7 +9,14 @@ CPU time:
   (what every bot and adapter reads);
 * ``aec``: the PettingZoo env: ``env.last()`` (observation tensor and mask of
   the agent to act) and ``env.step(action)``, the action drawn from the mask;
-  the finished agents' ``step(None)`` calls at the end are not counted.
+  the finished agents' ``step(None)`` calls at the end are not counted.  Its
+  default backend (DDV Doppelkopf in the compiled kernel, decision 0065);
+* ``aec engine`` (Doppelkopf only, where the two differ): the same env with
+  ``backend="engine"``, the reference path every other game takes.
+
+``--repeat R`` runs every row ``R`` times, the rows alternating within each
+round (all games, then OpenSpiel, then again), and reports the median and the
+best round of each row; the ratios use the medians.
 
 With ``--spiel`` it also times OpenSpiel's Python API on ``tarok(players=4)``,
 ``skat`` and ``hearts``: per player action the observation the game offers
@@ -48,6 +55,7 @@ from bench_common import aec_deals, machine_info, no_gc, spiel_deals
 from bench_common import spiel_observation as observation_offered
 
 from stich.core.registry import make_game
+from stich.rl.kernel_table import Backend, kernel_plays
 from stich.rl.pettingzoo_env import raw_env as aec_env
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
@@ -77,8 +85,8 @@ def engine_run(name: str, deals: int, observe: bool) -> int:
     return steps
 
 
-def aec_run(name: str, deals: int) -> int:
-    return aec_deals(aec_env(name), deals)
+def aec_run(name: str, deals: int, backend: Backend = "auto") -> int:
+    return aec_deals(aec_env(name, backend=backend), deals)
 
 
 def spiel_run(name: str, deals: int) -> int:
@@ -108,13 +116,39 @@ def compare(sources: list[str], rounds: int, deals: int, json_path: str | None) 
     print(f"{'game':<14}{'src':<40}{'aec/s median':>14}{'aec/s best':>12}{'aec cost':>10}   ({rounds} rounds, {deals} deals)")
     for name in GAMES:
         for src in sources:
-            aec = [row[name]["aec"]["steps_per_s"] for row in runs[src]]
-            cost = statistics.median(row[name]["aec_cost_x"] for row in runs[src])
+            aec = [row[f"{name} aec"]["steps_per_s"] for row in runs[src]]
+            cost = statistics.median(row[f"{name} engine"]["steps_per_s"] / row[f"{name} aec"]["steps_per_s"] for row in runs[src])
             table.setdefault(name, {})[src] = {"aec_median": statistics.median(aec), "aec_best": max(aec), "aec_cost_x_median": cost}
             print(f"{name:<14}{src:<40}{statistics.median(aec):>14,.0f}{max(aec):>12,}{cost:>9.1f}x")
     if json_path:
         with open(json_path, "w", encoding="utf-8") as fh:
             json.dump({"machine": machine_info(command=" ".join(sys.argv)), "compare": table, "runs": runs}, fh, indent=2)
+
+
+def one_round(deals: int, spiel: bool) -> dict[str, dict[str, Any]]:
+    """Every row once, one after the other: per game engine, engine+obs, aec (and aec engine), then OpenSpiel's."""
+    rows: dict[str, dict[str, Any]] = {}
+    for name in GAMES:
+        aec_run(name, 1)  # imports, caches and compiled code outside the timing
+        rows[f"{name} engine"] = _timed(lambda name=name: engine_run(name, deals, False))
+        rows[f"{name} engine+obs"] = _timed(lambda name=name: engine_run(name, deals, True))
+        rows[f"{name} aec"] = _timed(lambda name=name: aec_run(name, deals))
+        if kernel_plays(name):
+            rows[f"{name} aec engine"] = _timed(lambda name=name: aec_run(name, deals, "engine"))
+    if spiel:
+        for name in SPIEL_GAMES:
+            rows[f"open_spiel {name}"] = {**_timed(lambda name=name: spiel_run(name, deals)), "observation": spiel_observation(name)}
+    return rows
+
+
+def summary(rounds: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Per row the median round's figures, the best rate and every round's rate."""
+    out: dict[str, dict[str, Any]] = {}
+    for key in rounds[0]:
+        rates = [r[key]["steps_per_s"] for r in rounds]
+        median = sorted(rounds, key=lambda r: r[key]["steps_per_s"])[len(rounds) // 2][key]
+        out[key] = {**median, "best_steps_per_s": max(rates), "rounds": rates}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,26 +158,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--src", action="append", help="compare this checkout's src folder (repeatable; see above)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the --src comparison (default 5)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of every row, alternating (default 1; see above)")
     args = parser.parse_args(argv)
     if args.src:
         compare(args.src, args.rounds, args.deals, args.json)
         return 0
-    rows: dict[str, Any] = {}
-    print(f"{'game':<14}{'engine/s':>12}{'engine+obs/s':>14}{'aec/s':>10}{'aec cost':>10}")
+    rounds = [one_round(args.deals, args.spiel) for _ in range(args.repeat)]
+    rows = summary(rounds)
+    print(f"{'row':<34}{'median/s':>12}{'best/s':>12}   ({args.repeat} rounds, {args.deals} deals)")
+    for key, row in rows.items():
+        print(f"{key:<34}{row['steps_per_s']:>12,}{row['best_steps_per_s']:>12,}")
     for name in GAMES:
-        aec_run(name, 1)  # imports and caches outside the timing
-        bare = _timed(lambda name=name: engine_run(name, args.deals, False))
-        obs = _timed(lambda name=name: engine_run(name, args.deals, True))
-        aec = _timed(lambda name=name: aec_run(name, args.deals))
-        ratio = bare["steps_per_s"] / aec["steps_per_s"] if aec["steps_per_s"] else float("inf")
-        rows[name] = {"engine": bare, "engine+obs": obs, "aec": aec, "aec_cost_x": round(ratio, 2)}
-        print(f"{name:<14}{bare['steps_per_s']:>12,}{obs['steps_per_s']:>14,}{aec['steps_per_s']:>10,}{ratio:>9.1f}x")
+        ratio = rows[f"{name} engine"]["steps_per_s"] / rows[f"{name} aec"]["steps_per_s"]
+        print(f"{name:<14}aec cost vs engine {ratio:.1f}x")
     if args.spiel:
-        for name in SPIEL_GAMES:
-            row = _timed(lambda name=name: spiel_run(name, args.deals))
-            row["observation"] = spiel_observation(name)
-            rows[f"open_spiel {name}"] = row
-            print(f"{'spiel ' + name:<20}{row['steps_per_s']:>10,}  ({row['observation']})")
+        skat = rows["open_spiel skat"]["steps_per_s"]
+        for name in GAMES:
+            for way in ("aec", "aec engine"):
+                if f"{name} {way}" in rows:
+                    print(f"{name + ' ' + way:<24} / spiel skat = {rows[f'{name} {way}']['steps_per_s'] / skat:.2f}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"machine": machine_info(command=" ".join(sys.argv)), "rows": rows}, fh, indent=2)

@@ -19,6 +19,13 @@ is an agent that is never selected and is paid 0).  Each observation is
 (``Discrete(len(game.actions))``).  Rewards, illegal actions and seeding follow
 :mod:`stich.rl.table`.
 
+``backend`` picks where the deal runs: ``"auto"`` (the default) steps the
+DDV preset in the compiled kernel of the batched env when numba is there
+(:class:`stich.rl.kernel_table.KernelTable`: the same deals, tensors, masks,
+rewards and errors, several times faster), every other configuration in the
+engine; ``"engine"`` always uses the engine, ``"kernel"`` insists on the
+kernel.
+
 There is no parallel-API variant: in a trick-taking game exactly one seat acts
 at a time, so a ``ParallelEnv`` would be this env with every other seat's
 action thrown away each step (PettingZoo's own ``aec_to_parallel`` refuses
@@ -34,7 +41,8 @@ import numpy.typing as npt
 
 from stich.core.extras import missing_extra
 from stich.rl.deals import DEFAULT_DEALER, Dealer
-from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
+from stich.rl.kernel_table import Backend, table_for
+from stich.rl.table import OBSERVATION_HIGH, IllegalMode, TableConfig
 
 try:  # the 'rl' extra
     from gymnasium import spaces
@@ -68,11 +76,12 @@ class StichAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
         illegal_penalty: float = -1.0,
         dealer: Dealer = DEFAULT_DEALER,
         render_mode: str | None = None,
+        backend: Backend = "auto",
     ) -> None:
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer))
+        self.table = table_for(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer), backend)
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.seats)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}

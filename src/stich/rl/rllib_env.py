@@ -20,8 +20,9 @@ A dealer who sits out never acts and is paid 0, so it never appears.
 
 The config (RLlib's ``env_config``) takes the options of the other adapters:
 ``env_id``, ``reward_scale``, ``illegal`` (``"raise"``/``"penalty"``),
-``illegal_penalty`` and ``dealer`` (default ``"random"``, decision 0046); an
-unknown key is refused by name.
+``illegal_penalty``, ``dealer`` (default ``"random"``, decision 0046) and
+``backend`` (default ``"auto"``: DDV Doppelkopf in the compiled kernel, as
+the PettingZoo env, decision 0065); an unknown key is refused by name.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ import numpy.typing as npt
 from stich.core.extras import missing_extra
 from stich.rl.deals import DEFAULT_DEALER
 from stich.rl.ids import registered_ids
+from stich.rl.kernel_table import table_for
 from stich.rl.pettingzoo_env import agent_name
-from stich.rl.table import OBSERVATION_HIGH, Table, TableConfig
+from stich.rl.table import OBSERVATION_HIGH, TableConfig
 
 try:  # the 'rl' and 'rllib' extras
     from gymnasium import spaces
@@ -45,7 +47,7 @@ try:  # the 'rl' and 'rllib' extras
 except ModuleNotFoundError as exc:
     raise missing_extra(exc.name or "ray", __name__) from exc
 
-CONFIG_KEYS = ("env_id", "reward_scale", "illegal", "illegal_penalty", "dealer")
+CONFIG_KEYS = ("env_id", "reward_scale", "illegal", "illegal_penalty", "dealer", "backend")
 """The keys an ``env_config`` may hold."""
 
 
@@ -59,14 +61,15 @@ class StichMultiAgentEnv(MultiAgentEnv):
         unknown = sorted(set(options) - set(CONFIG_KEYS))
         if unknown:
             raise ValueError(f"unknown env_config key {unknown[0]!r}; known: {', '.join(CONFIG_KEYS)}")
-        self.table = Table(
+        self.table = table_for(
             TableConfig(
                 str(options.get("env_id", "stich/doppelkopf-ddv-v1")),
                 float(options.get("reward_scale", 1.0)),
                 options.get("illegal", "raise"),
                 float(options.get("illegal_penalty", -1.0)),
                 options.get("dealer", DEFAULT_DEALER),
-            )
+            ),
+            options.get("backend", "auto"),  # the compiled kernel for DDV, as the PettingZoo env (stich.rl.kernel_table)
         )
         self.possible_agents: list[AgentID] = [agent_name(s) for s in range(self.table.seats)]
         self.agents = list(self.possible_agents)

@@ -58,6 +58,17 @@ class TableConfig:
             raise ValueError(f"reward_scale must be positive, not {self.reward_scale}")
 
 
+def engine_act(state: State, action: int | str, illegal: IllegalMode) -> bool:
+    """Apply ``action`` (a code or a text) to ``state``; an illegal one raises (``illegal="raise"``) or returns False."""
+    try:
+        state.apply(int(action) if not isinstance(action, str) else action)
+    except (IllegalActionError, NotationError):
+        if illegal == "raise":
+            raise
+        return False
+    return True
+
+
 class Table:
     """A configured game, its encoding, and the deal in progress."""
 
@@ -112,11 +123,7 @@ class Table:
         if self.finished():
             raise IllegalActionError("the deal is over", "deal over")
         seat = state.current_player()
-        try:
-            state.apply(int(action) if not isinstance(action, str) else action)
-        except (IllegalActionError, NotationError):
-            if self.config.illegal == "raise":
-                raise
+        if not engine_act(state, action, self.config.illegal):
             self.penalised = seat
 
     def rewards(self) -> list[float]:

@@ -189,6 +189,14 @@ class DoppelkopfBatch:
         dealers = np.empty(len(rows), dtype=np.int64)
         for k, b in enumerate(rows):
             seeds[k], dealers[k] = self._streams[b].next_deal()
+        self.deal_given(rows, seeds, dealers)
+
+    def deal_given(self, rows: IntArray, seeds: npt.NDArray[np.uint64], dealers: IntArray) -> None:
+        """Deal ``rows`` anew with these engine seeds and dealers (``game.new_state(seed=..., dealer=...)``'s hands).
+
+        For a caller that keeps its own deal stream (:class:`stich.rl.kernel_table.KernelTable`); the batch's
+        streams are not drawn from.
+        """
         K.deal_rows(self._state, rows, seeds, dealers, self._physical, *self._tables, *self._fields)
         self.deal_seeds[rows] = seeds.astype(np.int64)
         self.terminated[rows] = False

@@ -1,0 +1,180 @@
+"""A :class:`~stich.rl.table.Table` whose deal runs in the compiled Doppelkopf kernel: the per-step env's fast path.
+
+Issue 41 asks the single (per-step) env for at least half of OpenSpiel skat's
+per-step rate with its observation tensor.  The engine path cannot get there:
+building a seat's :class:`~stich.core.game.Observation` alone costs about as
+much as that whole budget, and the tensor is read from it (decision 0065).
+For the DDV preset the batched env's kernel (:mod:`stich.rl.batched.doppelkopf`)
+already steps a deal and writes the seat's tensor and mask in compiled code,
+exactly the engine encoding's (its differential tests and
+``bench/check_batches.py``); :class:`KernelTable` runs one deal there.
+
+Everything else about the table is :class:`~stich.rl.table.Table`'s, so the
+envs built on it cannot tell the difference:
+
+* the deals: its own :class:`~stich.rl.deals.DealStream` (the same seeds and
+  dealers as the engine table's), dealt into the kernel by engine seed;
+* rewards: the engine's integer scores times ``reward_scale``;
+* illegal actions: the engine's own error (or the penalty), found by asking
+  the engine state; a legal action in any form the engine accepts;
+* the engine state itself (``current()``, ``state``, ``info_state``): replayed
+  from the deal's seed and the actions taken, lazily, and only the actions
+  taken since the last call, so a caller that reads it every step (the
+  self-play bots) pays one engine step per step.
+
+:func:`table_for` picks it for a DDV configuration when numba is available
+(``backend="auto"``); ``backend="engine"`` keeps the reference path.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from stich.core.game import State
+from stich.errors import IllegalActionError
+from stich.games.doppelkopf.game import Doppelkopf
+from stich.rl.batched import require_numba
+from stich.rl.deals import DealStream, check_dealer
+from stich.rl.encoding import Encoding
+from stich.rl.ids import game_for
+from stich.rl.table import Table, TableConfig, engine_act
+
+Backend = Literal["auto", "engine", "kernel"]
+"""Where a single env's deal runs: the compiled kernel where it plays the configuration (``auto``), or always one."""
+
+BACKENDS: tuple[str, ...] = ("auto", "engine", "kernel")
+
+
+class KernelTable:
+    """One DDV Doppelkopf deal at a time in the compiled kernel, with :class:`~stich.rl.table.Table`'s interface."""
+
+    def __init__(self, config: TableConfig) -> None:
+        from stich.rl.batched.doppelkopf import DoppelkopfBatch  # needs numba: imported only here
+
+        self.config = config
+        self.game = game_for(config.env_id)
+        self.stream = DealStream(self.game.num_seats, check_dealer(config.dealer, self.game.num_seats))
+        self.rng = self.stream.rng
+        self.encoding = Encoding(self.game)
+        """The engine encoding (sizes, slices, information-state strings); the tensors come from the kernel."""
+        self.batch = DoppelkopfBatch(1, config.env_id, compiled=True)
+        # Scores in the kernel's float32 at scale 1 are the engine's integers; the table scales them as Table does.
+        self.penalised: int | None = None
+        self._seat = np.zeros(1, dtype=np.int64)
+        self._code = np.zeros(1, dtype=np.int64)
+        self._deal: tuple[int, int] | None = None
+        self._codes: list[int] = []
+        self._engine: State | None = None
+        self._scores: list[int] | None = None
+
+    @property
+    def seats(self) -> int:
+        return self.game.num_seats
+
+    @property
+    def state(self) -> State | None:
+        """The engine state of the deal in progress (replayed on demand), ``None`` before the first deal."""
+        return None if self._deal is None else self.current()
+
+    def deal(self, seed: int | None = None) -> None:
+        """Start the next deal (``seed`` reseeds the stream of deals first), as :meth:`Table.deal`."""
+        if seed is not None:
+            self.stream.seed(seed)
+        deal_seed, dealer = self.stream.next_deal()
+        rows = np.zeros(1, dtype=np.int64)
+        self.batch.deal_given(rows, np.array([deal_seed], dtype=np.uint64), np.array([dealer], dtype=np.int64))
+        self._deal = (deal_seed, dealer)
+        self._codes = []
+        self._engine = None
+        self._scores = None
+        self.penalised = None
+
+    def current(self) -> State:
+        """The engine state of this deal: the actions taken since the last call applied to the kept one."""
+        if self._deal is None:
+            raise RuntimeError("no deal in progress: call reset() first")
+        state = self._engine
+        if state is None:
+            seed, dealer = self._deal
+            state = self._engine = self.game.new_state(seed=seed, dealer=dealer)
+        for code in self._codes[len(state.history) :]:
+            state.apply(code)
+        return state
+
+    def finished(self) -> bool:
+        return self.penalised is not None or bool(self.batch.terminated[0])
+
+    def to_move(self) -> int:
+        """The seat to act (-1 when the deal is over)."""
+        if self._deal is None:
+            raise RuntimeError("no deal in progress: call reset() first")
+        return -1 if self.finished() else int(self.batch.current_player[0])
+
+    def observe(self, seat: int) -> dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]:
+        """``{"observation": tensor, "action_mask": mask}`` of ``seat``, as :meth:`Table.observe`."""
+        batch = self.batch
+        if self._deal is None:
+            raise RuntimeError("no deal in progress: call reset() first")
+        if seat == batch.current_player[0] and not batch.terminated[0]:
+            tensor = batch.observation[0].copy()
+            mask = batch.legal_action_mask[0].copy() if self.penalised is None else np.zeros(batch.num_actions, dtype=np.int8)
+        else:
+            self._seat[0] = seat
+            tensor = batch.observe(self._seat)[0]
+            mask = np.zeros(batch.num_actions, dtype=np.int8)
+        return {"observation": tensor, "action_mask": mask}
+
+    def info_state(self, seat: int) -> str:
+        return self.encoding.info_state(self.current().observation(seat))
+
+    def act(self, action: int | str) -> None:
+        """Apply the action of the seat to move; illegal: the engine's error, or the penalty (as :meth:`Table.act`)."""
+        if self.finished():
+            raise IllegalActionError("the deal is over", "deal over")
+        batch = self.batch
+        code = -1 if isinstance(action, str) else int(action)
+        if not (0 <= code < batch.num_actions and batch.legal_action_mask[0, code]):
+            # Not a legal code: the engine decides (a legal text form, or the rule an illegal action breaks).
+            seat, state = int(batch.current_player[0]), self.current()
+            if not engine_act(state, action, self.config.illegal):
+                self.penalised = seat
+                return
+            code = state.history[-1][1]
+        self._code[0] = code
+        batch.step(self._code)
+        self._codes.append(code)
+        if batch.terminated[0]:
+            self._scores = [round(float(r)) for r in batch.rewards[0]]
+
+    def rewards(self) -> list[float]:
+        """Per seat: 0 until the deal ends, then the engine's score times ``reward_scale`` (or the penalty)."""
+        if self.penalised is not None:
+            return [self.config.illegal_penalty if s == self.penalised else 0.0 for s in range(self.seats)]
+        if self._scores is None:
+            return [0.0] * self.seats
+        return [score * self.config.reward_scale for score in self._scores]
+
+
+def kernel_plays(env_id: str) -> bool:
+    """Whether the compiled kernel plays this configuration (the DDV preset, numba importable and switched on)."""
+    game = game_for(env_id)
+    if not isinstance(game, Doppelkopf):
+        return False
+    try:
+        require_numba()  # asked every time: STICH_NO_NUMBA switches the kernel off even once it is imported
+        from stich.rl.batched.doppelkopf import unsupported_options
+    except ImportError:
+        return False
+    return not unsupported_options(game.options)
+
+
+def table_for(config: TableConfig, backend: Backend = "auto") -> Table | KernelTable:
+    """The table of a single env: the kernel's where ``backend`` asks for it (``auto``: where it plays the game)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "engine" or (backend == "auto" and not kernel_plays(config.env_id)):
+        return Table(config)
+    return KernelTable(config)

@@ -1,0 +1,113 @@
+"""The PettingZoo env on the compiled kernel (``backend="auto"`` for DDV) against the same env on the engine, step by step."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from stich.errors import IllegalActionError
+from stich.rl.kernel_table import KernelTable, kernel_plays, table_for
+from stich.rl.pettingzoo_env import raw_env
+from stich.rl.table import Table, TableConfig
+
+pytest.importorskip("stich.rl.batched.doppelkopf")  # numba
+
+DDV = "stich/doppelkopf-ddv-v1"
+
+
+def _same_view(kernel: object, engine: object, agents: list[str]) -> None:
+    """Every agent's observation and mask, the agent to act, rewards and terminations agree."""
+    k, e = kernel, engine
+    assert k.agent_selection == e.agent_selection  # type: ignore[attr-defined]
+    assert k.rewards == e.rewards and k.terminations == e.terminations  # type: ignore[attr-defined]
+    assert k._cumulative_rewards == e._cumulative_rewards  # type: ignore[attr-defined]
+    for agent in agents:
+        a, b = k.observe(agent), e.observe(agent)  # type: ignore[attr-defined]
+        assert a["observation"].dtype == b["observation"].dtype and a["action_mask"].dtype == b["action_mask"].dtype
+        assert np.array_equal(a["observation"], b["observation"]), agent
+        assert np.array_equal(a["action_mask"], b["action_mask"]), agent
+
+
+@pytest.mark.parametrize("dealer", ["random", "rotate", 2])
+def test_the_kernel_env_is_the_engine_env_at_every_step_of_every_seat(dealer: str | int) -> None:
+    kernel = raw_env(DDV, dealer=dealer, reward_scale=0.1)  # type: ignore[arg-type]
+    engine = raw_env(DDV, dealer=dealer, reward_scale=0.1, backend="engine")  # type: ignore[arg-type]
+    assert isinstance(kernel.table, KernelTable) and isinstance(engine.table, Table)
+    rng = random.Random(str(dealer))
+    for deal in range(12):
+        seed = 100 + deal if deal % 3 == 0 else None  # reseeded now and then, else the next deal of the stream
+        kernel.reset(seed=seed)
+        engine.reset(seed=seed)
+        agents = list(engine.possible_agents)
+        _same_view(kernel, engine, agents)
+        while engine.agents:
+            _obs, _reward, terminated, _trunc, _info = engine.last()
+            action = None if terminated else rng.choice(list(np.flatnonzero(engine.observe(engine.agent_selection)["action_mask"])))
+            kernel.step(None if action is None else int(action))
+            engine.step(None if action is None else int(action))
+            _same_view(kernel, engine, agents)
+        assert kernel.table.current().history == engine.table.current().history
+        assert kernel.table.current().result().scores == engine.table.current().result().scores
+
+
+def test_the_engine_state_is_replayed_on_demand_and_follows_the_deal() -> None:
+    kernel, engine = raw_env(DDV), raw_env(DDV, backend="engine")
+    kernel.reset(seed=5)
+    engine.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        seat = engine.table.to_move()
+        state = kernel.table.current()  # read every step: the kept state catches up one action at a time
+        assert state.dealt == engine.table.current().dealt and state.history == engine.table.current().history
+        assert kernel.table.info_state(seat) == engine.table.info_state(seat)
+        code = rng.choice(engine.table.current().legal_codes())
+        kernel.step(code)
+        engine.step(code)
+
+
+def test_illegal_actions_raise_the_engines_error_or_end_the_deal_with_the_penalty() -> None:
+    kernel, engine = raw_env(DDV), raw_env(DDV, backend="engine")
+    kernel.reset(seed=1)
+    engine.reset(seed=1)
+    illegal = int(np.flatnonzero(engine.observe(engine.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError) as expected:
+        engine.step(illegal)
+    with pytest.raises(IllegalActionError) as got:
+        kernel.step(illegal)
+    assert str(got.value) == str(expected.value) and got.value.rule == expected.value.rule  # type: ignore[attr-defined]
+    _same_view(kernel, engine, list(engine.possible_agents))
+    kernel = raw_env(DDV, illegal="penalty", illegal_penalty=-5.0)
+    engine = raw_env(DDV, illegal="penalty", illegal_penalty=-5.0, backend="engine")
+    for e in (kernel, engine):
+        e.reset(seed=1)
+        e.step(illegal)
+    _same_view(kernel, engine, list(engine.possible_agents))
+    assert kernel.infos == engine.infos
+
+
+def test_an_action_text_is_taken_as_the_engine_takes_it() -> None:
+    engine, kernel = Table(TableConfig(DDV)), KernelTable(TableConfig(DDV))
+    kernel.deal(seed=3)
+    engine.deal(seed=3)
+    text = next(a.text for a in kernel.current().legal_actions())
+    kernel.act(text)
+    engine.act(text)
+    assert kernel.current().history == engine.current().history
+    assert np.array_equal(kernel.observe(kernel.to_move())["observation"], engine.observe(engine.to_move())["observation"])
+
+
+def test_the_backend_is_the_kernel_only_where_it_plays_the_configuration() -> None:
+    assert kernel_plays(DDV) and not kernel_plays("stich/doppelkopf-freedoko_standard-v1")
+    assert not kernel_plays("stich/tapp_tarock-standard-v1")
+    assert isinstance(table_for(TableConfig("stich/tapp_tarock-standard-v1")), Table)
+    assert isinstance(table_for(TableConfig(DDV), "engine"), Table)
+    with pytest.raises(ValueError, match="backend must be"):
+        table_for(TableConfig(DDV), "gpu")  # type: ignore[arg-type]
+
+
+def test_stich_no_numba_keeps_the_engine_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STICH_NO_NUMBA", "1")
+    assert not kernel_plays(DDV)
+    assert isinstance(raw_env(DDV).table, Table)
