@@ -14,7 +14,9 @@ replayed to that point and only the seat's observation is read:
 3. Every candidate is valued in *the same* worlds as the seat's final score:
    by exact search of the rest of the card play (:class:`~stich.search.perfect_info.AlphaBeta`
    over the engine, leaves valued by the real score) when the deal is within
-   :data:`EXACT_TRICKS` tricks of its end, otherwise by playing the candidate
+   :data:`EXACT_TRICKS` tricks of its end, in Doppelkopf within
+   :data:`~stich.analysis.exact.KERNEL_TRICKS` by the compiled solver (its
+   exact final eyes, scored: :mod:`stich.analysis.exact`), otherwise by playing the candidate
    and rolling the world out to the end with the games' heuristic bots
    (:meth:`~stich.search.perfect_info.WorldEvaluator.score_values`, the
    compiled heuristic card play in Dobbm and Tapp Tarock).
@@ -37,6 +39,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from stich.analysis.exact import KERNEL_TRICKS, kernel_ready, kernel_values, solvable
 from stich.analysis.reasons import better_in, fuchs_caught, partner_void, trick_lost
 from stich.analysis.report import Analysis, Candidate, DecisionReport, category
 from stich.bots.heuristic import make_heuristic
@@ -65,6 +68,10 @@ milliseconds through the engine (measured at these depths: Doppelkopf 3-20 ms,
 Tapp Tarock 9 ms, Dobbm 3-30 ms, Droggn 16-84 ms, Dappen a few ms; one
 trick more costs Dappen seconds).
 """
+
+SEARCH, SOLVER, ROLLOUT = "search", "solver", "rollout"
+"""How a decision's candidates are valued (:meth:`DecisionAnalyst.exact_mode`): the engine's exact search, the compiled
+Doppelkopf solver (exact in the game value, :mod:`stich.analysis.exact`), or rollouts."""
 
 MAX_CANDIDATES: dict[str, int] = {"card": 6, "other": 5}
 """Candidates weighed outside the exact endgame: the seat's action plus the heuristic's favourites."""
@@ -263,11 +270,11 @@ class DecisionAnalyst:
         except (NotImplementedError, SamplingError):
             # No world fits (a sampler's inference is wrong somewhere; the real world always fits): 0 worlds, cost unknown.
             return base
-        horizon = EXACT_TRICKS.get(self.game.name, 2)
-        exact = played.kind == "play" and in_trick_play(worlds[0]) and tricks_left(worlds[0]) <= horizon  # hand sizes are public
+        mode = self.exact_mode(played, worlds)
+        exact = mode != ROLLOUT
         candidates = self.candidates(observation, played, exact)
         codes = [a.code for a in candidates]
-        rows = [self._values(world, codes, exact) for world in worlds]
+        rows = [self._values(world, codes, mode) for world in worlds]
         means = [sum(row[i] for row in rows) / len(rows) for i in range(len(codes))]
         best = 0
         for i, mean in enumerate(means):
@@ -291,11 +298,33 @@ class DecisionAnalyst:
             reason=reason,
         )
 
-    def _values(self, world: State, codes: Sequence[int], exact: bool) -> list[float]:
-        """The seat's final score after each candidate in ``world``: exact search or rollouts."""
-        if exact:
+    def exact_mode(self, played: Action, worlds: Sequence[State]) -> str:
+        """How a decision's candidates are valued: :data:`SEARCH`, :data:`SOLVER` or :data:`ROLLOUT`.
+
+        A card decision within :data:`EXACT_TRICKS` of the end is searched
+        through the engine; a Doppelkopf card decision within
+        :data:`~stich.analysis.exact.KERNEL_TRICKS` whose worlds the compiled
+        solver can value (:func:`~stich.analysis.exact.solvable`: parties
+        known, no schwarz called, both public) is solved; any other is
+        rolled out.  Hand sizes are public, so every world agrees.
+        """
+        first = worlds[0]
+        if played.kind != "play" or not in_trick_play(first):
+            return ROLLOUT
+        left = tricks_left(first)
+        if left <= EXACT_TRICKS.get(self.game.name, 2):
+            return SEARCH
+        if left <= KERNEL_TRICKS and self.game.name == "doppelkopf" and kernel_ready() and all(solvable(w) for w in worlds):
+            return SOLVER
+        return ROLLOUT
+
+    def _values(self, world: State, codes: Sequence[int], mode: str) -> list[float]:
+        """The seat's final score after each candidate in ``world``: exact search, the compiled solver, or rollouts."""
+        if mode == SEARCH:
             solved = AlphaBeta(self.seat, final_score).solve(world, codes)
             return [solved[code] for code in codes]
+        if mode == SOLVER:
+            return kernel_values(world, self.seat, codes)
         return self.evaluator.score_values(world, codes)
 
     def _reason(
