@@ -35,14 +35,14 @@ from stich.games.doppelkopf.scoring import KONTRA, RE, Tally, deal_value, seat_s
 from stich.search.perfect_info import TOTAL_EYES, in_trick_play, teams
 from stich.search.scores import score_value
 
-KERNEL_TRICKS = 7
+KERNEL_TRICKS = 6
 """Tricks left (the current one included) from which a Doppelkopf card decision is valued by the compiled solver.
 
-Measured with bench/bench_analysis.py and bench/bench_solver.py (decision
-0063): every card of a 7-trick position takes a median of 13-43 ms of CPU
-(worst of 30 about 0.2 s), so a decision's 24 worlds cost about a second and
-a deal's analysis stays within seconds; at 8 tricks one world takes about ten
-times as long.
+The second half of a 12-trick deal.  Measured (decision 0063,
+bench/bench_analysis.py ``--kernel-tricks``): a deal's analysis at the
+default 24 worlds costs about what the rollouts cost (3.5-4 s of CPU); from
+7 tricks a decision at a trick's first card took up to 19 s (one solve of
+every card up to about a second per world) and a deal up to 26 s.
 """
 
 

@@ -63,7 +63,9 @@ class DecisionReport:
     stderr: float
     """Standard error of that mean (the paired differences' spread over the worlds)."""
     exact: bool
-    """Whether every candidate was valued by exact search of the rest of the deal in every world."""
+    """Whether every candidate was valued exactly in every world: by the engine's search of the rest of the deal, or (Doppelkopf,
+    from :data:`~stich.analysis.exact.KERNEL_TRICKS` tricks left) by the compiled solver, in game value without the special
+    points of the tricks to come (decision 0063)."""
     worlds: int
     costly: bool
     """Whether the cost is a mistake rather than noise (see :func:`stich.analysis.engine.is_costly`)."""
