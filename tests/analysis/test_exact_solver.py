@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from stich.analysis import analyse_record
-from stich.analysis.engine import EXACT_TRICKS, SOLVER, DecisionAnalyst
+from stich.analysis import analyse_record, engine
+from stich.analysis.engine import EXACT_TRICKS, ROLLOUT, SOLVER, DecisionAnalyst
 from stich.analysis.exact import KERNEL_TRICKS, eye_scorer, kernel_values, solvable
 from stich.bots.doppelkopf import kernel
 from stich.bots.doppelkopf.solver import random_play_position
@@ -120,3 +120,12 @@ def test_the_solver_is_used_only_where_the_worlds_allow_it() -> None:
     assert analyst.exact_mode(card, [world]) == SOLVER
     world.__dict__["clarified"] = False  # an open wedding: parties unknown, the eyes do not say who scores
     assert analyst.exact_mode(card, [world]) != SOLVER
+
+
+def test_without_the_compiled_kernel_the_middle_of_the_deal_is_rolled_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = game_from_string("doppelkopf")
+    world = random_play_position(game, 7, tricks_left=KERNEL_TRICKS, announce=0.0)  # type: ignore[arg-type]
+    analyst = DecisionAnalyst(game, world.current_player(), 0, 2, world, {})
+    card = game.actions[play_codes(world)[0]]
+    monkeypatch.setattr(engine, "kernel_ready", lambda: False)
+    assert analyst.exact_mode(card, [world]) == ROLLOUT
