@@ -14,7 +14,8 @@ do not decide:
 
 * the special points of the tricks still to come (Doppelkopf, Fuchs,
   Karlchen, ...) and those already made are left out: the latter are the
-  same for every card of a decision, the former are not searched;
+  same for every card of a decision (except where ``specials_before_doubling``
+  doubles them for the winner), the former are not searched;
 * "schwarz" is read from the eyes (0 or 240), not from the tricks (a
   party that took only tricks of nines has 0 eyes and is not schwarz);
   a position where a party called schwarz (its goal is tricks, not eyes)
