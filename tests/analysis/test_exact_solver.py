@@ -98,17 +98,20 @@ def _heuristic_record(seed: int) -> dict[str, object]:
 
 
 @needs_numba
-def test_doppelkopf_card_decisions_are_exact_from_the_solvers_horizon_on() -> None:
+def test_doppelkopf_card_decisions_are_solved_from_the_solvers_horizon_and_exact_from_the_searchs() -> None:
     record = _heuristic_record(1)
     analysis = analyse_record(record, 1, budget=2, seed=0)
     cards = [d for d in analysis.decisions if d.category == "card" and d.trick is not None]
     tricks = 12
     within = [d for d in cards if tricks - d.trick <= KERNEL_TRICKS]  # type: ignore[operator]
     before = [d for d in cards if tricks - d.trick > KERNEL_TRICKS]  # type: ignore[operator]
-    assert within and all(d.exact for d in within)
-    assert before and not any(d.exact for d in before)
+    assert before and all(d.method == "rollout" and not d.exact for d in before)
+    searched = [d for d in within if tricks - d.trick <= EXACT_TRICKS["doppelkopf"]]  # type: ignore[operator]
     solved = [d for d in within if tricks - d.trick > EXACT_TRICKS["doppelkopf"]]  # type: ignore[operator]
-    assert solved, "some decisions lie between the engine search's horizon and the solver's"
+    assert searched and all(d.method == "search" and d.exact for d in searched)
+    # Solved in card points, without the special points of the tricks to come: never reported exact (decision 0063).
+    assert solved and all(d.method == "solver" and not d.exact for d in solved)
+    assert all(d.to_json()["method"] == d.method for d in cards)
 
 
 @needs_numba

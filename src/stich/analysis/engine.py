@@ -70,8 +70,10 @@ trick more costs Dappen seconds).
 """
 
 SEARCH, SOLVER, ROLLOUT = "search", "solver", "rollout"
-"""How a decision's candidates are valued (:meth:`DecisionAnalyst.exact_mode`): the engine's exact search, the compiled
-Doppelkopf solver (exact in the game value, :mod:`stich.analysis.exact`), or rollouts."""
+"""How a decision's candidates are valued (:meth:`DecisionAnalyst.exact_mode`, a report's ``method``): the engine's exact
+search (the real score, special points included: the only one reported ``exact``), the compiled Doppelkopf solver (best
+play in card points, scored with the deal's calls, without the special points of the tricks to come:
+:mod:`stich.analysis.exact`), or rollouts."""
 
 MAX_CANDIDATES: dict[str, int] = {"card": 6, "other": 5}
 """Candidates weighed outside the exact endgame: the seat's action plus the heuristic's favourites."""
@@ -237,10 +239,10 @@ class DecisionAnalyst:
             return [sampler.sample(rng) for _ in range(self.budget)]
         return [plain.sample(rng) for _ in range(self.budget)]
 
-    def candidates(self, observation: Observation, played: Action, exact: bool) -> list[Action]:
-        """The seat's action first, then every legal card (exact endgame) or the heuristic's favourites."""
+    def candidates(self, observation: Observation, played: Action, *, every_card: bool) -> list[Action]:
+        """The seat's action first, then every legal card (searched or solved endgame) or the heuristic's favourites."""
         legal = observation.legal_actions
-        if exact:
+        if every_card:
             rest = [a for a in legal if a.kind == "play" and a != played]
             return [played, *rest]
         limit = MAX_CANDIDATES["card" if played.kind == "play" else "other"]
@@ -261,6 +263,7 @@ class DecisionAnalyst:
             cost=0.0,
             stderr=0.0,
             exact=False,
+            method=ROLLOUT,
             worlds=0,
             costly=False,
             candidates=(),
@@ -271,8 +274,7 @@ class DecisionAnalyst:
             # No world fits (a sampler's inference is wrong somewhere; the real world always fits): 0 worlds, cost unknown.
             return base
         mode = self.exact_mode(played, worlds)
-        exact = mode != ROLLOUT
-        candidates = self.candidates(observation, played, exact)
+        candidates = self.candidates(observation, played, every_card=mode != ROLLOUT)
         codes = [a.code for a in candidates]
         rows = [self._values(world, codes, mode) for world in worlds]
         means = [sum(row[i] for row in rows) / len(rows) for i in range(len(codes))]
@@ -291,7 +293,8 @@ class DecisionAnalyst:
             best=candidates[best].text,
             cost=cost,
             stderr=stderr,
-            exact=exact,
+            exact=mode == SEARCH,
+            method=mode,
             worlds=len(worlds),
             costly=costly,
             candidates=tuple(Candidate(candidates[i].text, means[i]) for i in order),
