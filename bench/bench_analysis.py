@@ -3,7 +3,7 @@
 Usage::
 
     python bench/bench_analysis.py [--games doppelkopf tapp_tarock dobbm droggn dappen] [--deals N]
-        [--budget W] [--long W] [--seed S] [--json]
+        [--budget W] [--long W] [--seed S] [--kernel-tricks N ...] [--json]
 
 Per game, ``--deals`` deals (default 2) are played by the heuristic bots
 with a random bot in seat 1 (a player who makes mistakes to find), and
@@ -19,6 +19,10 @@ Reported per game:
   decision: the mean absolute difference of the cost, the share of
   decisions on whose "costly" verdict the two agree, the share where both
   name the same best action, and the share of exact decisions.
+
+``--kernel-tricks 3 6 7`` runs Doppelkopf once per horizon of the compiled
+solver (``stich.analysis.engine.KERNEL_TRICKS``, decision 0063; 3 = the
+engine's search only), on the same deals, instead of at the default.
 
 The long analysis has its own noise; with four times the worlds its costs
 are about half as noisy, so the differences mostly measure the default
@@ -38,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from stich.analysis import DEFAULT_BUDGET, Analysis, analyse_record
+from stich.analysis import DEFAULT_BUDGET, Analysis, analyse_record, engine
 from stich.bots.heuristic import make_heuristic
 from stich.bots.random_bot import RandomBot
 from stich.core.game import Game
@@ -120,9 +124,18 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--long", type=int, default=4 * DEFAULT_BUDGET)
     parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--kernel-tricks", type=int, nargs="*", default=[], help="Doppelkopf: the solver's horizons to compare")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    results = [run_game(name, args.deals, args.budget, args.long, args.seed) for name in args.games]
+    results = []
+    for name in args.games:
+        if name != "doppelkopf" or not args.kernel_tricks:
+            results.append(run_game(name, args.deals, args.budget, args.long, args.seed))
+            continue
+        for tricks in args.kernel_tricks:
+            engine.KERNEL_TRICKS = tricks
+            result = run_game(name, args.deals, args.budget, args.long, args.seed)
+            results.append(dict(result, game=f"{result['game']}, solver from {tricks} tricks"))
     if args.json:
         print(json.dumps(results, indent=2))
         return

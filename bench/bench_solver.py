@@ -3,7 +3,7 @@
 Usage::
 
     python bench/bench_solver.py [--tricks 7 9 12] [--positions N] [--mode solve|reaches|value]
-        [--target 121] [--mixed] [--timeout S] [--baseline SRC] [--progress] [--json]
+        [--target 121] [--mixed] [--timeout S] [--baseline SRC] [--new SRC] [--progress] [--json]
 
 Positions are seeded normal games (everybody says "gesund", DDV rules) at
 the first card of a trick with ``--tricks`` tricks left, random cards
@@ -25,7 +25,9 @@ time, baseline over new.
 position, with the ``stich`` package found under ``SRC`` (a ``src``
 directory of another checkout, e.g. ``git archive main src | tar -x -C
 /tmp/base``), so before and after share the machine's load; the answers
-of the two are compared.  Each solver runs in its own worker process (the
+of the two are compared.  ``--new SRC`` takes the "new" solver from another
+``src`` directory than this checkout's (a variant tried against the same
+baseline, decision 0063).  Each solver runs in its own worker process (the
 numba compilation or cache load happens before the first timed position);
 a position that takes longer than ``--timeout`` seconds kills its worker,
 counts as ``> timeout`` (at the timeout in the statistics, so the median
@@ -163,7 +165,7 @@ def dist(ms: list[float], timeouts: int, timeout_s: float) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    solvers = {"new": Worker(ROOT / "src")}
+    solvers = {"new": Worker(Path(args.new) if args.new else ROOT / "src")}
     if args.baseline:
         solvers = {"baseline": Worker(Path(args.baseline)), **solvers}
     report: dict[str, Any] = {"mixed": args.mixed, "mode": args.mode, "target": args.target, "timeout_s": args.timeout, "sets": {}}
@@ -243,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per position and solver before it counts as timed out")
     parser.add_argument("--baseline", default="", help="a src directory holding the stich package to compare with")
+    parser.add_argument("--new", default="", help="a src directory holding the stich package to measure (default: this checkout's)")
     parser.add_argument("--progress", action="store_true", help="one line per position on stderr")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = parser.parse_args(argv)

@@ -14,7 +14,9 @@ replayed to that point and only the seat's observation is read:
 3. Every candidate is valued in *the same* worlds as the seat's final score:
    by exact search of the rest of the card play (:class:`~stich.search.perfect_info.AlphaBeta`
    over the engine, leaves valued by the real score) when the deal is within
-   :data:`EXACT_TRICKS` tricks of its end, otherwise by playing the candidate
+   :data:`EXACT_TRICKS` tricks of its end, in Doppelkopf within
+   :data:`~stich.analysis.exact.KERNEL_TRICKS` by the compiled solver (its
+   exact final eyes, scored: :mod:`stich.analysis.exact`), otherwise by playing the candidate
    and rolling the world out to the end with the games' heuristic bots
    (:meth:`~stich.search.perfect_info.WorldEvaluator.score_values`, the
    compiled heuristic card play in Dobbm and Tapp Tarock).
@@ -37,6 +39,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from stich.analysis.exact import KERNEL_TRICKS, kernel_ready, kernel_values, solvable
 from stich.analysis.limits import DEFAULT_BUDGET, MAX_BUDGET
 from stich.analysis.reasons import better_in, fuchs_caught, partner_void, trick_lost
 from stich.analysis.report import Analysis, Candidate, DecisionReport, category
@@ -60,6 +63,12 @@ milliseconds through the engine (measured at these depths: Doppelkopf 3-20 ms,
 Tapp Tarock 9 ms, Dobbm 3-30 ms, Droggn 16-84 ms, Dappen a few ms; one
 trick more costs Dappen seconds).
 """
+
+SEARCH, SOLVER, ROLLOUT = "search", "solver", "rollout"
+"""How a decision's candidates are valued (:meth:`DecisionAnalyst.exact_mode`, a report's ``method``): the engine's exact
+search (the real score, special points included: the only one reported ``exact``), the compiled Doppelkopf solver (best
+play in card points, scored with the deal's calls, without the special points of the tricks to come:
+:mod:`stich.analysis.exact`), or rollouts."""
 
 MAX_CANDIDATES: dict[str, int] = {"card": 6, "other": 5}
 """Candidates weighed outside the exact endgame: the seat's action plus the heuristic's favourites."""
@@ -225,10 +234,10 @@ class DecisionAnalyst:
             return [sampler.sample(rng) for _ in range(self.budget)]
         return [plain.sample(rng) for _ in range(self.budget)]
 
-    def candidates(self, observation: Observation, played: Action, exact: bool) -> list[Action]:
-        """The seat's action first, then every legal card (exact endgame) or the heuristic's favourites."""
+    def candidates(self, observation: Observation, played: Action, *, every_card: bool) -> list[Action]:
+        """The seat's action first, then every legal card (searched or solved endgame) or the heuristic's favourites."""
         legal = observation.legal_actions
-        if exact:
+        if every_card:
             rest = [a for a in legal if a.kind == "play" and a != played]
             return [played, *rest]
         limit = MAX_CANDIDATES["card" if played.kind == "play" else "other"]
@@ -249,6 +258,7 @@ class DecisionAnalyst:
             cost=0.0,
             stderr=0.0,
             exact=False,
+            method=ROLLOUT,
             worlds=0,
             costly=False,
             candidates=(),
@@ -258,11 +268,10 @@ class DecisionAnalyst:
         except (NotImplementedError, SamplingError):
             # No world fits (a sampler's inference is wrong somewhere; the real world always fits): 0 worlds, cost unknown.
             return base
-        horizon = EXACT_TRICKS.get(self.game.name, 2)
-        exact = played.kind == "play" and in_trick_play(worlds[0]) and tricks_left(worlds[0]) <= horizon  # hand sizes are public
-        candidates = self.candidates(observation, played, exact)
+        mode = self.exact_mode(played, worlds)
+        candidates = self.candidates(observation, played, every_card=mode != ROLLOUT)
         codes = [a.code for a in candidates]
-        rows = [self._values(world, codes, exact) for world in worlds]
+        rows = [self._values(world, codes, mode) for world in worlds]
         means = [sum(row[i] for row in rows) / len(rows) for i in range(len(codes))]
         best = 0
         for i, mean in enumerate(means):
@@ -279,18 +288,41 @@ class DecisionAnalyst:
             best=candidates[best].text,
             cost=cost,
             stderr=stderr,
-            exact=exact,
+            exact=mode == SEARCH,
+            method=mode,
             worlds=len(worlds),
             costly=costly,
             candidates=tuple(Candidate(candidates[i].text, means[i]) for i in order),
             reason=reason,
         )
 
-    def _values(self, world: State, codes: Sequence[int], exact: bool) -> list[float]:
-        """The seat's final score after each candidate in ``world``: exact search or rollouts."""
-        if exact:
+    def exact_mode(self, played: Action, worlds: Sequence[State]) -> str:
+        """How a decision's candidates are valued: :data:`SEARCH`, :data:`SOLVER` or :data:`ROLLOUT`.
+
+        A card decision within :data:`EXACT_TRICKS` of the end is searched
+        through the engine; a Doppelkopf card decision within
+        :data:`~stich.analysis.exact.KERNEL_TRICKS` whose worlds the compiled
+        solver can value (:func:`~stich.analysis.exact.solvable`: parties
+        known, no schwarz called, both public) is solved; any other is
+        rolled out.  Hand sizes are public, so every world agrees.
+        """
+        first = worlds[0]
+        if played.kind != "play" or not in_trick_play(first):
+            return ROLLOUT
+        left = tricks_left(first)
+        if left <= EXACT_TRICKS.get(self.game.name, 2):
+            return SEARCH
+        if left <= KERNEL_TRICKS and self.game.name == "doppelkopf" and kernel_ready() and all(solvable(w) for w in worlds):
+            return SOLVER
+        return ROLLOUT
+
+    def _values(self, world: State, codes: Sequence[int], mode: str) -> list[float]:
+        """The seat's final score after each candidate in ``world``: exact search, the compiled solver, or rollouts."""
+        if mode == SEARCH:
             solved = AlphaBeta(self.seat, final_score).solve(world, codes)
             return [solved[code] for code in codes]
+        if mode == SOLVER:
+            return kernel_values(world, self.seat, codes)
         return self.evaluator.score_values(world, codes)
 
     def _reason(

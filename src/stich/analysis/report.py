@@ -38,7 +38,7 @@ class Candidate:
 
     action: str
     value: float
-    """Mean final score of the seat over the worlds after this action (exact search or rollouts)."""
+    """Mean final score of the seat over the worlds after this action (exact search, the solver or rollouts)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
@@ -63,7 +63,12 @@ class DecisionReport:
     stderr: float
     """Standard error of that mean (the paired differences' spread over the worlds)."""
     exact: bool
-    """Whether every candidate was valued by exact search of the rest of the deal in every world."""
+    """Whether every candidate was valued exactly in every world: by the engine's search of the rest of the deal (the real
+    score, special points included); ``method`` ``search``."""
+    method: str
+    """How the candidates were valued in each world: ``search`` (exact), ``solver`` (Doppelkopf from
+    :data:`~stich.analysis.exact.KERNEL_TRICKS` tricks left: best play in card points, scored with the deal's calls, without
+    the special points of the tricks to come; decision 0063) or ``rollout`` (the games' heuristic bots play the rest)."""
     worlds: int
     costly: bool
     """Whether the cost is a mistake rather than noise (see :func:`stich.analysis.engine.is_costly`)."""
@@ -83,6 +88,7 @@ class DecisionReport:
             "cost": round(self.cost, 4),
             "stderr": round(self.stderr, 4),
             "exact": self.exact,
+            "method": self.method,
             "worlds": self.worlds,
             "costly": self.costly,
             "candidates": [c.to_json() for c in self.candidates],

@@ -70,7 +70,7 @@ def format_analysis(analysis: Analysis, texts: Texts, *, all_decisions: bool = F
         if not (d.costly or all_decisions):
             continue
         where = texts("analyse.trick", n=d.trick + 1) if d.trick is not None else texts("analyse.before")
-        exact = texts("analyse.exact") if d.exact else ""
+        exact = texts("analyse.exact") if d.exact else texts("analyse.solved") if d.method == "solver" else ""
         lines.append(
             texts("analyse.row", index=d.index, where=where, played=d.played, best=d.best, cost=d.cost, stderr=d.stderr, exact=exact)
         )

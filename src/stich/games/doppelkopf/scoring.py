@@ -396,17 +396,27 @@ def seat_scores(facts: DealFacts, value: int, options: DoppelkopfOptions, winner
     return tuple(out)
 
 
-def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
-    """Score a finished deal (dossier §7).  See the module docstring for the items and the breakdown."""
-    re, kontra = check_parties(facts)
-    t = tally(facts)
+def deal_value(facts: DealFacts, t: Tally, options: DoppelkopfOptions) -> tuple[str | None, list[Item], list[Special], int]:
+    """The winner, the game-value items, the special points of ``facts.tricks`` and the value for Re, for the eyes and tricks ``t``.
+
+    :func:`evaluate` passes the deal's own tally; the analysis passes a tally
+    of final eyes a solver found and facts without tricks (the game value
+    alone, no trick's special points).
+    """
     winner = find_winner(t, options)
     specials = special_points(facts, options, winner)
     for_winner = sum(s.points if s.party == winner else -s.points for s in specials) if winner is not None else 0
     items = value_items(winner, t, options, for_winner)
     game_value = sum(signed(i.points, i.party) for i in items) * facts.multiplier
     special_value = sum(signed(s.points, s.party) for s in specials)
-    value = game_value + special_value * (facts.multiplier if options.bock_applies_to_specials else 1)
+    return winner, items, specials, game_value + special_value * (facts.multiplier if options.bock_applies_to_specials else 1)
+
+
+def evaluate(facts: DealFacts, options: DoppelkopfOptions) -> DealResult:
+    """Score a finished deal (dossier §7).  See the module docstring for the items and the breakdown."""
+    re, kontra = check_parties(facts)
+    t = tally(facts)
+    winner, items, specials, value = deal_value(facts, t, options)
     breakdown: dict[str, Any] = {
         "kind": facts.kind,
         "contract": facts.contract,

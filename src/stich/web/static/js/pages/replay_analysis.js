@@ -135,6 +135,7 @@ export function createAnalysis(dealId, inviteQuery, changed, { autostart = false
                 { class: ["analysis-item", step === stepOf(d) && "current"], testid: "analysis-item", dataset: { step: stepOf(d), played: d.played, best: d.best } },
                 h("button", { type: "button", class: "link", onclick: () => go(stepOf(d)), text: describe(d, look) }),
                 d.exact ? h("span", { class: "tag", title: t("analysis.exact_title"), text: t("analysis.exact") }) : null,
+                d.method === "solver" ? h("span", { class: "tag", title: t("analysis.solved_title"), text: t("analysis.solved") }) : null,
                 d.reason ? h("div", { class: "muted small", text: d.reason[lang] || d.reason.en }) : null,
               ),
             ),
