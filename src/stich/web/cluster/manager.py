@@ -19,7 +19,9 @@
   messages as a local socket's.  What the owner sends back arrives on this
   worker's inbox channel, addressed to the client.
 * REST calls that change another worker's table (join, leave, bots, and a
-  table's summary) travel the same stream and wait for the owner's answer.
+  table's summary) travel the same stream and wait for the owner's answer;
+  so does a hint at a learning table (issue 43), answered beside the
+  table's other commands rather than before them, since it thinks.
 * The table caps per person and address (:mod:`stich.web.guards.table_caps`) are
   counted in Redis for every worker (:mod:`~stich.web.cluster.shared_caps`)
   instead of in the worker: a table counts while it is unfinished and a
@@ -44,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import secrets
 import socket
@@ -67,6 +70,7 @@ from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError, PingMessage, error_message
 from stich.web.runtime.bot_pool import BotThinker
 from stich.web.runtime.connection import Connection, screen_message
+from stich.web.runtime.hints import table_hint
 from stich.web.runtime.manager import TableManager
 from stich.web.runtime.seats import table_bot_spec
 from stich.web.runtime.table import TableRuntime
@@ -535,7 +539,10 @@ class ClusterTableManager(TableManager):
                 gone.closed = True
                 await runtime.detach(gone)
         elif op == "call":
-            await self._answer(runtime, command)
+            if command.get("method") == "hint":  # a hint thinks for seconds: the table's other commands do not wait for it
+                self._later(self._answer(runtime, command), f"answering a hint at table {runtime.id}")
+            else:
+                await self._answer(runtime, command)
 
     async def _answer(self, runtime: TableRuntime, command: dict[str, Any]) -> None:
         """Carry out a forwarded REST call and push the answer (the summary, or the error) to the caller's reply list."""
@@ -550,6 +557,10 @@ class ClusterTableManager(TableManager):
                 answer = {"ok": runtime.summary(identity, invite=args.get("invite"))}
             elif identity is None:
                 raise ApiError(401, "session", "no session")
+            elif method == "hint":
+                if not runtime.may_see(identity, None):
+                    raise ApiError(404, "table", NOT_RUNNING)
+                answer = {"ok": await table_hint(runtime, identity)}
             elif method == "join":
                 await runtime.join(identity, args.get("seat"), args.get("invite"))
                 answer = {"ok": runtime.summary(identity)}
@@ -576,10 +587,13 @@ class ClusterTableManager(TableManager):
     async def _command(self, table_id: str, command: dict[str, Any]) -> None:
         await self.redis.xadd(keys.commands(table_id), {"c": json.dumps(command)}, maxlen=STREAM_LENGTH, approximate=True)
 
-    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
+    async def forward(
+        self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any], wait: float = CALL_TIMEOUT
+    ) -> dict[str, Any] | None:
         """Carry out a REST call on the worker owning ``table_id``: its answer, or ``None`` when nobody runs the table.
 
-        The owner's refusal comes back as the same :class:`ApiError`.
+        The owner's refusal comes back as the same :class:`ApiError`; ``wait``
+        is how long the answer may take (a hint's search, longer than a join).
         """
         owner = await self.leases.owner(table_id)
         if owner is None or owner == self.worker:
@@ -588,10 +602,13 @@ class ClusterTableManager(TableManager):
         await self._command(table_id, {"op": "call", "method": method, "identity": _identity_json(identity), "args": args, "reply": token})
         from redis.exceptions import TimeoutError as RedisTimeout
 
-        try:
-            found = await self.redis.blpop([keys.reply(token)], timeout=CALL_TIMEOUT)
-        except RedisTimeout:  # the client's read deadline passed just before the server's empty answer
-            found = None
+        deadline = time.monotonic() + wait
+        found = None
+        while found is None and (left := deadline - time.monotonic()) > 0:
+            try:  # in pieces of at most CALL_TIMEOUT, within the Redis client's read deadline; never 0 (that waits forever)
+                found = await self.redis.blpop([keys.reply(token)], timeout=max(1, math.ceil(min(left, CALL_TIMEOUT))))
+            except RedisTimeout:  # the client's read deadline passed just before the server's empty answer
+                found = None
         if found is None:
             if await self.leases.owner(table_id) in (None, self.worker):
                 return None  # the owner let the table go meanwhile (it ended, or moved here): it is answered here
