@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from stich.web.cluster import keys
+from stich.web.cluster.command_batch import CommandBatch
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
@@ -173,6 +174,8 @@ class ClusterTableManager(TableManager):
         self.caps = SharedTableCaps(redis, settings)
         """The table caps per person and address, counted across workers (replacing the process's own counts)."""
         self.outbox = Outbox(redis)
+        self.commands = CommandBatch(redis, STREAM_LENGTH)
+        """This worker's writes to command streams (relayed messages, forwarded calls), one round trip per event-loop step."""
         self.owned: dict[str, Owned] = {}
         self.relayed: dict[str, Relayed] = {}
         """Local sockets of other workers' tables, by client id."""
@@ -225,6 +228,7 @@ class ClusterTableManager(TableManager):
                 owned.handler.cancel()
         await super().stop()
         await self.outbox.close()
+        await self.commands.close()
         with contextlib.suppress(Exception):
             for table_id in list(self.owned):
                 await self._release(table_id)
@@ -585,7 +589,7 @@ class ClusterTableManager(TableManager):
             await pipe.execute()
 
     async def _command(self, table_id: str, command: dict[str, Any]) -> None:
-        await self.redis.xadd(keys.commands(table_id), {"c": json.dumps(command)}, maxlen=STREAM_LENGTH, approximate=True)
+        await self.commands.add(keys.commands(table_id), {"c": json.dumps(command)})
 
     async def forward(
         self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any], wait: float = CALL_TIMEOUT
