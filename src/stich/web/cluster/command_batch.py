@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 class CommandBatch:
     """``XADD`` s to command streams, sent together per step of the event loop (see the module's docstring)."""
 
-    def __init__(self, redis: Redis, maxlen: int) -> None:
+    def __init__(self, redis: Redis, maxlen: int, *, nomkstream: bool = False) -> None:
         self.redis = redis
         self.maxlen = maxlen
+        self.nomkstream = nomkstream
+        """Append only to a stream that exists (``NOMKSTREAM``): an entry for a stream that is gone is dropped."""
         self._pending: list[tuple[str, dict[str, str], asyncio.Future[None]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.round_trips = 0
@@ -55,7 +57,7 @@ class CommandBatch:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for stream, fields, _done in batch:
-                    pipe.xadd(stream, dict[Any, Any](fields), maxlen=self.maxlen, approximate=True)
+                    pipe.xadd(stream, dict[Any, Any](fields), maxlen=self.maxlen, approximate=True, nomkstream=self.nomkstream)
                 results = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # Redis away (or cancelled): every caller of the batch gets the error
             for _stream, _fields, done in batch:
