@@ -183,6 +183,8 @@ class ClusterTableManager(TableManager):
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
         """Redis writes nobody waits for (a finished table's counts released), kept until done."""
+        self._commands_id: str | None = None
+        """Where this worker's command stream was read to (``None``: not yet started)."""
         self._claiming: dict[str, list[dict[str, Any]]] = {}
         """Tables whose lease this worker is taking (or has, before they run here): the commands read for them meanwhile."""
         self._published: dict[str, str] = {}
@@ -499,11 +501,12 @@ class ClusterTableManager(TableManager):
         """
         stream = keys.commands(self.worker)
         await self._keep_stream()
-        last_id = await self._newest_id(stream)
+        if self._commands_id is None:  # at start only: a reader started again after a failure goes on where it stopped
+            self._commands_id = await self._newest_id(stream)
         while True:
-            found: Any = await self.redis.xread({stream: last_id}, block=1000, count=500)
+            found: Any = await self.redis.xread({stream: self._commands_id}, block=1000, count=500)
             for _stream, entries in found or []:
-                last_id = entries[-1][0]
+                self._commands_id = entries[-1][0]
                 for _entry_id, fields in entries:
                     table_id = fields.get("t", "")
                     owned = self.owned.get(table_id)
