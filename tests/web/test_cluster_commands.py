@@ -7,12 +7,13 @@ one stream, each entry naming its table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from .helpers import call, create_table, make_settings, new_guest, running, svc
+from .helpers import call, create_table, make_settings, new_guest, running, svc, wait_for
 
 
 @pytest.fixture
@@ -44,4 +45,25 @@ def test_calls_for_every_table_of_a_worker_travel_on_that_worker_s_one_stream(wo
         assert not [fields for _id, fields in redis.xrange(other) if fields.get("t")]  # B runs none of them
         assert redis.ttl(mine) > 0  # it expires should the worker die
     finally:
+        redis.close()
+
+
+def test_commands_for_a_table_being_taken_over_are_kept_until_it_runs(workers: tuple[TestClient, TestClient, str]) -> None:
+    """Between taking a lease and running the table, a relay may already write (it sees the lease): nothing of that is lost."""
+    from redis import Redis
+
+    a, _b, redis_url = workers
+    manager = svc(a).tables
+    manager._claiming["taking"] = []  # as claim() and create() do before they take the lease
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        stream = f"stich:commands:{manager.worker}"
+        for op in ("attach", "message"):
+            redis.xadd(stream, {"t": "taking", "c": json.dumps({"op": op, "conn": "c1"})})
+        redis.xadd(stream, {"t": "elsewhere", "c": json.dumps({"op": "message", "conn": "c2"})})  # a table it neither runs nor takes
+        kept = wait_for(lambda: len(manager._claiming.get("taking", [])) == 2 and manager._claiming["taking"], what="the kept commands")
+        assert [command["op"] for command in kept] == ["attach", "message"]
+        assert "elsewhere" not in manager._claiming and "elsewhere" not in manager.owned
+    finally:
+        manager._claiming.pop("taking", None)
         redis.close()
