@@ -28,6 +28,9 @@ Measured, and written as JSON with ``--out``:
   the scratch PostgreSQL and Redis the script starts): the same for
   PostgreSQL (all its processes) and Redis, and the workers' and theirs
   together per action: the cost a deployment pays;
+* ``redis_calls_per_action`` (the scratch Redis): the commands Redis ran
+  in the whole run, by name, per confirmed action (``INFO commandstats``),
+  the exact count of round trips where CPU times are noisy;
 * ``steady_cpu_ms_per_action``: the same per action once every table had
   started (guest sessions, creations and joins done), the figure that sets
   how many tables at human pace a core holds;
@@ -576,6 +579,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await watcher
         cpu_after = [_cpu_seconds(process.pid) for process in servers]
         services_after = services.cpu_seconds() if services is not None else {}
+        redis_calls = _redis_calls(services.redis) if services is not None else None
         steady_end = (stats.confirmed, _total(cpu_after), _total(list(services_after.values())) if services_after else None)
         steady.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -637,6 +641,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "services_cpu_s": services_cpu or None,
         "total_cpu_ms_per_action": round(total_cpu * 1000 / stats.confirmed, 2) if total_cpu is not None and stats.confirmed else None,
         "steady_cpu_ms_per_action": steady_cpu,
+        "redis_calls_per_action": None
+        if not redis_calls or not stats.confirmed
+        else {name: round(calls / stats.confirmed, 2) for name, calls in sorted(redis_calls.items(), key=lambda kv: -kv[1])},
         "server_rss_mb": {key: None if value is None else round(value, 1) for key, value in rss.items()},
         "rss_mb_per_100_tables": (
             round((rss["peak"] - rss["idle"]) * 100 / args.tables, 1) if rss["peak"] is not None and rss["idle"] is not None else None
@@ -685,6 +692,21 @@ def _steady_cpu(start: Snapshot | None, end: Snapshot, stats: Stats) -> dict[str
     servers = round((end[1] - start[1]) * 1000 / actions, 2)
     total = None if services is None else round(servers + services, 2)
     return {"actions": actions, "servers": servers, "services": services, "total": total}
+
+
+def _redis_calls(url: str) -> dict[str, int] | None:
+    """Commands the scratch Redis ran in the whole run, by name (``INFO commandstats``): the round trips a change saves, exactly."""
+    try:
+        from redis import Redis
+
+        client = Redis.from_url(url, decode_responses=True)
+        try:
+            stats = client.info("commandstats")
+        finally:
+            client.close()
+    except Exception:  # redis-py missing, or the server gone: the report goes without
+        return None
+    return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items() if isinstance(value, dict)}
 
 
 def _total(values: Sequence[float | None]) -> float | None:

@@ -152,3 +152,35 @@ def test_a_worker_takes_a_few_tokens_at_once_and_all_workers_together_never_pass
             await second.aclose()
 
     run_async(body())
+
+
+def test_messages_arriving_together_ask_redis_once_and_a_large_budget_gives_a_larger_chunk(redis_url: str) -> None:
+    """Issue 42 (the cluster's cost): concurrent messages of one address waited for one refill, instead of each asking Redis."""
+
+    async def body() -> None:
+        from redis.asyncio import Redis
+
+        client = Redis.from_url(redis_url, decode_responses=True)
+        budgets = SharedBudgets(client, Settings(max_messages_per_minute=240, max_messages_per_minute_per_address=1200))
+        assert budgets.chunk(240) == SharedBudgets.CHUNK and budgets.chunk(1200) == 40 and budgets.chunk(10**9) == SharedBudgets.MAX_CHUNK
+        calls = 0
+        take = budgets._take
+
+        async def counted(*args: object, **kwargs: object) -> object:
+            nonlocal calls
+            calls += 1
+            return await take(*args, **kwargs)
+
+        budgets._take = counted  # type: ignore[assignment]
+        people = [Identity(100 + n, None, f"G{n}") for n in range(8)]
+        try:
+            allowed = await asyncio.gather(*(budgets.allow(person, "4.4.4.4") for person in people for _ in range(8)))
+            assert all(allowed) and len(allowed) == 64
+            # each client's bucket once, the address's at most twice (chunks of 40 for 64 messages)
+            assert calls <= 10, calls  # before: one call per message (64), each answer replacing the last
+            address = float(await client.hget("stich:budget:address:4.4.4.4", "tokens"))  # type: ignore[misc]
+            assert 1200 - 80 <= address <= 1200 - 40  # one or two chunks of 40 taken, never one per message
+        finally:
+            await client.aclose()
+
+    run_async(body())

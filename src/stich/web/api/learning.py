@@ -2,7 +2,9 @@
 
 * ``POST /api/tables/{id}/hint``: the hint for your own seat when it is your
   turn (:mod:`stich.web.runtime.hints`); refused at a table that is not in
-  learning mode, or is rated or a tournament's, and to spectators.
+  learning mode, or is rated or a tournament's, and to spectators.  With
+  several workers, one that does not run the table forwards the request to
+  the one that does (:meth:`~stich.web.cluster.manager.ClusterTableManager.forward`).
 * ``POST /api/deals/{id}/again``: a new table that deals the finished deal
   ``id`` again, the same cards from the same seed, dealer and context
   (:mod:`stich.web.deals.table_options`), you in ``seat``; ``bots`` fill the
@@ -60,8 +62,13 @@ async def hint(table_id: str, request: Request) -> dict[str, Any]:
     svc = services(request)
     identity = await current_identity(request)
     runtime = svc.tables.get(table_id)
+    if runtime is None and svc.tables.shared:  # another worker runs it (or nobody does): that worker computes the hint
+        answer = await svc.tables.forward(table_id, "hint", identity, {}, wait=svc.settings.hint_timeout_seconds + 2)
+        if answer is not None:
+            return answer
+        runtime = svc.tables.get(table_id)  # nobody ran it, or it came here meanwhile
     if runtime is None or not runtime.may_see(identity, None):
-        raise ApiError(404, "table", "no such running table here (hints are answered by the worker that runs the table)")
+        raise ApiError(404, "table", "no such running table")
     return await table_hint(runtime, identity)
 
 

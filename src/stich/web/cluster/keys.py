@@ -10,19 +10,14 @@ def lease(table_id: str) -> str:
     return f"{PREFIX}lease:{table_id}"
 
 
-def commands(table_id: str) -> str:
-    """The table's command stream: client messages and REST calls from every worker, read only by the owner."""
-    return f"{PREFIX}commands:{table_id}"
+def commands(worker: str) -> str:
+    """A worker's command stream: messages of relayed clients and REST calls for the tables it runs (each entry names its table)."""
+    return f"{PREFIX}commands:{worker}"
 
 
 def inbox(worker: str) -> str:
     """The pub/sub channel of one worker: messages for its clients, each addressed to the clients it is for."""
     return f"{PREFIX}inbox:{worker}"
-
-
-def wake(worker: str) -> str:
-    """A stream that wakes the worker's command reader when it starts owning a table (its blocking read then includes it)."""
-    return f"{PREFIX}wake:{worker}"
 
 
 def alive(worker: str) -> str:

@@ -19,7 +19,9 @@
   messages as a local socket's.  What the owner sends back arrives on this
   worker's inbox channel, addressed to the client.
 * REST calls that change another worker's table (join, leave, bots, and a
-  table's summary) travel the same stream and wait for the owner's answer.
+  table's summary) travel the same stream and wait for the owner's answer;
+  so does a hint at a learning table (issue 43), answered beside the
+  table's other commands rather than before them, since it thinks.
 * The table caps per person and address (:mod:`stich.web.guards.table_caps`) are
   counted in Redis for every worker (:mod:`~stich.web.cluster.shared_caps`)
   instead of in the worker: a table counts while it is unfinished and a
@@ -44,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import secrets
 import socket
@@ -55,6 +58,7 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from stich.web.cluster import keys
+from stich.web.cluster.command_batch import CommandBatch
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
 from stich.web.cluster.shared_caps import SEARCH, TABLES, SharedTableCaps
@@ -67,6 +71,7 @@ from stich.web.identity import Identity
 from stich.web.protocol import WHOLE, ApiError, PingMessage, error_message
 from stich.web.runtime.bot_pool import BotThinker
 from stich.web.runtime.connection import Connection, screen_message
+from stich.web.runtime.hints import table_hint
 from stich.web.runtime.manager import TableManager
 from stich.web.runtime.seats import table_bot_spec
 from stich.web.runtime.table import TableRuntime
@@ -81,10 +86,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stich.web.cluster")
 
-STREAM_LENGTH = 10_000
-"""Commands kept per table stream (approximately); the owner reads them within milliseconds."""
+COMMANDS_LENGTH = 100_000
+"""Commands kept in a worker's command stream (approximately); the owner reads them within milliseconds."""
 STREAM_DAYS = 2
-"""A table's command stream expires this long after its owner took it (a table that ended is deleted at once)."""
+"""A worker's command stream expires this long after its last renewal (a stopped worker deletes it)."""
 CALL_TIMEOUT = 10.0
 """Seconds a forwarded REST call waits for the owner's answer before 503."""
 TAKEOVER_CODE = 1012
@@ -145,9 +150,8 @@ class Relayed:
 
 @dataclass
 class Owned:
-    """What an owned table needs besides its runtime: where its command stream was read to, and the queue to its handler."""
+    """What an owned table needs besides its runtime: the queue to its command handler, its remote clients."""
 
-    last_id: str
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     remote: dict[str, RemoteConnection] = field(default_factory=dict)
     handler: asyncio.Task[None] | None = None
@@ -169,6 +173,8 @@ class ClusterTableManager(TableManager):
         self.caps = SharedTableCaps(redis, settings)
         """The table caps per person and address, counted across workers (replacing the process's own counts)."""
         self.outbox = Outbox(redis)
+        self.commands = CommandBatch(redis, COMMANDS_LENGTH, nomkstream=True)
+        """This worker's writes to command streams (relayed messages, forwarded calls), one round trip per event-loop step."""
         self.owned: dict[str, Owned] = {}
         self.relayed: dict[str, Relayed] = {}
         """Local sockets of other workers' tables, by client id."""
@@ -177,7 +183,10 @@ class ClusterTableManager(TableManager):
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
         """Redis writes nobody waits for (a finished table's counts released), kept until done."""
-        self._wake_id = "0-0"
+        self._commands_id: str | None = None
+        """Where this worker's command stream was read to (``None``: not yet started)."""
+        self._claiming: dict[str, list[dict[str, Any]]] = {}
+        """Tables whose lease this worker is taking (or has, before they run here): the commands read for them meanwhile."""
         self._published: dict[str, str] = {}
         """The lobby entry last published per owned table (only a changed one is published again)."""
 
@@ -221,10 +230,11 @@ class ClusterTableManager(TableManager):
                 owned.handler.cancel()
         await super().stop()
         await self.outbox.close()
+        await self.commands.close()
         with contextlib.suppress(Exception):
             for table_id in list(self.owned):
                 await self._release(table_id)
-            await self.redis.delete(keys.alive(self.worker), keys.wake(self.worker))
+            await self.redis.delete(keys.alive(self.worker), keys.commands(self.worker))
         self.owned.clear()
         await self.redis.aclose()
 
@@ -238,43 +248,56 @@ class ClusterTableManager(TableManager):
             runtime = self.tables.get(table_id)
             if runtime is not None:
                 return runtime
-            last_id = await self._newest_id(keys.commands(table_id))  # read before the lease: whoever sees us own it writes after this
-            if not await self.leases.acquire(table_id):
-                return None
+            self._claiming[table_id] = []  # before the lease: whoever sees us own it writes after this, and is kept until _own
             try:
-                # the fence moves on before the actions are read: a stale owner's write is refused from here, or already among them
-                epoch = await asyncio.to_thread(self.db.take_over, table_id, TAKEOVER_LOCK_MS)
-                row = None if epoch is None else await asyncio.to_thread(self.db.get_table, table_id)
-                if row is None or row.status not in ("open", "playing"):
-                    await self.leases.release(table_id)
-                    return None
-                runtime = await asyncio.to_thread(self.load_table, row)
-                runtime.creator, runtime.search_owner = await self.caps.adopt(table_id, runtime.creator, runtime.search_owner)
-            except BaseException:
-                self.tables.pop(table_id, None)
-                with contextlib.suppress(Exception):
-                    await self.leases.release(table_id)
-                raise
-            log.info("worker %s: took table %s over (lease epoch %s)", self.worker, table_id, runtime.epoch)
-            await self._own(runtime, last_id)
-            return runtime
+                return await self._claim(table_id)
+            finally:
+                self._claiming.pop(table_id, None)
 
-    async def _own(self, runtime: TableRuntime, last_id: str) -> None:
-        """Start running a table whose lease this worker holds: its driver, its command handler, its lobby entry."""
-        owned = Owned(last_id)
+    async def _claim(self, table_id: str) -> TableRuntime | None:
+        """:meth:`claim`'s work, under its lock, with the table's commands kept meanwhile (``_claiming``)."""
+        if not await self.leases.acquire(table_id):
+            return None
+        try:
+            # the fence moves on before the actions are read: a stale owner's write is refused from here, or already among them
+            epoch = await asyncio.to_thread(self.db.take_over, table_id, TAKEOVER_LOCK_MS)
+            row = None if epoch is None else await asyncio.to_thread(self.db.get_table, table_id)
+            if row is None or row.status not in ("open", "playing"):
+                await self.leases.release(table_id)
+                return None
+            runtime = await asyncio.to_thread(self.load_table, row)
+            runtime.creator, runtime.search_owner = await self.caps.adopt(table_id, runtime.creator, runtime.search_owner)
+        except BaseException:
+            self.tables.pop(table_id, None)
+            with contextlib.suppress(Exception):
+                await self.leases.release(table_id)
+            raise
+        log.info("worker %s: took table %s over (lease epoch %s)", self.worker, table_id, runtime.epoch)
+        await self._own(runtime)
+        return runtime
+
+    async def _own(self, runtime: TableRuntime) -> None:
+        """Start running a table whose lease this worker holds: its driver, command handler (fed what came since the lease), lobby entry."""
+        owned = Owned()
+        for command in self._claiming.pop(runtime.id, ()):
+            owned.queue.put_nowait(command)
         self.owned[runtime.id] = owned
         owned.handler = asyncio.get_running_loop().create_task(self._handle_commands(runtime.id, owned), name=f"commands {runtime.id}")
         runtime.start_driver()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.expire(keys.commands(runtime.id), STREAM_DAYS * 86400)
-            pipe.xadd(keys.wake(self.worker), {"table": runtime.id}, maxlen=100, approximate=True)
-            await pipe.execute()
         await self._publish_summaries([runtime])
 
     async def create(
         self, row: TableRow, identity: Identity | None = None, address: str | None = None, bots: str | None = None
     ) -> TableRuntime:
         """Create the table (:meth:`TableManager.create`) under this worker's lease, taken before the table is stored."""
+        self._claiming[row.id] = []  # a client may attach as soon as the lease is seen, before the table runs here
+        try:
+            return await self._create(row, identity, address, bots)
+        finally:
+            self._claiming.pop(row.id, None)
+
+    async def _create(self, row: TableRow, identity: Identity | None, address: str | None, bots: str | None) -> TableRuntime:
+        """:meth:`create`'s work, with the table's commands kept meanwhile (``_claiming``)."""
         if not await self.leases.acquire(row.id):  # pragma: no cover - a fresh random id
             raise ApiError(503, WHOLE, "the new table's id is taken; try again")
         creator = Owner.of(identity, address) if identity is not None else None
@@ -301,7 +324,7 @@ class ClusterTableManager(TableManager):
             if stored is None:
                 await self.leases.release(row.id)
             raise
-        await self._own(runtime, "0-0")
+        await self._own(runtime)
         return runtime
 
     # ----------------------------------------------------------- table caps
@@ -343,15 +366,13 @@ class ClusterTableManager(TableManager):
         owned = self.owned.pop(runtime.id, None)
         if owned is not None and owned.handler is not None:
             owned.handler.cancel()
-        asyncio.get_running_loop().create_task(self._release(runtime.id, delete_stream=True))
+        asyncio.get_running_loop().create_task(self._release(runtime.id))
 
-    async def _release(self, table_id: str, *, delete_stream: bool = False) -> None:
+    async def _release(self, table_id: str) -> None:
         self._published.pop(table_id, None)
         with contextlib.suppress(Exception):
             await self.leases.release(table_id)
             await self.redis.hdel(keys.LOBBY, table_id)
-            if delete_stream:
-                await self.redis.delete(keys.commands(table_id))
 
     def lost_table(self, runtime: TableRuntime) -> None:
         """A write of ``runtime`` was refused: another worker took the table over while this one stalled; let it go at once."""
@@ -401,6 +422,7 @@ class ClusterTableManager(TableManager):
     async def _renew(self) -> None:
         """Renew the heartbeat and the leases, drop lost tables, forget dead workers' clients, refresh the lobby."""
         await self.redis.set(keys.alive(self.worker), "1", px=self.leases.ms)
+        await self._keep_stream()
         for table_id in await self.leases.renew(list(self.owned)):
             await self._drop(table_id)
         workers = sorted({conn.worker for owned in self.owned.values() for conn in owned.remote.values()})
@@ -470,25 +492,46 @@ class ClusterTableManager(TableManager):
 
     # ------------------------------------------------------------ commands
     async def _read_commands(self) -> None:
-        """Read the command streams of every owned table (and this worker's wake stream) and queue each command to its table."""
-        self._wake_id = await self._newest_id(keys.wake(self.worker))
+        """Read this worker's command stream and queue each command to its table (kept for a table being taken, dropped for others).
+
+        One stream per owning worker, each entry naming its table: a read
+        costs the same whether the worker owns one table or a thousand (it
+        was an ``XREAD`` over every owned table's stream, two arguments per
+        table on every wake-up: issue 42, the cluster's cost).
+        """
+        stream = keys.commands(self.worker)
+        await self._keep_stream()
+        if self._commands_id is None:  # at start only: a reader started again after a failure goes on where it stopped
+            self._commands_id = await self._newest_id(stream)
         while True:
-            streams = {keys.commands(table_id): owned.last_id for table_id, owned in self.owned.items()}
-            streams[keys.wake(self.worker)] = self._wake_id
-            found: Any = await self.redis.xread(cast(Any, streams), block=1000, count=500)
-            for stream, entries in found or []:
-                name = str(stream)
-                if name == keys.wake(self.worker):
-                    self._wake_id = entries[-1][0]
-                    continue
-                table_id = name.removeprefix(keys.commands(""))
-                owned = self.owned.get(table_id)
-                if owned is None:
-                    continue
-                owned.last_id = entries[-1][0]
+            found: Any = await self.redis.xread({stream: self._commands_id}, block=1000, count=500)
+            for _stream, entries in found or []:
+                self._commands_id = entries[-1][0]
                 for _entry_id, fields in entries:
+                    table_id = fields.get("t", "")
+                    owned = self.owned.get(table_id)
+                    kept = self._claiming.get(table_id) if owned is None else None
+                    if owned is None and kept is None:
+                        continue  # a table this worker no longer runs (or the marker that keeps the stream): its clients are sent away
                     with contextlib.suppress(ValueError, KeyError, TypeError):
-                        owned.queue.put_nowait(json.loads(fields["c"]))
+                        command = json.loads(fields["c"])
+                        if owned is not None:
+                            owned.queue.put_nowait(command)
+                        elif kept is not None:
+                            kept.append(command)
+
+    async def _keep_stream(self) -> None:
+        """Make sure this worker's command stream exists, expiring ``STREAM_DAYS`` after the last renewal.
+
+        Other workers append with ``NOMKSTREAM``: a stream that is gone (its
+        worker stopped, or Redis lost it) is not made again without an
+        expiry by a late relay; its clients are then sent away unanswered.
+        """
+        stream = keys.commands(self.worker)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xadd(stream, {"t": ""}, maxlen=COMMANDS_LENGTH, approximate=True)
+            pipe.expire(stream, STREAM_DAYS * 86400)
+            await pipe.execute()
 
     async def _newest_id(self, stream: str) -> str:
         """The id of the newest entry of ``stream`` (``0-0`` for none): reading after it gets only what comes next."""
@@ -535,7 +578,10 @@ class ClusterTableManager(TableManager):
                 gone.closed = True
                 await runtime.detach(gone)
         elif op == "call":
-            await self._answer(runtime, command)
+            if command.get("method") == "hint":  # a hint thinks for seconds: the table's other commands do not wait for it
+                self._later(self._answer(runtime, command), f"answering a hint at table {runtime.id}")
+            else:
+                await self._answer(runtime, command)
 
     async def _answer(self, runtime: TableRuntime, command: dict[str, Any]) -> None:
         """Carry out a forwarded REST call and push the answer (the summary, or the error) to the caller's reply list."""
@@ -550,6 +596,10 @@ class ClusterTableManager(TableManager):
                 answer = {"ok": runtime.summary(identity, invite=args.get("invite"))}
             elif identity is None:
                 raise ApiError(401, "session", "no session")
+            elif method == "hint":
+                if not runtime.may_see(identity, None):
+                    raise ApiError(404, "table", NOT_RUNNING)
+                answer = {"ok": await table_hint(runtime, identity)}
             elif method == "join":
                 await runtime.join(identity, args.get("seat"), args.get("invite"))
                 answer = {"ok": runtime.summary(identity)}
@@ -573,25 +623,34 @@ class ClusterTableManager(TableManager):
             pipe.expire(reply, int(CALL_TIMEOUT) + 5)
             await pipe.execute()
 
-    async def _command(self, table_id: str, command: dict[str, Any]) -> None:
-        await self.redis.xadd(keys.commands(table_id), {"c": json.dumps(command)}, maxlen=STREAM_LENGTH, approximate=True)
+    async def _command(self, owner: str, table_id: str, command: dict[str, Any]) -> None:
+        """Append ``command`` for ``table_id`` to the command stream of ``owner``, the worker running the table."""
+        await self.commands.add(keys.commands(owner), {"t": table_id, "c": json.dumps(command)})
 
-    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
+    async def forward(
+        self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any], wait: float = CALL_TIMEOUT
+    ) -> dict[str, Any] | None:
         """Carry out a REST call on the worker owning ``table_id``: its answer, or ``None`` when nobody runs the table.
 
-        The owner's refusal comes back as the same :class:`ApiError`.
+        The owner's refusal comes back as the same :class:`ApiError`; ``wait``
+        is how long the answer may take (a hint's search, longer than a join).
         """
         owner = await self.leases.owner(table_id)
         if owner is None or owner == self.worker:
             return None
         token = secrets.token_hex(12)
-        await self._command(table_id, {"op": "call", "method": method, "identity": _identity_json(identity), "args": args, "reply": token})
+        await self._command(
+            owner, table_id, {"op": "call", "method": method, "identity": _identity_json(identity), "args": args, "reply": token}
+        )
         from redis.exceptions import TimeoutError as RedisTimeout
 
-        try:
-            found = await self.redis.blpop([keys.reply(token)], timeout=CALL_TIMEOUT)
-        except RedisTimeout:  # the client's read deadline passed just before the server's empty answer
-            found = None
+        deadline = time.monotonic() + wait
+        found = None
+        while found is None and (left := deadline - time.monotonic()) > 0:
+            try:  # in pieces of at most CALL_TIMEOUT, within the Redis client's read deadline; never 0 (that waits forever)
+                found = await self.redis.blpop([keys.reply(token)], timeout=max(1, math.ceil(min(left, CALL_TIMEOUT))))
+            except RedisTimeout:  # the client's read deadline passed just before the server's empty answer
+                found = None
         if found is None:
             if await self.leases.owner(table_id) in (None, self.worker):
                 return None  # the owner let the table go meanwhile (it ended, or moved here): it is answered here
@@ -712,18 +771,18 @@ class ClusterTableManager(TableManager):
         self.relayed[client] = Relayed(conn, table_id, owner, writer, time.monotonic())  # the owner answers the attach
         attach = {"op": "attach", "conn": client, "worker": self.worker, "identity": _identity_json(identity), "address": address}
         try:
-            await self._command(table_id, {**attach, "invite": websocket.query_params.get("invite")})
-            await self._relay_messages(conn, table_id, client)
+            await self._command(owner, table_id, {**attach, "invite": websocket.query_params.get("invite")})
+            await self._relay_messages(conn, owner, table_id, client)
         finally:
             self.relayed.pop(client, None)
             with contextlib.suppress(Exception):  # Redis away: this worker's heartbeat lapses with it, and the count with that
                 await self.close_socket(ticket)
             with contextlib.suppress(Exception):
-                await self._command(table_id, {"op": "detach", "conn": client})
+                await self._command(owner, table_id, {"op": "detach", "conn": client})
             await conn.end(writer)
         return True
 
-    async def _relay_messages(self, conn: Connection, table_id: str, client: str) -> None:
+    async def _relay_messages(self, conn: Connection, owner: str, table_id: str, client: str) -> None:
         """Check each of the client's messages here and forward those only the owner can answer."""
         websocket = conn.websocket
         with contextlib.suppress(WebSocketDisconnect):
@@ -739,7 +798,7 @@ class ClusterTableManager(TableManager):
                 if isinstance(screened, PingMessage) and relayed is not None and relayed.waiting_since is None:
                     relayed.waiting_since = time.monotonic()  # the owner's pong (or close) must come back
                 text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-                await self._command(table_id, {"op": "message", "conn": client, "worker": self.worker, "text": text})
+                await self._command(owner, table_id, {"op": "message", "conn": client, "worker": self.worker, "text": text})
 
     # --------------------------------------------------------------- lobby
     async def _publish_summaries(self, runtimes: list[TableRuntime]) -> None:

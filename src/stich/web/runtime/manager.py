@@ -92,8 +92,13 @@ class TableManager:
         """Serve a table socket for a table another worker runs (:mod:`stich.web.cluster`); whether it did (one process: never)."""
         return False
 
-    async def forward(self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any]) -> dict[str, Any] | None:
-        """Carry out a REST call (``join``, ``leave``, ``bots``, ``summary``) on the worker running the table; ``None``: nobody does."""
+    async def forward(
+        self, table_id: str, method: str, identity: Identity | None, args: dict[str, Any], wait: float = 10.0
+    ) -> dict[str, Any] | None:
+        """Carry out a REST call (``join``, ``leave``, ``bots``, ``summary``, ``hint``) on the table's worker; ``None``: nobody runs it.
+
+        ``wait``: seconds the answer may take.
+        """
         return None
 
     async def remote_summaries(self, identity: Identity | None) -> list[dict[str, Any]]:
