@@ -3,16 +3,15 @@
 One process, ``--workers 2`` and a local Ray instance started by the test
 (the ``ray_address`` fixture of tests/conftest.py; skipped without Ray) give
 byte-identical decisions, episodes and ``.npz`` (issue 33: "results
-byte-for-byte identical to --workers").  Kept small: a few Tapp Tarock deals
+byte-for-byte identical to --workers").  A driver joining a running instance
+by address is tested once, for the arena (tests/arena/test_ray.py).  Kept small: a few Tapp Tarock deals
 and a 16-unit network.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from subprocess import CompletedProcess
 from typing import Any
 
 import numpy as np
@@ -84,7 +83,7 @@ def _train(out: Path, *where: str) -> bytes:
 
 
 def test_one_process_two_workers_and_ray_give_the_same_episodes_and_the_same_policy_file(
-    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, run_python: Callable[..., CompletedProcess[str]]
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     policy = _policy()
     teacher, learner = (_as_bytes(episodes) for episodes in _both_jobs(InProcess(), policy))
@@ -94,7 +93,7 @@ def test_one_process_two_workers_and_ray_give_the_same_episodes_and_the_same_pol
     assert _train(tmp_path / "two.npz", "--workers", "2") == one
 
     # On Ray (started only now: the local pools above fork this process, which is better done before it joins Ray).
-    address = request.getfixturevalue("ray_address")
+    request.getfixturevalue("ray_address")  # this process joins the fixture's instance
     ray = pytest.importorskip("ray")
     from stich.arena.ray_runner import RayRunner
 
@@ -105,11 +104,8 @@ def test_one_process_two_workers_and_ray_give_the_same_episodes_and_the_same_pol
     assert _train(tmp_path / "ray.npz", "--ray") == one
     assert puts == [MLPPolicy] * PG_STEPS  # the weights go to the tasks once per policy-gradient step
     monkeypatch.undo()
-
-    # --ray ADDRESS from another process: a driver that joins the running instance, as on a real cluster.
-    done = run_python("-m", "stich.rl.examples.train_policy", *TRAIN, "--out", str(tmp_path / "address.npz"), "--ray", address)
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "address.npz").read_bytes() == one
+    # --ray ADDRESS from another process (a driver joining a running instance) is the same RayRunner(ADDRESS) as
+    # `stich arena --ray ADDRESS`, whose test (tests/arena/test_ray.py) starts that second driver: not a second time here.
 
 
 def test_a_failure_in_a_worker_comes_back_as_its_own_error() -> None:

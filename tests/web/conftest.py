@@ -47,10 +47,24 @@ def postgres_server() -> Iterator[PostgresServer]:
     except PostgresUnavailable as exc:
         server.stop()
         pytest.skip(f"PostgreSQL did not start: {exc}")
+    _servers.append(server)
     try:
         yield server
     finally:
+        _servers.remove(server)
         server.stop()
+
+
+_servers: list[PostgresServer] = []
+"""This process's running PostgreSQL server (at most one: :func:`postgres_server`), for :func:`_drop_the_test_s_databases`."""
+
+
+@pytest.fixture(autouse=True)
+def _drop_the_test_s_databases() -> Iterator[None]:
+    """After each test, drop the PostgreSQL databases it made (set up first, so torn down after the test's servers)."""
+    yield
+    for server in _servers:
+        server.drop_databases()
 
 
 @pytest.fixture(scope="session")

@@ -44,8 +44,16 @@ def _finished_deal(client: TestClient, token: str, game: str = "doppelkopf") -> 
 
 
 @pytest.mark.both_databases
-@pytest.mark.parametrize("game", ["doppelkopf", "dobbm"])
-def test_a_player_gets_the_analysis_of_their_seat_with_the_clis_numbers(absent_client: TestClient, game: str) -> None:
+def test_a_player_gets_the_analysis_of_their_seat_with_the_clis_numbers(absent_client: TestClient) -> None:
+    _analysed_with_the_clis_numbers(absent_client, "doppelkopf")
+
+
+def test_a_tarock_player_gets_the_analysis_with_the_clis_numbers_too(absent_client: TestClient) -> None:
+    """Dobbm on SQLite only: the storage is the same as Doppelkopf's, checked on both databases above."""
+    _analysed_with_the_clis_numbers(absent_client, "dobbm")
+
+
+def _analysed_with_the_clis_numbers(absent_client: TestClient, game: str) -> None:
     token = new_guest(absent_client, "Ada")
     deal = _finished_deal(absent_client, token, game)
     url = f"/api/deals/{deal['id']}/analysis"
