@@ -48,9 +48,9 @@ def packaged_games() -> list[str]:
 
 
 def learned_policy(game: Game, observation_size: int) -> MLPPolicy:
-    """The packaged policy of ``game`` (loaded once per process), checked to fit its tensor and actions."""
+    """The packaged policy of ``game`` (read once per process), checked to fit its tensor and actions."""
     with _LOCK:
-        policy = _CACHE.get(game.canonical)
+        policy = _CACHE.get(game.name)
         if policy is None:
             path = model_path(game)
             if not path.is_file():
@@ -59,14 +59,14 @@ def learned_policy(game: Game, observation_size: int) -> MLPPolicy:
                 policy = load_policy(path)
             except (ValueError, OSError) as exc:
                 raise OptionError(f"bot 'learned': {exc}") from None
-            sizes = (policy.meta.get("observation_size"), policy.meta.get("actions"))
-            if sizes != (observation_size, len(game.actions)):
-                raise OptionError(
-                    f"bot 'learned': the model of {game.name!r} was trained for {policy.meta.get('game')!r} "
-                    f"(tensor {sizes[0]}, {sizes[1]} actions), not {game.canonical!r} "
-                    f"(tensor {observation_size}, {len(game.actions)} actions)"
-                )
-            _CACHE[game.canonical] = policy
+            _CACHE[game.name] = policy
+    sizes = (policy.meta.get("observation_size"), policy.meta.get("actions"))
+    if sizes != (observation_size, len(game.actions)):
+        raise OptionError(
+            f"bot 'learned': the model of {game.name!r} was trained for {policy.meta.get('game')!r} "
+            f"(tensor {sizes[0]}, {sizes[1]} actions), not {game.canonical!r} "
+            f"(tensor {observation_size}, {len(game.actions)} actions)"
+        )
     return policy
 
 
