@@ -76,9 +76,9 @@ def test_its_decision_depends_on_the_seats_observation_only(name: str) -> None:
             continue
         first, twin = make_learned(game, seat, 7), make_learned(game, seat, 7)
         a, b = state.observation(seat), other.observation(seat)
-        probs = [
-            bot.policy.probabilities(bot.encoding.tensor(o)[None, :], bot.encoding.mask(o)[None, :]) for bot, o in ((first, a), (twin, b))
-        ]
+        probs = [first.probabilities(a), twin.probabilities(b)]
+        full = first.policy.probabilities(first.encoding.tensor(a)[None, :], first.encoding.mask(a)[None, :])[0]
+        assert np.allclose(probs[0], full, atol=1e-5)  # the sparse first layer is the network's own forward pass
         assert np.array_equal(probs[0], probs[1])
         assert first.choose(a) == twin.choose(b)
         compared += 1
