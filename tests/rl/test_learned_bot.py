@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from stich.bots.heuristic import make_heuristic
+from stich.bots.inference import PolicyModel
 from stich.bots.samplers import prepare_sampler
 from stich.bots.spec import build_bot, parse_bot_spec
 from stich.core.registry import make_game
@@ -147,3 +148,50 @@ def test_web_tables_offer_it_and_name_the_strongest_bot_per_game() -> None:
     for offer in offers.values():
         assert offer["strongest"] == sorted(game for game, best in STRONGEST.items() if best == offer["bot"])
     assert table_bot_spec("learned") is not None
+
+
+# ------------------------------------------------------------------ pimc's inference with the learned policy
+
+
+def test_the_policy_model_is_a_distribution_over_the_legal_actions() -> None:
+    game = make_game("tapp_tarock")
+    state = game.new_state(seed=4, dealer=0)
+    players = [make_learned(game, seat, seat) for seat in range(game.num_seats)]
+    legal = state.legal_codes()
+    assert len(legal) > 1
+    for beta, spread in ((1.0, None), (0.0, 1 / len(legal))):
+        logs = [PolicyModel(players, beta).log_probability(state, code) for code in legal]
+        assert abs(sum(np.exp(logs)) - 1) < 1e-6
+        if spread is not None:
+            assert np.allclose(np.exp(logs), spread)
+    probs = players[state.current_player()].probabilities(state.observation(state.current_player()))
+    best = int(np.argmax(probs))
+    model = PolicyModel(players)
+    assert max(legal, key=lambda code: model.log_probability(state, code)) == best
+
+
+@pytest.mark.parametrize("name", ["doppelkopf", "dobbm"])
+def test_pimc_with_learned_inference_decides_from_the_observation_only(name: str) -> None:
+    game = make_game(name)
+    compared = 0
+    for seed in range(30):
+        bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
+        state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+        for _ in range(20 + seed % 10):
+            if state.is_terminal():
+                break
+            state.apply(bots[state.current_player()].choose(state.observation(state.current_player())))
+        if state.is_terminal() or len(state.legal_codes()) < 2:
+            continue
+        seat = state.current_player()
+        other = prepare_sampler(game, state.observation(seat)).sample(random.Random(seed))
+        if all(other.hand_mask(s) == state.hand_mask(s) for s in range(game.num_seats) if s != seat):
+            continue
+        first = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
+        twin = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
+        assert first.choose(state.observation(seat)) == twin.choose(other.observation(seat))
+        assert first._weights == twin._weights and first._weights  # type: ignore[attr-defined]
+        compared += 1
+        if compared == 2:
+            break
+    assert compared == 2
