@@ -18,6 +18,7 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.inference import PolicyModel
 from stich.bots.samplers import prepare_sampler
 from stich.bots.spec import build_bot, parse_bot_spec
+from stich.core.game import Game, State
 from stich.core.registry import make_game
 from stich.errors import OptionError
 from stich.rl import decision_records, train_learned
@@ -57,24 +58,33 @@ def test_it_plays_whole_deals_legally_in_every_phase(name: str) -> None:
     assert len(phases) >= 2, phases  # it decided before the card play too (bids, reservations, talon, ...)
 
 
+def _twin(game: Game, seed: int, stop: int) -> tuple[State, State, int] | None:
+    """A position after ``stop`` heuristic decisions and another deal its mover cannot tell from it (``None``: none here)."""
+    bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
+    state = game.new_state(seed=seed, dealer=seed % game.num_seats)
+    for _ in range(stop):
+        if state.is_terminal():
+            break
+        state.apply(bots[state.current_player()].choose(state.observation(state.current_player())))
+    if state.is_terminal() or len(state.legal_codes()) < 2:
+        return None
+    seat = state.current_player()
+    other = prepare_sampler(game, state.observation(seat)).sample(random.Random(seed))
+    if all(other.hand_mask(s) == state.hand_mask(s) for s in range(game.num_seats) if s != seat):
+        return None
+    return state, other, seat
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_its_decision_depends_on_the_seats_observation_only(name: str) -> None:
     """Another deal the seat cannot tell from the real one (unseen cards elsewhere): the same probabilities and action."""
     game = make_game(name)
     compared = 0
     for seed in range(30):
-        bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
-        state = game.new_state(seed=seed, dealer=seed % game.num_seats)
-        for _ in range(8 + seed % 12):
-            if state.is_terminal():
-                break
-            state.apply(bots[state.current_player()].choose(state.observation(state.current_player())))
-        if state.is_terminal() or len(state.legal_codes()) < 2:
+        twins = _twin(game, seed, 8 + seed % 12)
+        if twins is None:
             continue
-        seat = state.current_player()
-        other = prepare_sampler(game, state.observation(seat)).sample(random.Random(seed))
-        if all(other.hand_mask(s) == state.hand_mask(s) for s in range(game.num_seats) if s != seat):
-            continue
+        state, other, seat = twins
         first, twin = make_learned(game, seat, 7), make_learned(game, seat, 7)
         a, b = state.observation(seat), other.observation(seat)
         probs = [first.probabilities(a), twin.probabilities(b)]
@@ -175,18 +185,10 @@ def test_pimc_with_learned_inference_decides_from_the_observation_only(name: str
     game = make_game(name)
     compared = 0
     for seed in range(30):
-        bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
-        state = game.new_state(seed=seed, dealer=seed % game.num_seats)
-        for _ in range(20 + seed % 10):
-            if state.is_terminal():
-                break
-            state.apply(bots[state.current_player()].choose(state.observation(state.current_player())))
-        if state.is_terminal() or len(state.legal_codes()) < 2:
+        twins = _twin(game, seed, 20 + seed % 10)
+        if twins is None:
             continue
-        seat = state.current_player()
-        other = prepare_sampler(game, state.observation(seat)).sample(random.Random(seed))
-        if all(other.hand_mask(s) == state.hand_mask(s) for s in range(game.num_seats) if s != seat):
-            continue
+        state, other, seat = twins
         first = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
         twin = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
         assert first.choose(state.observation(seat)) == twin.choose(other.observation(seat))
