@@ -58,6 +58,19 @@ def test_it_plays_whole_deals_legally_in_every_phase(name: str) -> None:
     assert len(phases) >= 2, phases  # it decided before the card play too (bids, reservations, talon, ...)
 
 
+def _twins(game: Game, base: int, spread: int, wanted: int) -> list[tuple[State, State, int]]:
+    """``wanted`` positions (state, other deal, mover) after ``base + seed % spread`` heuristic decisions, over seeds 0..29."""
+    found = []
+    for seed in range(30):
+        twins = _twin(game, seed, base + seed % spread)
+        if twins is not None:
+            found.append(twins)
+        if len(found) == wanted:
+            break
+    assert len(found) == wanted
+    return found
+
+
 def _twin(game: Game, seed: int, stop: int) -> tuple[State, State, int] | None:
     """A position after ``stop`` heuristic decisions and another deal its mover cannot tell from it (``None``: none here)."""
     bots = [make_heuristic(game, seat, seed) for seat in range(game.num_seats)]
@@ -79,12 +92,7 @@ def _twin(game: Game, seed: int, stop: int) -> tuple[State, State, int] | None:
 def test_its_decision_depends_on_the_seats_observation_only(name: str) -> None:
     """Another deal the seat cannot tell from the real one (unseen cards elsewhere): the same probabilities and action."""
     game = make_game(name)
-    compared = 0
-    for seed in range(30):
-        twins = _twin(game, seed, 8 + seed % 12)
-        if twins is None:
-            continue
-        state, other, seat = twins
+    for state, other, seat in _twins(game, 8, 12, 3):
         first, twin = make_learned(game, seat, 7), make_learned(game, seat, 7)
         a, b = state.observation(seat), other.observation(seat)
         probs = [first.probabilities(a), twin.probabilities(b)]
@@ -92,10 +100,6 @@ def test_its_decision_depends_on_the_seats_observation_only(name: str) -> None:
         assert np.allclose(probs[0], full, atol=1e-5)  # the sparse first layer is the network's own forward pass
         assert np.array_equal(probs[0], probs[1])
         assert first.choose(a) == twin.choose(b)
-        compared += 1
-        if compared == 3:
-            break
-    assert compared == 3
 
 
 def test_a_variant_of_another_shape_is_refused_by_name() -> None:
@@ -183,17 +187,8 @@ def test_the_policy_model_is_a_distribution_over_the_legal_actions() -> None:
 @pytest.mark.parametrize("name", ["doppelkopf", "dobbm"])
 def test_pimc_with_learned_inference_decides_from_the_observation_only(name: str) -> None:
     game = make_game(name)
-    compared = 0
-    for seed in range(30):
-        twins = _twin(game, seed, 20 + seed % 10)
-        if twins is None:
-            continue
-        state, other, seat = twins
+    for state, other, seat in _twins(game, 20, 10, 2):
         first = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
         twin = build_bot(parse_bot_spec("pimc:worlds=3,inference=learned"), game, seat, 99)
         assert first.choose(state.observation(seat)) == twin.choose(other.observation(seat))
         assert first._weights == twin._weights and first._weights  # type: ignore[attr-defined]
-        compared += 1
-        if compared == 2:
-            break
-    assert compared == 2
