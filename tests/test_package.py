@@ -36,6 +36,7 @@ PACKAGE_DATA = (
     "stich/web/static/i18n/en.json",
     "stich/web/static/css/",
     "stich/web/static/js/",
+    "stich/rl/models/",
     "script.py.mako",
 )
 

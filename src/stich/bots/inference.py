@@ -52,14 +52,19 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
-from stich.core.game import Game, State
+import numpy as np
+import numpy.typing as npt
+
+from stich.core.game import Game, Observation, State
 from stich.errors import IllegalActionError, NotationError
 from stich.search.policy import Policy
 from stich.search.sampling import World, WorldSampler
 
-INFERENCE = ("none", "heuristic")
-"""Values of the ``pimc`` bot's ``inference`` option: no weighting (plain ``pimc``, the default), or :class:`HeuristicModel`."""
+INFERENCE = ("none", "heuristic", "learned")
+"""Values of the ``pimc`` bot's ``inference`` option: no weighting (plain ``pimc``, the default), :class:`HeuristicModel`,
+or :class:`PolicyModel` over the ``learned`` bot's packaged network (issue 45, step 3)."""
 
 PROPOSALS = 1
 """Default consistent worlds drawn per world returned: 1 weighs each world by its likelihood, more resample by it (module docstring).
@@ -114,6 +119,40 @@ class HeuristicModel:
         return math.log(weight / (self._pick_weight + n - 1))
 
 
+@runtime_checkable
+class ProbabilityPlayer(Protocol):
+    """A bot that gives a probability to every action code of an observation (the ``learned`` bot)."""
+
+    def probabilities(self, observation: Observation) -> npt.NDArray[np.float32]: ...
+
+
+class PolicyModel:
+    """An opponent model: the action probabilities of a learned policy per seat, tempered by ``beta`` (``p ** beta``, renormalised).
+
+    ``beta`` 1 takes the policy as it is; every legal action keeps at least
+    :data:`FLOOR` of probability before the tempering, so no world is ruled out.
+    """
+
+    FLOOR = 1e-4
+
+    def __init__(self, players: Sequence[ProbabilityPlayer], beta: float = BETA) -> None:
+        if not math.isfinite(beta) or beta < 0:
+            raise ValueError(f"beta must be a finite number of at least 0, got {beta!r}")
+        self.players = list(players)
+        self.beta = beta
+
+    def log_probability(self, state: State, code: int) -> float:
+        """Log-probability that the seat to move in ``state`` takes action ``code``, asked from its own observation only."""
+        legal = state.legal_codes()
+        if len(legal) < 2:
+            return 0.0
+        mover = state.current_player()
+        probs = np.maximum(self.players[mover].probabilities(state.observation(mover))[list(legal)], self.FLOOR).astype(np.float64)
+        logs = self.beta * np.log(probs)
+        top = float(logs.max())
+        return float(logs[list(legal).index(code)]) - top - math.log(float(np.exp(logs - top).sum()))
+
+
 @dataclass
 class InferenceStats:
     """What the inference did over one decision: worlds returned, proposals weighed, decisions scored."""
@@ -133,7 +172,13 @@ class InferenceSampler:
     """
 
     def __init__(
-        self, sampler: WorldSampler, game: Game, seat: int, model: HeuristicModel, proposals: int = PROPOSALS, window: int = WINDOW
+        self,
+        sampler: WorldSampler,
+        game: Game,
+        seat: int,
+        model: HeuristicModel | PolicyModel,
+        proposals: int = PROPOSALS,
+        window: int = WINDOW,
     ) -> None:
         if proposals < 1:
             raise ValueError(f"proposals must be at least 1, got {proposals}")

@@ -109,10 +109,13 @@ from stich.bots.inference import (
     WINDOW,
     HeuristicModel,
     InferenceSampler,
+    PolicyModel,
+    ProbabilityPlayer,
     likelihood_weights,
 )
 from stich.bots.random_bot import RandomBot
 from stich.bots.ranking import heuristic_best, heuristic_ranking
+from stich.bots.registry import BUILTIN_BOTS, load_factory
 from stich.bots.samplers import prepare_sampler
 from stich.bots.tarock_rollout import HEURISTIC_POLICY_GAMES, HeuristicFinish, heuristic_available
 from stich.core.game import Action, Game, Observation, State
@@ -243,6 +246,7 @@ class PimcBot:
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         self.inference = inference
+        self._learned_players: list[ProbabilityPlayer] | None = None
         """``heuristic``: worlds resampled by the other seats' decisions (:mod:`stich.bots.inference`); ``none``: plain."""
         self.proposals = proposals
         self.beta = beta
@@ -255,6 +259,14 @@ class PimcBot:
         self.fallbacks = Fallbacks()
         """The decisions not searched, by reason (see the module docstring); ``ismcts`` shares its own with its simulator."""
         self._decision_start = 0.0
+
+    def _learned(self) -> list[ProbabilityPlayer]:
+        """The ``learned`` bot of every seat (built once; by its registry target, as ``stich.rl`` lies above this package)."""
+        if self._learned_players is None:
+            factory = load_factory(BUILTIN_BOTS["learned"])
+            players = [factory(self.game, s, derive_seed(self.seed, s)) for s in range(self.game.num_seats)]
+            self._learned_players = [p for p in players if isinstance(p, ProbabilityPlayer)]
+        return self._learned_players
 
     # ------------------------------------------------------------------ entry
     def choose(self, observation: Observation) -> Action:
@@ -282,9 +294,13 @@ class PimcBot:
         else:
             self._target, self._capped = self.worlds, self.cap
         sampler: Sampler = plain
-        if self.inference == "heuristic":
+        if self.inference in ("heuristic", "learned"):
             # Replaces the hard call reading of INFER_GAMES: the soft model weighs the calls too.
-            model = HeuristicModel(self._heuristic_players, self.beta)
+            model: HeuristicModel | PolicyModel
+            if self.inference == "heuristic":
+                model = HeuristicModel(self._heuristic_players, self.beta)
+            else:
+                model = PolicyModel(self._learned(), self.beta)
             inferring = InferenceSampler(plain, self.game, observation.seat, model, self.proposals, self.window)
             inferring.until = started + self.budget if self._target is None or self._capped else None
             sampler = inferring
@@ -517,7 +533,8 @@ def make_pimc(
     (:data:`ROLLOUTS`); ``doubles`` is ``heuristic`` (a defender's double is the
     heuristic's) or ``search``; ``inference`` is ``none`` (the default) or
     ``heuristic`` (worlds resampled by the likelihood of the other seats'
-    decisions under the heuristic made stochastic, :mod:`stich.bots.inference`),
+    decisions under the heuristic made stochastic, :mod:`stich.bots.inference`; ``learned``: under
+    the ``learned`` bot's network),
     with ``proposals`` worlds drawn per world kept, inverse temperature
     ``beta`` and the other seats' last ``window`` cards scored (every call is).  Bad values raise :class:`OptionError` naming the option.
     """

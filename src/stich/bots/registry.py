@@ -27,11 +27,13 @@ BUILTIN_BOTS: dict[str, str] = {
     "pimc": "stich.bots.pimc:make_pimc",
     "ismcts": "stich.bots.ismcts:make_ismcts",
     "policy": "stich.rl.policy_bot:make_policy_bot",
+    "learned": "stich.rl.learned_bot:make_learned",
 }
 """The bots every ``stich`` knows: name -> factory target.
 
-``policy`` (a trained network, ``policy:file=PATH``) lives in ``stich.rl``, a
-layer above the bots: the registry names it by its target and loads it only
+``policy`` (a trained network, ``policy:file=PATH``) and ``learned`` (the
+packaged network of each game, issue 45) live in ``stich.rl``, a layer above
+the bots: the registry names it by its target and loads it only
 when a spec asks for it (it needs the ``rl`` extra's numpy), so this package
 never imports ``stich.rl`` (decision 0031).
 """

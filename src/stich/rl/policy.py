@@ -122,6 +122,16 @@ def masked_softmax(logits: Floats, mask: npt.NDArray[Any]) -> Floats:
     return probs
 
 
+def cross_entropy_step(policy: MLPPolicy, opt: Adam, x: Floats, mask: npt.NDArray[np.int8], action: npt.NDArray[np.int64]) -> float:
+    """One Adam step on the mean cross-entropy of the legal-action softmax; the agreement with the targets before it."""
+    logits, inputs = policy.forward(x)
+    probs = masked_softmax(logits, mask)
+    grad = probs.copy()
+    grad[np.arange(len(action)), action] -= 1.0
+    opt.step(policy.backward(inputs, (grad / len(action)).astype(np.float32)))
+    return float(np.mean(probs.argmax(axis=1) == action))
+
+
 class Adam:
     """The Adam optimiser over a list of arrays, updated in place."""
 

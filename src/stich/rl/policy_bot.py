@@ -26,7 +26,7 @@ import numpy as np
 from stich.core.game import Action, Game, Observation
 from stich.errors import OptionError
 from stich.rl.encoding import Encoding
-from stich.rl.policy import MLPPolicy, load_policy
+from stich.rl.policy import Floats, MLPPolicy, load_policy
 
 _CACHE: dict[tuple[str, int, str], MLPPolicy] = {}
 _LOCK = threading.Lock()
@@ -68,12 +68,17 @@ class PolicyBot:
         """The policy's action for ``observation`` (always one of ``observation.legal_actions``)."""
         if not observation.legal_actions:
             raise ValueError(f"seat {self.seat} has no legal action to choose from")
-        x = self.encoding.tensor(observation)[None, :]
-        mask = self.encoding.mask(observation)[None, :]
-        probs = self.policy.probabilities(x, mask)[0]
+        probs = self.probabilities(observation)
         code = int(np.argmax(probs)) if self.greedy else int(self.rng.choice(len(probs), p=probs / probs.sum()))
         by_code = {a.code: a for a in observation.legal_actions}
         return by_code[code]
+
+    def probabilities(self, observation: Observation) -> Floats:
+        """The policy's probability of every action code for ``observation`` (0 for the illegal ones)."""
+        x = self.encoding.tensor(observation)[None, :]
+        mask = self.encoding.mask(observation)[None, :]
+        probs: Floats = self.policy.probabilities(x, mask)[0]
+        return probs
 
 
 def make_policy_bot(game: Game, seat: int, seed: int, *, file: str, greedy: bool = True) -> PolicyBot:

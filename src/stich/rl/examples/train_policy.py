@@ -52,7 +52,7 @@ from stich.errors import OptionError, StichError
 
 try:  # the 'rl' extra (PettingZoo); run as a command, a missing one is one line, not a traceback
     from stich.rl.pettingzoo_env import raw_env
-    from stich.rl.policy import Adam, Floats, MLPPolicy, load_policy, masked_softmax
+    from stich.rl.policy import Adam, Floats, MLPPolicy, cross_entropy_step, load_policy, masked_softmax
     from stich.rl.selfplay import (
         Episode,
         InProcess,
@@ -116,16 +116,6 @@ def collect_teacher_decisions(env_id: str, deals: int, seed: int, teacher: str =
     """
     episodes = generate(TeacherPlay(env_id, seed, teacher), range(deals), runner or InProcess())
     return Samples.of(episodes)
-
-
-def cross_entropy_step(policy: MLPPolicy, opt: Adam, x: Floats, mask: npt.NDArray[np.int8], action: npt.NDArray[np.int64]) -> float:
-    """One Adam step on the mean cross-entropy of the legal-action softmax; the agreement with the targets before it."""
-    logits, inputs = policy.forward(x)
-    probs = masked_softmax(logits, mask)
-    grad = probs.copy()
-    grad[np.arange(len(action)), action] -= 1.0
-    opt.step(policy.backward(inputs, (grad / len(action)).astype(np.float32)))
-    return float(np.mean(probs.argmax(axis=1) == action))
 
 
 def imitate(policy: MLPPolicy, samples: Samples, epochs: int, batch: int, lr: float, seed: int, log: bool) -> float:

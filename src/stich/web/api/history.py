@@ -54,12 +54,18 @@ BOT_LABELS = {
     "heuristic": "Heuristic: rules of thumb for each game",
     "pimc": "PIMC search (sampled deals, solved open-handed)",
     "ismcts": "ISMCTS search (information-set Monte Carlo tree search)",
+    "learned": "Learned: a small network per game, trained on the search bot's choices",
 }
 """Labels of the known bots; another registered bot is labelled with its name."""
 
-QUICK_BOT_SECONDS = {"random": 0.00001, "heuristic": 0.001}
+QUICK_BOT_SECONDS = {"random": 0.00001, "heuristic": 0.001, "learned": 0.002}
 """Rough seconds per decision of the bots that do not search (measured on one core: random about 1 µs,
-heuristic 0.02-0.25 ms depending on the game; rounded up)."""
+heuristic 0.02-0.25 ms depending on the game, learned about 1 ms; rounded up)."""
+
+STRONGEST = {"doppelkopf": "ismcts", "tapp_tarock": "pimc", "dobbm": "pimc", "droggn": "pimc", "dappen": "pimc"}
+"""The ladder's strongest bot per game as measured (docs/strength.md: ``ismcts`` above ``pimc`` in Doppelkopf;
+``pimc`` in the Tarock family, where ``ismcts`` is its peer and ``learned`` has not reached it); a search bot is
+stronger the higher its level."""
 
 LEVELS = range(1, 6)
 """The strength levels a search bot offers (``level`` option)."""
@@ -78,6 +84,8 @@ def _search_seconds(level: int) -> float | None:
 def offered_bots() -> list[dict[str, Any]]:
     """Every bot spec a table accepts: a plain spec per bot, and for search bots one per ``level``.
 
+    ``strongest`` names the games in which the offer's bot is the ladder's strongest (:data:`STRONGEST`).
+
     A bot that needs an option a table does not take (``policy`` needs ``file``) is not offered.
     """
     offers: list[dict[str, Any]] = []
@@ -88,6 +96,7 @@ def offered_bots() -> list[dict[str, Any]]:
         except OptionError:  # its module cannot be loaded here (the policy bot without the rl extra)
             continue
         label = BOT_LABELS.get(name, name)
+        strongest = sorted(game for game, best in STRONGEST.items() if best == name)
         if takes_level(name):
             for level in LEVELS:
                 offers.append(
@@ -97,17 +106,27 @@ def offered_bots() -> list[dict[str, Any]]:
                         "level": level,
                         "label": f"{label}, level {level}",
                         "seconds_per_decision": _search_seconds(level),
+                        "strongest": strongest,
                     }
                 )
         else:
-            offers.append({"spec": name, "bot": name, "level": None, "label": label, "seconds_per_decision": QUICK_BOT_SECONDS.get(name)})
+            offers.append(
+                {
+                    "spec": name,
+                    "bot": name,
+                    "level": None,
+                    "label": label,
+                    "seconds_per_decision": QUICK_BOT_SECONDS.get(name),
+                    "strongest": strongest,
+                }
+            )
     return offers
 
 
 @router.get("/bots")
 def list_bots(request: Request) -> dict[str, Any]:
     """The bots a table offers (``spec`` goes into ``POST /api/tables/{id}/bots``), with a rough thinking time per decision."""
-    return {"bots": offered_bots(), "default": "heuristic", "stand_in": services(request).settings.stand_in_bot}
+    return {"bots": offered_bots(), "default": "heuristic", "stand_in": services(request).settings.stand_in_bot, "strongest": STRONGEST}
 
 
 # ---------------------------------------------------------------- replays

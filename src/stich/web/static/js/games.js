@@ -33,7 +33,7 @@ export function presetTitle(game, preset) {
 
 /**
  * Bot specs the lobby offers: GET /api/bots when the server has it, else the bot names of GET /api/games.
- * Each entry: `{spec, label, seconds}`.
+ * Each entry: `{spec, label, seconds, strongest}` (`strongest`: the games in which it is the ladder's strongest bot).
  */
 export async function loadBots() {
   let data = null;
@@ -45,11 +45,13 @@ export async function loadBots() {
   const list = Array.isArray(data) ? data : data?.bots;
   if (Array.isArray(list) && list.length) {
     return list.map((entry) =>
-      typeof entry === "string" ? { spec: entry, label: null, seconds: null } : { spec: entry.spec || entry.name, label: entry.label || null, seconds: entry.seconds ?? entry.seconds_per_decision ?? null },
+      typeof entry === "string"
+        ? { spec: entry, label: null, seconds: null, strongest: [] }
+        : { spec: entry.spec || entry.name, label: entry.label || null, seconds: entry.seconds ?? entry.seconds_per_decision ?? null, strongest: entry.strongest || [] },
     );
   }
   const games = await loadGames();
-  return (games.bots || ["heuristic", "random"]).map((spec) => ({ spec, label: null, seconds: null }));
+  return (games.bots || ["heuristic", "random"]).map((spec) => ({ spec, label: null, seconds: null, strongest: [] }));
 }
 
 /** A bot spec's name for people (`pimc:level=2` -> "Search (PIMC), level 2"). */
@@ -82,6 +84,11 @@ export function playerName(name, index, bot = null) {
 export function botSeconds(seconds) {
   if (typeof seconds !== "number" || seconds < 0.05) return "";
   return ` (${t("bot.seconds", { s: seconds < 1 ? seconds.toFixed(1) : String(Math.round(seconds)) })})`;
+}
+
+/** " — strongest in this game" after a bot offer that is the ladder's strongest in `game`, else "". */
+export function botStrongest(bot, game) {
+  return game && (bot.strongest || []).includes(game) ? ` — ${t("bot.strongest")}` : "";
 }
 
 /** Sort bots so that the default (heuristic) comes first, then by the server's order. */

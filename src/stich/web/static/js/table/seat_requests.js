@@ -3,7 +3,8 @@
 import { api } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { botSeconds, botTitle } from "../games.js";
+import { gameNameOf } from "../cards.js";
+import { botSeconds, botStrongest, botTitle } from "../games.js";
 import { me, refreshIdentity } from "../store.js";
 import { showToast } from "../toast.js";
 import { apiErrorText } from "../server_errors.js";
@@ -62,7 +63,7 @@ export function createSeatRequests(ctx) {
       const select = h(
         "select",
         { testid: "bot-select", "aria-label": t("table.bot_strength"), onchange: (e) => { s.botChoice = e.target.value; } },
-        s.bots.map((b) => h("option", { value: b.spec, selected: b.spec === s.botChoice, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) })),
+        s.bots.map((b) => h("option", { value: b.spec, selected: b.spec === s.botChoice, text: botTitle(b.spec, b.label) + botSeconds(b.seconds) + botStrongest(b, s.summary?.game_name || gameNameOf(s.summary?.game)) })),
       );
       box.append(
         h("label", { class: "small", text: t("table.bot_strength") }),
