@@ -54,7 +54,7 @@ BOT_LABELS = {
     "heuristic": "Heuristic: rules of thumb for each game",
     "pimc": "PIMC search (sampled deals, solved open-handed)",
     "ismcts": "ISMCTS search (information-set Monte Carlo tree search)",
-    "learned": "Learned: a small network per game, trained on the search bot's choices",
+    "learned": "Learned: a small network per game, trained to imitate the heuristic bot (docs/strength.md)",
 }
 """Labels of the known bots; another registered bot is labelled with its name."""
 
