@@ -246,8 +246,8 @@ class PimcBot:
             self._finish = HeuristicFinish(game)
         self._heuristic_players = [make_heuristic(game, s, derive_seed(seed, s)) for s in range(game.num_seats)]
         self.inference = inference
+        """``heuristic`` or ``learned``: worlds weighed by the other seats' decisions (:mod:`stich.bots.inference`); ``none``: plain."""
         self._learned_players: list[ProbabilityPlayer] | None = None
-        """``heuristic``: worlds resampled by the other seats' decisions (:mod:`stich.bots.inference`); ``none``: plain."""
         self.proposals = proposals
         self.beta = beta
         self.window = window
@@ -265,7 +265,12 @@ class PimcBot:
         if self._learned_players is None:
             factory = load_factory(BUILTIN_BOTS["learned"])
             players = [factory(self.game, s, derive_seed(self.seed, s)) for s in range(self.game.num_seats)]
-            self._learned_players = [p for p in players if isinstance(p, ProbabilityPlayer)]
+            checked: list[ProbabilityPlayer] = []
+            for player in players:  # one per seat, in seat order: a bot without probabilities would shift the seats
+                if not isinstance(player, ProbabilityPlayer):
+                    raise TypeError(f"the learned bot {type(player).__name__} gives no action probabilities")
+                checked.append(player)
+            self._learned_players = checked
         return self._learned_players
 
     # ------------------------------------------------------------------ entry
