@@ -202,3 +202,18 @@ def test_training_can_start_from_a_saved_policy(trained: Path, tmp_path: Path) -
     before, after = load_policy(trained), load_policy(out)
     assert [w.shape for w in after.weights] == [w.shape for w in before.weights]
     assert any(not np.array_equal(a, b) for a, b in zip(after.weights, before.weights, strict=True))
+
+
+@pytest.mark.parametrize("hidden", [(), (5, 4)])
+def test_one_observations_probabilities_equal_the_batchs(hidden: tuple[int, ...]) -> None:
+    """The bots' single-observation path (first layer over the non-zero entries only) is the batch forward pass."""
+    game = make_game("doppelkopf")
+    policy = MLPPolicy.create(game, observation_size=9, hidden=hidden, seed=3)
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        x = (rng.random(9) < 0.3).astype(np.float32) * rng.random(9).astype(np.float32)
+        mask = (rng.random(len(game.actions)) < 0.1).astype(np.int8)
+        mask[rng.integers(len(game.actions))] = 1
+        one = policy.probabilities_of_one(x, mask)
+        np.testing.assert_allclose(one, policy.probabilities(x[None, :], mask[None, :])[0], rtol=1e-5, atol=1e-7)
+        assert one[mask == 0].sum() == 0 and abs(float(one.sum()) - 1.0) < 1e-5

@@ -84,7 +84,7 @@ def kernel_values(world: State, seat: int, codes: Sequence[int]) -> list[float]:
     """The seat's exact final score (game value, see the module docstring) after each card ``codes`` in ``world``."""
     from stich.bots.doppelkopf import kernel
 
+    assert teams(world)[seat] >= 0, "an idle seat makes no card decision"
     solved = kernel.KernelSolver(world).solve()  # type: ignore[arg-type]
     score = eye_scorer(world, seat)
-    assert teams(world)[seat] >= 0, "an idle seat makes no card decision"
     return [score(solved[code]) for code in codes]

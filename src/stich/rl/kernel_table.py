@@ -28,7 +28,7 @@ envs built on it cannot tell the difference:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +45,7 @@ from stich.rl.table import Table, TableConfig, engine_act
 Backend = Literal["auto", "engine", "kernel"]
 """Where a single env's deal runs: the compiled kernel where it plays the configuration (``auto``), or always one."""
 
-BACKENDS: tuple[str, ...] = ("auto", "engine", "kernel")
+BACKENDS: tuple[str, ...] = get_args(Backend)
 
 
 class KernelTable:

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from stich.core.game import Game, Observation
+from stich.core.game import Game
 from stich.errors import OptionError
 from stich.rl.encoding import Encoding
-from stich.rl.policy import Floats, MLPPolicy, load_policy, masked_softmax
+from stich.rl.policy import MLPPolicy, load_policy
 from stich.rl.policy_bot import PolicyBot
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -82,23 +82,6 @@ class LearnedBot(PolicyBot):
         self.encoding = Encoding(game)
         self.policy = learned_policy(game, self.encoding.size)
         self.rng = np.random.default_rng(seed)
-
-    def probabilities(self, observation: Observation) -> Floats:
-        """The policy's probabilities, the first layer over the tensor's non-zero entries only.
-
-        The tensor is mostly zeros (one-hot cards and calls); a full ``1 x D @ D x 256``
-        product hands a tiny job to the BLAS's threads, which on a loaded machine
-        cost tens of milliseconds (Droggn) instead of a fraction of one.
-        """
-        x = self.encoding.tensor(observation)
-        mask = self.encoding.mask(observation)[None, :]
-        live = np.flatnonzero(x)
-        w, b = self.policy.weights, self.policy.biases
-        h = x[live] @ w[0][live] + b[0]
-        for i in range(1, len(w)):
-            h = np.maximum(h, 0.0) @ w[i] + b[i]
-        probs: Floats = masked_softmax(h[None, :].astype(np.float32), mask)[0]
-        return probs
 
 
 def make_learned(game: Game, seat: int, seed: int, *, greedy: bool = True) -> LearnedBot:

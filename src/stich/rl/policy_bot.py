@@ -75,10 +75,7 @@ class PolicyBot:
 
     def probabilities(self, observation: Observation) -> Floats:
         """The policy's probability of every action code for ``observation`` (0 for the illegal ones)."""
-        x = self.encoding.tensor(observation)[None, :]
-        mask = self.encoding.mask(observation)[None, :]
-        probs: Floats = self.policy.probabilities(x, mask)[0]
-        return probs
+        return self.policy.probabilities_of_one(self.encoding.tensor(observation), self.encoding.mask(observation))
 
 
 def make_policy_bot(game: Game, seat: int, seed: int, *, file: str, greedy: bool = True) -> PolicyBot:
