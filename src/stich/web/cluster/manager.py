@@ -74,6 +74,7 @@ from stich.web.runtime.connection import Connection, screen_message
 from stich.web.runtime.hints import table_hint
 from stich.web.runtime.manager import TableManager
 from stich.web.runtime.seats import table_bot_spec
+from stich.web.runtime.stopping import stop_tasks
 from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
 from stich.web.storage.db import Database
@@ -179,6 +180,8 @@ class ClusterTableManager(TableManager):
         self.relayed: dict[str, Relayed] = {}
         """Local sockets of other workers' tables, by client id."""
         self._claims = asyncio.Lock()
+        self._stopping = False
+        """Set at :meth:`stop`: a background loop whose work ended (or failed) does not start it again."""
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
@@ -209,7 +212,7 @@ class ClusterTableManager(TableManager):
 
     async def _forever(self, name: str, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` again whenever it fails (Redis away for a moment), a second later."""
-        while True:
+        while not self._stopping:
             try:
                 await work()
             except asyncio.CancelledError:
@@ -220,11 +223,8 @@ class ClusterTableManager(TableManager):
 
     async def stop(self) -> None:
         """Stop the tables and every task, give the leases up and tell other workers' clients to reconnect."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        self._stopping = True
+        await stop_tasks(self._tasks)
         for owned in self.owned.values():
             if owned.handler is not None:
                 owned.handler.cancel()

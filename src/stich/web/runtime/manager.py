@@ -10,7 +10,6 @@ Each :class:`~stich.web.runtime.table.TableRuntime` gets its manager as the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -25,6 +24,7 @@ from stich.web.runtime.bot_pool import BotPool, BotThinker
 from stich.web.runtime.connection import Connection
 from stich.web.runtime.seats import table_bot_spec
 from stich.web.runtime.session_watch import SessionWatch
+from stich.web.runtime.stopping import stop_tasks
 from stich.web.runtime.table import TableRuntime
 from stich.web.settings import Settings
 from stich.web.storage.db import Database, TableRow
@@ -112,12 +112,7 @@ class TableManager:
 
     async def stop(self) -> None:
         """Stop every driver and close every client (server shutdown)."""
-        drivers = [rt.driver for rt in self.tables.values() if rt.driver is not None]
-        for task in drivers:
-            task.cancel()
-        for task in drivers:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(rt.driver for rt in self.tables.values() if rt.driver is not None)
         for runtime in self.tables.values():
             for conn in list(runtime.connections):
                 conn.finish()
