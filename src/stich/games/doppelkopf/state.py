@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
-from stich.core.game import DealResult, Game, Observation, PhasedState
+from stich.core.game import Action, DealResult, Game, Observation, PhasedState
 from stich.core.tricks import PlayedTrick, played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
@@ -302,6 +302,30 @@ class DoppelkopfState(PhasedState):
         if code in self.legal_codes():
             return None
         return self._explain(code)
+
+    def apply(self, action: Action | int | str) -> None:
+        """:meth:`State.apply`, with a legal card given by its code played in one call.
+
+        Most actions of a deal are cards, and each went through ``apply``,
+        ``illegal_reason``, ``_apply_code`` and ``_play``; here the card's
+        legality is the same bit test as in :meth:`illegal_reason`, then
+        ``_play``.  Anything else (another action, any other form, an illegal
+        card and its error) takes the general path unchanged.
+        """
+        if type(action) is int and action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
+            p = self.to_move
+            hand = self.hands[p]
+            if not self.trick_cards:
+                playable = hand
+            elif self.must_overtrump:
+                playable = self._playable(p)
+            else:
+                playable = hand & self.order.follow[self.led] or hand
+            if (playable >> action | playable >> (action + N_FACES)) & 1:
+                self.history.append((p, action))
+                self._play(p, action)
+                return
+        super().apply(action)
 
     def _playable(self, p: int) -> int:
         """Physical cards ``p`` may play now [§6.1]."""
