@@ -73,6 +73,9 @@ _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
 _CARD_OF = FACES + FACES
+_ANNOUNCE_MEMOS: dict[tuple[object, ...], dict[tuple[int, int, int, int, bool, bool], tuple[int, ...]]] = {}
+"""Per set of call options, the calls open by what :meth:`DoppelkopfState._announce_codes` reads of a deal (a few
+thousand keys at most: party, both levels, the count, clarified, late reply)."""
 """The face of each physical card (``copy * 24 + face``)."""
 
 
@@ -236,6 +239,11 @@ class DoppelkopfState(PhasedState):
         self.call_floor = max(self.deadlines[SCHWARZ] - (1 if opts.reply_allowed else 0), self.last_call)
         """Below this count (``call_count`` plus ``call_offset``) no call is open to anybody: the lowest deadline
         (schwarz, one card less for a reply) and ``call_last_min_cards`` [§5.2, §5.3, §5.5]."""
+        self.announce_memo = _ANNOUNCE_MEMOS.setdefault(
+            (self.deadlines, self.call_offset, self.last_call, self.skip_levels, self.absage_after_absage, self.reply_allowed), {}
+        )
+        """:meth:`_announce_codes` by what it reads of the deal (party, both levels, the count, clarified, late reply),
+        shared by every deal with these options: the calls open are asked at most card decisions of a deal."""
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
@@ -260,7 +268,13 @@ class DoppelkopfState(PhasedState):
                 # call_count(p), written out; past the floor nobody may call any more, so nothing to ask
                 h = (self.n_tricks - len(self.tricks) - (1 if self.trick_cards else 0)) if self.table_timing else hand.bit_count()
                 if h + self.call_offset >= self.call_floor:
-                    codes += self._announce_codes(p, h)
+                    party = self.party[p]
+                    level = self.level
+                    key = (party, level[party], level[1 - party], h, self.clarified, self.late_reply[party])
+                    calls = self.announce_memo.get(key)
+                    if calls is None:
+                        calls = self.announce_memo[key] = tuple(self._announce_codes(p, h))
+                    codes += calls
             return codes
         if phase == RESERVATION:
             return self._reservation_codes()
