@@ -73,9 +73,12 @@ _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
 _CARD_OF = FACES + FACES
-_ANNOUNCE_MEMOS: dict[tuple[object, ...], dict[tuple[int, int, int, int, bool, bool], tuple[int, ...]]] = {}
-"""Per set of call options, the calls open by what :meth:`DoppelkopfState._announce_codes` reads of a deal (a few
-thousand keys at most: party, both levels, the count, clarified, late reply)."""
+_CALL_RULES: dict[tuple[object, ...], int] = {}
+"""Each set of call options (deadlines, last call, skipping levels, absage after absage, replies) a deal has used, numbered."""
+_ANNOUNCE_MEMO: dict[tuple[int, int, int, int, int, bool, bool], tuple[int, ...]] = {}
+"""The calls open, as :meth:`DoppelkopfState._announce_codes` gives them, by all it reads: the call options' number,
+the party, both parties' levels, the count plus ``call_offset`` (it compares them only as a sum), clarified, late
+reply.  Legal moves ask for them at most card decisions; a few thousand keys per set of call options at most."""
 """The face of each physical card (``copy * 24 + face``)."""
 
 
@@ -239,11 +242,9 @@ class DoppelkopfState(PhasedState):
         self.call_floor = max(self.deadlines[SCHWARZ] - (1 if opts.reply_allowed else 0), self.last_call)
         """Below this count (``call_count`` plus ``call_offset``) no call is open to anybody: the lowest deadline
         (schwarz, one card less for a reply) and ``call_last_min_cards`` [§5.2, §5.3, §5.5]."""
-        self.announce_memo = _ANNOUNCE_MEMOS.setdefault(
-            (self.deadlines, self.call_offset, self.last_call, self.skip_levels, self.absage_after_absage, self.reply_allowed), {}
-        )
-        """:meth:`_announce_codes` by what it reads of the deal (party, both levels, the count, clarified, late reply),
-        shared by every deal with these options: the calls open are asked at most card decisions of a deal."""
+        call_rules = (self.deadlines, self.last_call, self.skip_levels, self.absage_after_absage, self.reply_allowed)
+        self.call_rules = _CALL_RULES.setdefault(call_rules, len(_CALL_RULES))
+        """The number of these call options in :data:`_ANNOUNCE_MEMO`'s keys (the same for every deal with them)."""
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
@@ -270,10 +271,18 @@ class DoppelkopfState(PhasedState):
                 if h + self.call_offset >= self.call_floor:
                     party = self.party[p]
                     level = self.level
-                    key = (party, level[party], level[1 - party], h, self.clarified, self.late_reply[party])
-                    calls = self.announce_memo.get(key)
+                    key = (
+                        self.call_rules,
+                        party,
+                        level[party],
+                        level[1 - party],
+                        h + self.call_offset,
+                        self.clarified,
+                        self.late_reply[party],
+                    )
+                    calls = _ANNOUNCE_MEMO.get(key)
                     if calls is None:
-                        calls = self.announce_memo[key] = tuple(self._announce_codes(p, h))
+                        calls = _ANNOUNCE_MEMO[key] = tuple(self._announce_codes(p, h))
                     codes += calls
             return codes
         if phase == RESERVATION:
