@@ -327,26 +327,32 @@ class DoppelkopfState(PhasedState):
         return self._explain(code)
 
     def apply(self, action: Action | int | str) -> None:
-        """:meth:`State.apply`, with a legal card given by its code played in one call.
+        """:meth:`State.apply`, with a legal action given by its code applied in one or two calls.
 
-        Most actions of a deal are cards, and each went through ``apply``,
-        ``illegal_reason``, ``_apply_code`` and ``_play``; here the card's
-        legality is the same bit test as in :meth:`illegal_reason`, then
-        ``_play``.  Anything else (another action, any other form, an illegal
-        card and its error) takes the general path unchanged.
+        Each action went through ``apply``, ``illegal_reason`` and
+        ``_apply_code`` (and ``_play`` for a card).  Here a card's legality is
+        the same bit test as in :meth:`illegal_reason`, then ``_play``; any
+        other code is legal exactly when :meth:`legal_codes` lists it (what
+        :meth:`illegal_reason` asks for it), then ``_apply_code``.  Anything
+        else (an action in another form, an illegal code and its error) takes
+        the general path unchanged.
         """
-        if type(action) is int and action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
-            p = self.to_move
-            hand = self.hands[p]
-            if not self.trick_cards:
-                playable = hand
-            elif self.must_overtrump:
-                playable = self._playable(p)
-            else:
-                playable = hand & self.order.follow[self.led] or hand
-            if (playable >> action | playable >> (action + N_FACES)) & 1:
-                self.history.append((p, action))
-                self._play(p, action)
+        if type(action) is int:
+            if action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
+                p = self.to_move
+                hand = self.hands[p]
+                if not self.trick_cards:
+                    playable = hand
+                elif self.must_overtrump:
+                    playable = self._playable(p)
+                else:
+                    playable = hand & self.order.follow[self.led] or hand
+                if (playable >> action | playable >> (action + N_FACES)) & 1:
+                    self.history.append((p, action))
+                    self._play(p, action)
+                    return
+            elif action in self.legal_codes():
+                self._apply_code(action)
                 return
         super().apply(action)
 
