@@ -73,6 +73,8 @@ _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
 _CARD_OF = FACES + FACES
+_ACTION_TABLE = A.ACTIONS.actions
+"""The game's actions by code (``game.actions`` is always this space): an :class:`Action` from it is its code."""
 _CALL_RULES: dict[tuple[object, ...], int] = {}
 """Each set of call options (deadlines, last call, skipping levels, absage after absage, replies) a deal has used, numbered."""
 _ANNOUNCE_MEMO: dict[tuple[int, int, int, int, int, bool, bool], tuple[int, ...]] = {}
@@ -335,8 +337,11 @@ class DoppelkopfState(PhasedState):
         other code is legal exactly when :meth:`legal_codes` lists it (what
         :meth:`illegal_reason` asks for it), then ``_apply_code``.  Anything
         else (an action in another form, an illegal code and its error) takes
-        the general path unchanged.
+        the general path unchanged.  An action of this game's space (what
+        :meth:`legal_actions` returns) counts as its code.
         """
+        if type(action) is Action and action.code < len(_ACTION_TABLE) and _ACTION_TABLE[action.code] is action:
+            action = action.code
         if type(action) is int:
             if action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
                 p = self.to_move
