@@ -333,7 +333,7 @@ class DoppelkopfState(PhasedState):
 
         Each action went through ``apply``, ``illegal_reason`` and
         ``_apply_code`` (and ``_play`` for a card).  Here a card's legality is
-        the same bit test as in :meth:`illegal_reason`, then ``_play``; any
+        the bit test of :meth:`illegal_reason` on :meth:`_playable`, then ``_play``; any
         other code is legal exactly when :meth:`legal_codes` lists it (what
         :meth:`illegal_reason` asks for it), then ``_apply_code``.  Anything
         else (an action in another form, an illegal code and its error) takes
@@ -345,13 +345,7 @@ class DoppelkopfState(PhasedState):
         if type(action) is int:
             if action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
                 p = self.to_move
-                hand = self.hands[p]
-                if not self.trick_cards:
-                    playable = hand
-                elif self.must_overtrump:
-                    playable = self._playable(p)
-                else:
-                    playable = hand & self.order.follow[self.led] or hand
+                playable = self._playable(p) if self.trick_cards else self.hands[p]
                 if (playable >> action | playable >> (action + N_FACES)) & 1:
                     self.history.append((p, action))
                     self._play(p, action)
