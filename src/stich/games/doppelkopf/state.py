@@ -73,15 +73,14 @@ _KING_FACES = tuple(face(s + "K") for s in "CSHD")
 _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
 _CARD_OF = FACES + FACES
+"""The face of each physical card (``copy * 24 + face``)."""
 _ACTION_TABLE = A.ACTIONS.actions
 """The game's actions by code (``game.actions`` is always this space): an :class:`Action` from it is its code."""
 _CALL_RULES: dict[tuple[object, ...], int] = {}
 """Each set of call options (deadlines, last call, skipping levels, absage after absage, replies) a deal has used, numbered."""
 _ANNOUNCE_MEMO: dict[tuple[int, int, int, int, int, bool, bool], tuple[int, ...]] = {}
-"""The calls open, as :meth:`DoppelkopfState._announce_codes` gives them, by all it reads: the call options' number,
-the party, both parties' levels, the count plus ``call_offset`` (it compares them only as a sum), clarified, late
-reply.  Legal moves ask for them at most card decisions; a few thousand keys per set of call options at most."""
-"""The face of each physical card (``copy * 24 + face``)."""
+"""The calls open (``_announce_codes``) by all it reads: the call options' number, party, both levels, the count plus
+``call_offset`` (compared only as a sum), clarified, late reply; asked at most card decisions, a few thousand keys."""
 
 
 def faces_of(mask: int) -> int:
@@ -270,18 +269,10 @@ class DoppelkopfState(PhasedState):
             if self.ann_open:
                 # call_count(p), written out; past the floor nobody may call any more, so nothing to ask
                 h = (self.n_tricks - len(self.tricks) - (1 if self.trick_cards else 0)) if self.table_timing else hand.bit_count()
-                if h + self.call_offset >= self.call_floor:
-                    party = self.party[p]
-                    level = self.level
-                    key = (
-                        self.call_rules,
-                        party,
-                        level[party],
-                        level[1 - party],
-                        h + self.call_offset,
-                        self.clarified,
-                        self.late_reply[party],
-                    )
+                count = h + self.call_offset
+                if count >= self.call_floor:
+                    party, level = self.party[p], self.level
+                    key = (self.call_rules, party, level[party], level[1 - party], count, self.clarified, self.late_reply[party])
                     calls = _ANNOUNCE_MEMO.get(key)
                     if calls is None:
                         calls = _ANNOUNCE_MEMO[key] = tuple(self._announce_codes(p, h))
@@ -333,12 +324,10 @@ class DoppelkopfState(PhasedState):
 
         Each action went through ``apply``, ``illegal_reason`` and
         ``_apply_code`` (and ``_play`` for a card).  Here a card's legality is
-        the bit test of :meth:`illegal_reason` on :meth:`_playable`, then ``_play``; any
-        other code is legal exactly when :meth:`legal_codes` lists it (what
-        :meth:`illegal_reason` asks for it), then ``_apply_code``.  Anything
-        else (an action in another form, an illegal code and its error) takes
-        the general path unchanged.  An action of this game's space (what
-        :meth:`legal_actions` returns) counts as its code.
+        the bit test of :meth:`illegal_reason` on :meth:`_playable`, then ``_play``; any other code is legal
+        exactly when :meth:`legal_codes` lists it (what :meth:`illegal_reason` asks), then ``_apply_code``.
+        An action of this game's space counts as its code; anything else (another form, an illegal code and
+        its error) takes the general path unchanged.
         """
         if type(action) is Action and action.code < len(_ACTION_TABLE) and _ACTION_TABLE[action.code] is action:
             action = action.code
