@@ -12,7 +12,12 @@ CPU time:
   the finished agents' ``step(None)`` calls at the end are not counted.  Its
   default backend (DDV Doppelkopf in the compiled kernel, decision 0065);
 * ``aec engine`` (Doppelkopf only, where the two differ): the same env with
-  ``backend="engine"``, the reference path every other game takes.
+  ``backend="engine"``, the reference path every other game takes;
+* ``gym`` and ``gym engine`` (Doppelkopf only): the Gymnasium env, seat 0
+  against three ``random`` bots, on its default backend and on the engine;
+  per ``env.step`` (the learner's action, drawn from the mask, then the bots'
+  actions up to its next turn), so a deal counts about a quarter of its
+  actions.
 
 ``--repeat R`` runs every row ``R`` times, the rows alternating within each
 round (all games, then OpenSpiel, then again), and reports the median and the
@@ -51,6 +56,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from bench_common import aec_deals, machine_info, no_gc, spiel_deals
 from bench_common import spiel_observation as observation_offered
 
@@ -87,6 +93,20 @@ def engine_run(name: str, deals: int, observe: bool) -> int:
 
 def aec_run(name: str, deals: int, backend: Backend = "auto") -> int:
     return aec_deals(aec_env(name, backend=backend), deals)
+
+
+def gym_run(name: str, deals: int, backend: Backend = "auto") -> int:
+    """``deals`` seeded episodes of the Gymnasium env (seat 0, random bots); the learner's steps."""
+    from stich.rl.gymnasium_env import StichGymEnv
+
+    env, steps = StichGymEnv(name, opponents="random", backend=backend), 0
+    for seed in range(deals):
+        obs, _info = env.reset(seed=seed)
+        rng, terminated = random.Random(seed), False
+        while not terminated:
+            obs, _reward, terminated, _truncated, _info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps
 
 
 def spiel_run(name: str, deals: int) -> int:
@@ -135,6 +155,9 @@ def one_round(deals: int, spiel: bool) -> dict[str, dict[str, Any]]:
         rows[f"{name} aec"] = _timed(lambda name=name: aec_run(name, deals))
         if kernel_plays(name):
             rows[f"{name} aec engine"] = _timed(lambda name=name: aec_run(name, deals, "engine"))
+            gym_run(name, 1)
+            rows[f"{name} gym"] = _timed(lambda name=name: gym_run(name, deals))
+            rows[f"{name} gym engine"] = _timed(lambda name=name: gym_run(name, deals, "engine"))
     if spiel:
         for name in SPIEL_GAMES:
             rows[f"open_spiel {name}"] = {**_timed(lambda name=name: spiel_run(name, deals)), "observation": spiel_observation(name)}
@@ -171,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in GAMES:
         ratio = rows[f"{name} engine"]["steps_per_s"] / rows[f"{name} aec"]["steps_per_s"]
         print(f"{name:<14}aec cost vs engine {ratio:.1f}x")
+        if f"{name} gym" in rows:
+            gain = rows[f"{name} gym"]["steps_per_s"] / rows[f"{name} gym engine"]["steps_per_s"]
+            print(f"{name:<14}gym on its default backend / gym engine = {gain:.2f}x")
     if args.spiel:
         skat = rows["open_spiel skat"]["steps_per_s"]
         for name in GAMES:

@@ -1,9 +1,11 @@
 """The play table's shortcuts give the legal actions of the full rules (dossier §5.2, §5.3, §5.5, §6.1).
 
 ``DoppelkopfState.legal_codes`` reads the options once per deal and skips
-work that cannot matter: it writes the common case of ``_playable`` out, and
-it asks for no call below the call floor (the lowest deadline, one card less
-for a reply, and ``call_last_min_cards``).  These tests play random deals
+work that cannot matter: it writes the common case of ``_playable`` out, it
+asks for no call below the call floor (the lowest deadline, one card less
+for a reply, and ``call_last_min_cards``), and it takes the calls open from a
+memo shared by the deals of one set of call options; ``apply`` tests a card
+code against ``_playable`` itself.  These tests play random deals
 over the options that move those shortcuts and compare, at every decision of
 the play phase, the legal actions with the full computations they stand for.
 """
@@ -15,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from stich.errors import IllegalActionError
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.outcome import NONE
 from stich.games.doppelkopf.state import PLAY, DoppelkopfState, face_codes, faces_of
@@ -64,6 +67,14 @@ def test_legal_codes_keep_every_call_and_card_of_the_full_rules(options: dict[st
                     assert [c for c in legal if c < A.DISCARD] == cards  # §6.1: the cards of _playable, nothing else
                     for code in range(A.DISCARD):
                         assert (state.illegal_reason(code) is None) == (code in cards)
+                    probe, copy = rng.randrange(A.DISCARD), state.clone()  # apply's one-call card path: the same legality
+                    if probe in cards:
+                        copy.apply(probe)
+                        assert copy.history[-1] == (state.to_move, probe) and len(copy.trick_cards) != len(state.trick_cards)
+                    else:
+                        with pytest.raises(IllegalActionError):
+                            copy.apply(probe)
+                        assert copy.history == state.history
             calls_available = [c for c in legal if A.ANNOUNCE <= c < A.SOLO]
             choice = rng.choice(calls_available) if calls_available and rng.random() < 0.3 else rng.choice(legal)
             state.apply(choice)

@@ -1,4 +1,4 @@
-"""The PettingZoo env on the compiled kernel (``backend="auto"`` for DDV) against the same env on the engine, step by step."""
+"""The PettingZoo and Gymnasium envs on the compiled kernel (``backend="auto"`` for DDV) against the engine, step by step."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from stich.errors import IllegalActionError
+from stich.rl.gymnasium_env import StichGymEnv
 from stich.rl.kernel_table import KernelTable, kernel_plays, table_for
 from stich.rl.pettingzoo_env import raw_env
 from stich.rl.table import Table, TableConfig
@@ -111,3 +112,41 @@ def test_stich_no_numba_keeps_the_engine_path(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("STICH_NO_NUMBA", "1")
     assert not kernel_plays(DDV)
     assert isinstance(raw_env(DDV).table, Table)
+
+
+def _gym_deal(env: StichGymEnv, seed: int | None, rng: random.Random) -> list[tuple[object, ...]]:
+    """One episode of the Gymnasium env, the learner's actions drawn from the mask: every step's observation, reward, end and info."""
+    obs, info = env.reset(seed=seed)
+    steps: list[tuple[object, ...]] = [(obs["observation"].tobytes(), obs["action_mask"].tobytes(), info)]
+    terminated = False
+    while not terminated:
+        action = rng.choice(list(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(int(action))
+        steps.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, truncated, info))
+    return steps
+
+
+@pytest.mark.parametrize(("opponents", "seat", "dealer"), [("random", 0, "random"), ("heuristic", 2, "rotate"), ("random", 3, 1)])
+def test_the_gymnasium_env_on_the_kernel_is_the_engine_env(opponents: str, seat: int, dealer: str | int) -> None:
+    kernel = StichGymEnv(DDV, opponents=opponents, seat=seat, dealer=dealer, reward_scale=0.5)  # type: ignore[arg-type]
+    engine = StichGymEnv(DDV, opponents=opponents, seat=seat, dealer=dealer, reward_scale=0.5, backend="engine")  # type: ignore[arg-type]
+    assert isinstance(kernel.table, KernelTable) and isinstance(engine.table, Table)
+    for deal in range(6):
+        seed = 40 + deal if deal % 3 == 0 else None  # reseeded now and then, else the next deal of the stream
+        got, expected = _gym_deal(kernel, seed, random.Random(deal)), _gym_deal(engine, seed, random.Random(deal))
+        assert got == expected
+        _tensor, _mask, reward, _end, _trunc, info = expected[-1]
+        assert reward == info["scores"][seat] * 0.5  # type: ignore[index]  # the learner's score, scaled, paid at the end
+        assert kernel.table.current().history == engine.table.current().history
+
+
+def test_the_gymnasium_env_takes_the_backend_option_as_the_pettingzoo_env_does() -> None:
+    assert isinstance(StichGymEnv(DDV, backend="kernel").table, KernelTable)
+    assert isinstance(StichGymEnv("stich/dobbm-pagat-v1").table, Table)  # auto: the engine where the kernel does not play
+    with pytest.raises(ValueError, match="backend must be"):
+        StichGymEnv(DDV, backend="gpu")  # type: ignore[arg-type]
+    env = StichGymEnv(DDV, illegal="penalty", illegal_penalty=-3.0)
+    obs, _ = env.reset(seed=2)
+    _obs, reward, terminated, _trunc, info = env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert (reward, terminated, info) == (-3.0, True, {"illegal_action": int(np.flatnonzero(obs["action_mask"] == 0)[0])})
+    assert not _obs["action_mask"].any()

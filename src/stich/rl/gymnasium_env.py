@@ -12,6 +12,15 @@ a deal in which the learner's seat sits out (the dealer at a five-player
 Doppelkopf table, say) is skipped at reset.  Bots see only their seat's
 observation, like at any table.
 
+``backend`` picks where the deal runs, as in the PettingZoo env:
+``"auto"`` (the default) steps the DDV preset in the compiled kernel when
+numba is there (:class:`stich.rl.kernel_table.KernelTable`: the learner's
+tensor and mask come from the kernel; the bots still read their seat's
+engine observation, replayed one action at a time), every other
+configuration in the engine; ``"engine"`` always uses the engine,
+``"kernel"`` insists on the kernel.  Both give the same deals, observations
+and rewards for the same seeds.
+
 :func:`make_vector` gives a ``SyncVectorEnv`` with
 ``AutoresetMode.NEXT_STEP``: the step after a deal ends returns the first
 observation of the next deal (with reward 0, not terminated) and ignores the
@@ -33,7 +42,8 @@ from stich.core.extras import missing_extra
 from stich.core.game import Action, Observation
 from stich.rl.deals import DEFAULT_DEALER, Dealer, spawn_seed
 from stich.rl.ids import registered_ids
-from stich.rl.table import OBSERVATION_HIGH, IllegalMode, Table, TableConfig
+from stich.rl.kernel_table import Backend, table_for
+from stich.rl.table import OBSERVATION_HIGH, IllegalMode, TableConfig
 
 try:  # the 'rl' extra
     import gymnasium
@@ -70,11 +80,12 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_penalty: float = -1.0,
         dealer: Dealer = DEFAULT_DEALER,
         render_mode: str | None = None,
+        backend: Backend = "auto",
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.table = Table(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer))
+        self.table = table_for(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer), backend)
         seats = self.table.seats
         if not 0 <= seat < seats:
             raise ValueError(f"seat must be 0..{seats - 1}, not {seat}")
@@ -99,11 +110,16 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.bots = {s: build_bot(spec, game, s, self.table.rng.getrandbits(63)) for s, spec in zip(others, self.specs, strict=True)}
 
     def _bots_play(self) -> None:
-        """Let the bots act until the learner is to act or the deal is over."""
-        state = self.table.current()
-        while not state.is_terminal() and state.current_player() != self.seat:
-            mover = state.current_player()
-            state.apply(self.bots[mover].choose(state.observation(mover)))
+        """Let the bots act until the learner is to act or the deal is over.
+
+        Through the table, not the engine state, so that a kernel table steps its deal too; a bot's
+        action is legal, so the table's illegal-action handling never applies here.
+        """
+        table = self.table
+        mover = table.to_move()
+        while mover not in (-1, self.seat):
+            table.act(self.bots[mover].choose(table.current().observation(mover)).code)
+            mover = table.to_move()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
         super().reset(seed=seed)
@@ -111,7 +127,7 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.table.deal(seed if skipped == 0 else None)
             self._new_bots()
             self._bots_play()
-            if not self.table.current().is_terminal():
+            if not self.table.finished():
                 return self.table.observe(self.seat), {}
         raise RuntimeError(f"seat {self.seat} did not act in {MAX_SKIPPED_DEALS} deals")
 

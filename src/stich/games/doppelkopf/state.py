@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stich.cards import Card
-from stich.core.game import DealResult, Game, Observation, PhasedState
+from stich.core.game import Action, DealResult, Game, Observation, PhasedState
 from stich.core.tricks import PlayedTrick, played_mask
 from stich.games.doppelkopf import actions as A
 from stich.games.doppelkopf.contracts import (
@@ -74,6 +74,13 @@ _FULL_FACES = tuple(face(s + r) for s in "CSHD" for r in ("A", "10"))
 _DJ = face("DJ")
 _CARD_OF = FACES + FACES
 """The face of each physical card (``copy * 24 + face``)."""
+_ACTION_TABLE = A.ACTIONS.actions
+"""The game's actions by code (``game.actions`` is always this space): an :class:`Action` from it is its code."""
+_CALL_RULES: dict[tuple[object, ...], int] = {}
+"""Each set of call options (deadlines, last call, skipping levels, absage after absage, replies) a deal has used, numbered."""
+_ANNOUNCE_MEMO: dict[tuple[int, int, int, int, int, bool, bool], tuple[int, ...]] = {}
+"""The calls open (``_announce_codes``) by all it reads: the call options' number, party, both levels, the count plus
+``call_offset`` (compared only as a sum), clarified, late reply; asked at most card decisions, a few thousand keys."""
 
 
 def faces_of(mask: int) -> int:
@@ -236,6 +243,9 @@ class DoppelkopfState(PhasedState):
         self.call_floor = max(self.deadlines[SCHWARZ] - (1 if opts.reply_allowed else 0), self.last_call)
         """Below this count (``call_count`` plus ``call_offset``) no call is open to anybody: the lowest deadline
         (schwarz, one card less for a reply) and ``call_last_min_cards`` [§5.2, §5.3, §5.5]."""
+        call_rules = (self.deadlines, self.last_call, self.skip_levels, self.absage_after_absage, self.reply_allowed)
+        self.call_rules = _CALL_RULES.setdefault(call_rules, len(_CALL_RULES))
+        """The number of these call options in :data:`_ANNOUNCE_MEMO`'s keys (the same for every deal with them)."""
 
     # ------------------------------------------------------------ legal moves
     def legal_codes(self) -> list[int]:
@@ -259,8 +269,14 @@ class DoppelkopfState(PhasedState):
             if self.ann_open:
                 # call_count(p), written out; past the floor nobody may call any more, so nothing to ask
                 h = (self.n_tricks - len(self.tricks) - (1 if self.trick_cards else 0)) if self.table_timing else hand.bit_count()
-                if h + self.call_offset >= self.call_floor:
-                    codes += self._announce_codes(p, h)
+                count = h + self.call_offset
+                if count >= self.call_floor:
+                    party, level = self.party[p], self.level
+                    key = (self.call_rules, party, level[party], level[1 - party], count, self.clarified, self.late_reply[party])
+                    calls = _ANNOUNCE_MEMO.get(key)
+                    if calls is None:
+                        calls = _ANNOUNCE_MEMO[key] = tuple(self._announce_codes(p, h))
+                    codes += calls
             return codes
         if phase == RESERVATION:
             return self._reservation_codes()
@@ -302,6 +318,31 @@ class DoppelkopfState(PhasedState):
         if code in self.legal_codes():
             return None
         return self._explain(code)
+
+    def apply(self, action: Action | int | str) -> None:
+        """:meth:`State.apply`, with a legal action given by its code applied in one or two calls.
+
+        Each action went through ``apply``, ``illegal_reason`` and
+        ``_apply_code`` (and ``_play`` for a card).  Here a card's legality is
+        the bit test of :meth:`illegal_reason` on :meth:`_playable`, then ``_play``; any other code is legal
+        exactly when :meth:`legal_codes` lists it (what :meth:`illegal_reason` asks), then ``_apply_code``.
+        An action of this game's space counts as its code; anything else (another form, an illegal code and
+        its error) takes the general path unchanged.
+        """
+        if type(action) is Action and action.code < len(_ACTION_TABLE) and _ACTION_TABLE[action.code] is action:
+            action = action.code
+        if type(action) is int:
+            if action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
+                p = self.to_move
+                playable = self._playable(p) if self.trick_cards else self.hands[p]
+                if (playable >> action | playable >> (action + N_FACES)) & 1:
+                    self.history.append((p, action))
+                    self._play(p, action)
+                    return
+            elif action in self.legal_codes():
+                self._apply_code(action)
+                return
+        super().apply(action)
 
     def _playable(self, p: int) -> int:
         """Physical cards ``p`` may play now [§6.1]."""
