@@ -16,11 +16,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, LOCALES, ContextFactory, Screenshot, person
+from .flows import ENGLISH_PHONE, GERMAN_LAPTOP, LOCALES, ContextFactory, Screenshot, person
 from .ui import Player, client_text, join_first_free_seat, play, snapshot, tid
 
 
-@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+@ENGLISH_PHONE
 def test_the_turn_clock_runs_out_and_a_bot_makes_that_move(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -59,7 +59,7 @@ def test_the_turn_clock_runs_out_and_a_bot_makes_that_move(
     expect(page.locator("body")).not_to_contain_text(client_text(page, "table.away"))  # a finished table: nobody "not connected"
 
 
-@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+@GERMAN_LAPTOP
 def test_presence_notices_and_weiter_waits_for_everybody(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:

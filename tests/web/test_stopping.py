@@ -15,6 +15,8 @@ import pytest
 
 from stich.web.runtime.stopping import stop_tasks
 
+from .helpers import run_async
+
 
 async def _swallows_cancellations(left: list[int]) -> None:
     """Runs on through as many cancellations as ``left[0]`` says (as the swallowed XREAD did), ending at the next one after."""
@@ -38,7 +40,7 @@ def test_a_task_that_swallows_its_first_cancellations_is_cancelled_again_until_i
         left = await stop_tasks([stubborn, plain], seconds=5.0)
         return left, stubborn.cancelled() and plain.cancelled()
 
-    left, both_cancelled = asyncio.run(scenario())
+    left, both_cancelled = run_async(scenario())
     assert left == [] and both_cancelled  # one cancel() each, awaited, would have waited forever for "stubborn"
 
 
@@ -59,7 +61,7 @@ def test_a_task_that_never_ends_is_left_after_the_deadline_and_named_in_the_log(
         return names, took, swallowed
 
     with caplog.at_level(logging.WARNING, logger="stich.web"):
-        names, took, swallowed = asyncio.run(scenario())
+        names, took, swallowed = run_async(scenario())
     assert names == ["forever"]
     assert swallowed >= 2  # it was cancelled again while it ran on
     assert took < 5.0  # the shutdown goes on instead of waiting for it
@@ -76,4 +78,4 @@ def test_tasks_already_done_or_failed_stop_at_once_without_raising() -> None:
         await asyncio.sleep(0.01)
         return await stop_tasks([failed, finished])
 
-    assert asyncio.run(scenario()) == []
+    assert run_async(scenario()) == []

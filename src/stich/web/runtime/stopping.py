@@ -2,11 +2,12 @@
 
 A server's shutdown cancels its background tasks (table drivers, the
 cluster's Redis readers) and waits for them.  One cancellation is not always
-enough: redis-py (8.2) can swallow it inside a blocking ``XREAD``, and the
-command then runs again and returns normally, so a reader loop cancelled at
-the wrong moment read on for good, and the shutdown waited for it forever
-(a fresh clone's test run hung at 98% until CI's limit; reproduced outside
-stich about once in a hundred cancellations).  :func:`stop_tasks` therefore
+enough: Python 3.11's ``asyncio.wait_for`` loses a cancellation that arrives
+as its awaitable finishes (CPython gh-86296, fixed in 3.12), and redis-py
+sends every command through one, so a blocking ``XREAD`` cancelled at that
+moment returned normally and its reader loop read on for good, and the
+shutdown waited for it forever (a fresh clone's test run hung at 98% until
+CI's limit; reproduced outside stich about once in a hundred cancellations).  :func:`stop_tasks` therefore
 cancels again while a task runs on, and gives up after a deadline with a log
 line naming the tasks left, so a shutdown always ends.
 """
