@@ -97,6 +97,8 @@ TAKEOVER_CODE = 1012
 NOT_RUNNING = "no such open or running table"
 TAKEOVER_LOCK_MS = 2000
 """Milliseconds a takeover waits for a stale owner's write in progress (its row lock) before it gives the lease up and tries later."""
+STOP_SECONDS = 5.0
+"""Seconds :meth:`ClusterTableManager.stop` waits for its background tasks to end (a stuck one is left, with a warning)."""
 REDIS_CONNECTIONS = 512
 """Redis connections one worker opens at most (a blocked read, the inbox and every forwarded call waiting for its answer hold one)."""
 REDIS_WAIT = 30.0
@@ -146,6 +148,29 @@ class Relayed:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(self.writer), timeout=5)
         await _close_socket(self.conn.websocket, code)
+
+
+async def cancel_and_wait(tasks: list[asyncio.Task[None]], seconds: float) -> None:
+    """Cancel ``tasks`` and wait until they end, cancelling again those that go on, for at most ``seconds``.
+
+    Python 3.11's ``asyncio.wait_for`` swallows a cancellation that arrives as
+    its awaitable finishes (CPython gh-86296, fixed in 3.12); redis-py sends
+    every command through one (its ``socket_timeout``), so a task stopped at
+    that moment carries on (a Redis reader, a renewal loop) and a plain
+    ``await task`` waited for it for ever: a server that did not stop, a test
+    suite that hung in teardown.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    pending = {task for task in tasks if not task.done()}
+    while pending:
+        left = deadline - loop.time()
+        if left <= 0:
+            log.warning("%d task(s) did not stop within %.0f s: %s", len(pending), seconds, sorted(t.get_name() for t in pending))
+            return
+        for task in pending:
+            task.cancel()
+        _done, pending = await asyncio.wait(pending, timeout=min(0.5, left))
 
 
 @dataclass
@@ -220,11 +245,7 @@ class ClusterTableManager(TableManager):
 
     async def stop(self) -> None:
         """Stop the tables and every task, give the leases up and tell other workers' clients to reconnect."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks, STOP_SECONDS)
         for owned in self.owned.values():
             if owned.handler is not None:
                 owned.handler.cancel()
