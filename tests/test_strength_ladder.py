@@ -232,3 +232,44 @@ def test_a_bound_near_zero_keeps_its_sign_visible() -> None:
     tool = _tool()
     assert tool._signed(0.004) == "+0.004" and tool._signed(-0.004) == "-0.004"
     assert tool._signed(0.0) == "+0.00" and tool._signed(0.126) == "+0.13"
+
+
+def test_the_kept_standings_render_to_the_current_docs_and_module(tmp_path: Path) -> None:
+    """docs/strength.md and stich.bots.ladder_standings are what ``render`` writes from docs/ladder: one source for both."""
+    tool = _tool()
+    root = TOOL.parents[1]
+    doc, module = tmp_path / "strength.md", tmp_path / "ladder_standings.py"
+    doc.write_text((root / "docs" / "strength.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert tool.main(["render", str(root / "docs" / "ladder"), "--output", str(doc), "--module", str(module)]) == 0
+    command = f"python tools/strength_ladder.py render docs/ladder --output docs/strength.md --module {tool.STANDINGS_MODULE}"
+    assert doc.read_text(encoding="utf-8") == (root / "docs" / "strength.md").read_text(encoding="utf-8"), f"run {command}"
+    assert module.read_text(encoding="utf-8") == (root / tool.STANDINGS_MODULE).read_text(encoding="utf-8"), f"run {command}"
+
+
+def test_the_strongest_bot_is_the_top_of_the_unbroken_ladder() -> None:
+    from stich.bots.ladder import Standing, strongest
+    from stich.web.api.history import STRONGEST
+
+    def run(low: float, deals: int = 1000) -> Standing:
+        return Standing("r", "–", low + 0.1, low, low + 0.2, deals)
+
+    standings = {
+        "a": {"heuristic": run(1.0), "pimc": run(0.5), "ismcts": run(0.01)},
+        "b": {"heuristic": run(1.0), "pimc": run(0.5), "ismcts": run(-0.2)},  # level: the rung below stays on top
+        "c": {"heuristic": run(1.0), "pimc": run(0.5, deals=600), "ismcts": run(0.3)},  # too few deals, and nothing above counts
+        "d": {"pimc": run(0.5)},  # no heuristic run: the ladder's foot
+    }
+    assert strongest(standings) == {"a": "ismcts", "b": "pimc", "c": "heuristic", "d": "random"}
+    assert list(STRONGEST) == ["doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen"]  # GET /api/bots' order, as before
+
+
+def test_render_writes_the_module_only_with_standings(tmp_path: Path) -> None:
+    tool, kept = _kept_pair(tmp_path)
+    with pytest.raises(SystemExit, match=r"--module needs a standings\.json"):
+        tool.main(["render", str(kept), "--output", str(tmp_path / "s.md"), "--module", str(tmp_path / "m.py")])
+    (kept / "standings.json").write_text(json.dumps({"tapp_tarock": {"heuristic": "tapp_tarock__heuristic__vs__random"}}))
+    assert tool.main(["render", str(kept), "--output", str(tmp_path / "s.md"), "--module", str(tmp_path / "m.py")]) == 0
+    namespace: dict[str, Any] = {}
+    exec((tmp_path / "m.py").read_text(encoding="utf-8"), namespace)
+    standing = namespace["STANDINGS"]["tapp_tarock"]["heuristic"]
+    assert (standing.mean, standing.low, standing.high, standing.deals, standing.reached) == (46.0, 43.0, 49.0, 1000, True)

@@ -33,7 +33,12 @@ stopped: a match whose folder holds it finished is kept, a stopped one goes
 on (``stich arena --resume``), the others are played::
 
     python tools/strength_ladder.py keep ladder --into docs/ladder
-    python tools/strength_ladder.py render docs/ladder --output docs/strength.md
+    python tools/strength_ladder.py render docs/ladder --output docs/strength.md --module src/stich/bots/ladder_standings.py
+
+``--module`` writes the same standings as Python
+(:mod:`stich.bots.ladder_standings`), from which the code takes the
+strongest bot per game (:func:`stich.bots.ladder.strongest`: the web's
+``GET /api/bots``); a test checks that both are current.
 
 A kept copy is the match's ``results.json`` with its per-deal outcomes
 (``deal_outcomes``, about 500 KB per 1,000 deals) replaced by their compact
@@ -69,6 +74,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from stich.bots.ladder import MIN_DEALS, Standing, reached
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
 
@@ -216,13 +223,10 @@ def _results(folders: list[str]) -> list[dict[str, Any]]:
 RUNGS = {rung: f"{rung} > {reference.split(':', 1)[0]}" for rung, (_candidate, reference) in DEFAULT_RUNGS.items()}
 """The ladder's rungs (:data:`DEFAULT_RUNGS`) with their standings column heads, each against the rung below."""
 
-MIN_DEALS = 1000
-"""The fewest duplicate deals a match needs before its interval can reach a rung (issue 4's rule)."""
-
 
 def _reached(pair: dict[str, Any]) -> bool:
-    """Whether a pairing reaches its rung: at least :data:`MIN_DEALS` deals and the interval's lower end above zero."""
-    return bool(pair["difference"]["ci_t"][0] > 0 and pair["deals"] >= MIN_DEALS)
+    """Whether a pairing reaches its rung (:func:`stich.bots.ladder.reached`)."""
+    return reached(pair["difference"]["ci_t"][0], pair["deals"])
 
 
 def _standings(folders: list[str]) -> dict[str, Any] | None:
@@ -251,36 +255,80 @@ def _standings(folders: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def standings_table(standings: dict[str, Any], results: list[dict[str, Any]]) -> str:
-    """One row per game, one cell per rung: the named run's mean per deal, its interval, whether the rung is reached, and the run.
+def standing_runs(standings: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, dict[str, Standing]]:
+    """Per game and rung, the named run's :class:`~stich.bots.ladder.Standing` (games in :data:`GAMES`' order).
 
     ``standings`` maps game -> rung -> run, a run being a kept copy's file
-    name without ``.json`` (or an arena output folder's name); the table
-    above it lists every run, this one only those the ladder stands on.
+    name without ``.json`` (or an arena output folder's name).
     """
     by_name = {data["_name"]: data for data in results}
-    lines = ["| game | " + " | ".join(RUNGS.values()) + " |", "|---|" + "---|" * len(RUNGS)]
+    found: dict[str, dict[str, Standing]] = {}
     for game in GAMES:
         rungs = standings.get(game)
         if not rungs:
             continue
-        cells = []
+        found[game] = {}
         for rung in RUNGS:
             name = rungs.get(rung)
             if name is None:
-                cells.append("–")
                 continue
             data = by_name.get(name)
             if data is None:
                 raise SystemExit(f"strength_ladder: {STANDINGS_FILE}: field {game}.{rung} names {name!r}, which no folder given holds")
             pair = data["pairings"][0]
-            low, high = pair["difference"]["ci_t"]
-            verdict = "**reached**" if _reached(pair) else "not reached"
-            label = data.get("label", "–")
-            run = f"run `{label}`, " if label != "–" else ""
-            mean = pair["difference"]["mean"]
-            cells.append(f"{_signed(mean)} ({_signed(low)} .. {_signed(high)}), {verdict}<br>{run}{pair['deals']:,} deals")
+            (low, high), mean = pair["difference"]["ci_t"], float(pair["difference"]["mean"])
+            found[game][rung] = Standing(name, data.get("label", "–"), mean, float(low), float(high), int(pair["deals"]))
+    return found
+
+
+def standings_table(standings: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    """One row per game, one cell per rung: the named run's mean per deal, its interval, whether the rung is reached, and the run.
+
+    The table above it lists every run, this one only those the ladder stands on (:func:`standing_runs`).
+    """
+    lines = ["| game | " + " | ".join(RUNGS.values()) + " |", "|---|" + "---|" * len(RUNGS)]
+    for game, rungs in standing_runs(standings, results).items():
+        cells = []
+        for rung in RUNGS:
+            kept = rungs.get(rung)
+            if kept is None:
+                cells.append("–")
+                continue
+            verdict = "**reached**" if kept.reached else "not reached"
+            run = f"run `{kept.label}`, " if kept.label != "–" else ""
+            cells.append(f"{_signed(kept.mean)} ({_signed(kept.low)} .. {_signed(kept.high)}), {verdict}<br>{run}{kept.deals:,} deals")
         lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+STANDINGS_MODULE = "src/stich/bots/ladder_standings.py"
+"""Where ``render --module`` writes the standings for the code (the web's strongest bot per game)."""
+
+
+def standings_module(standings: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    """The Python module :mod:`stich.bots.ladder_standings`: the runs of :func:`standing_runs` as data."""
+    lines = [
+        '"""The bot ladder\'s standings per game and rung: the kept run each stands on, with its numbers (docs/strength.md).',
+        "",
+        f"Generated by ``python tools/strength_ladder.py render docs/ladder --module {STANDINGS_MODULE}``",
+        "from docs/ladder/standings.json and the runs it names; do not edit by hand (tests/test_strength_ladder.py",
+        "checks that it is current).  :func:`stich.bots.ladder.strongest` reads the strongest bot per game from it.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from stich.bots.ladder import Standing",
+        "",
+        "STANDINGS: dict[str, dict[str, Standing]] = {",
+    ]
+    for game, rungs in standing_runs(standings, results).items():
+        lines.append(f"    {game!r}: {{".replace("'", '"'))
+        for rung, kept in rungs.items():
+            lines += [f'        "{rung}": Standing(']
+            lines += [f"            {field}={json.dumps(value, ensure_ascii=False)}," for field, value in kept._asdict().items()]
+            lines += ["        ),"]
+        lines.append("    },")
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
@@ -429,11 +477,11 @@ def render(args: argparse.Namespace) -> int:
         for pair in data["pairings"]:
             diff = pair["difference"]
             low, high = diff["ci_t"]
-            reached = "yes" if _reached(pair) else ("no" if pair["deals"] >= MIN_DEALS else f"(only {pair['deals']} deals)")
+            verdict = "yes" if _reached(pair) else ("no" if pair["deals"] >= MIN_DEALS else f"(only {pair['deals']} deals)")
             lines.append(
                 f"| {data['game']} | `{pair['candidate']}` | `{pair['reference']}` | {pair['deals']} | {diff['mean']:+.2f} "
                 f"| {low:+.2f} .. {high:+.2f} | {100 * pair['outcomes']['win_rate']:.1f}% | {pair['elo_difference']:+.0f} "
-                f"| {_ms_per_decision(data, pair['candidate'])} ({_max_ms(data, pair['candidate'])}) | {reached} "
+                f"| {_ms_per_decision(data, pair['candidate'])} ({_max_ms(data, pair['candidate'])}) | {verdict} "
                 f"| {data.get('label', '–')} |"
             )
         command = re.sub(r"--out \S*?([^/\s]+)$", r"--out ladder/\1", data["command"])
@@ -455,6 +503,11 @@ def render(args: argparse.Namespace) -> int:
         body = _replace_block(body, first, last, f"{first}\n{standings_table(standings, results)}{last}", before=start)
     path.write_text(body, encoding="utf-8")
     print(f"strength_ladder: wrote {len(results)} match(es) to {path}")
+    if args.module is not None:
+        if standings is None:
+            raise SystemExit(f"strength_ladder: --module needs a {STANDINGS_FILE} in a folder given")
+        Path(args.module).write_text(standings_module(standings, results), encoding="utf-8")
+        print(f"strength_ladder: wrote the standings to {args.module}")
     return 0
 
 
@@ -479,6 +532,7 @@ def main(argv: list[str] | None = None) -> int:
     ren = sub.add_parser("render", help="write the table of results into docs/strength.md (between its markers)")
     ren.add_argument("folders", nargs="+")
     ren.add_argument("--output", default="docs/strength.md", help="the Markdown file, or - for standard output")
+    ren.add_argument("--module", help=f"also write the standings as Python for the code (the repository's: {STANDINGS_MODULE})")
     ren.set_defaults(func=render)
     kp = sub.add_parser("keep", help="copy match results, their per-deal outcomes compact, into a folder kept in git (docs/ladder)")
     kp.add_argument("folders", nargs="+")

@@ -15,6 +15,7 @@ from stich.bots.heuristic import make_heuristic
 from stich.core.game import State
 from stich.core.records import deal_record
 from stich.core.registry import game_from_string
+from stich.games.doppelkopf.outcome import KEINE30, NONE, SCHWARZ
 from stich.search.perfect_info import AlphaBeta, final_score, play_codes, teams
 
 needs_numba = pytest.mark.skipif(not kernel.available(), reason=f"compiled kernel unavailable: {kernel.unavailable_reason()}")
@@ -121,7 +122,7 @@ def test_the_solver_is_used_only_where_the_worlds_allow_it() -> None:
     analyst = DecisionAnalyst(game, world.current_player(), 0, 2, world, {})
     card = game.actions[play_codes(world)[0]]
     assert analyst.exact_mode(card, [world]) == SOLVER
-    world.__dict__["clarified"] = False  # an open wedding: parties unknown, the eyes do not say who scores
+    world.clarified = False  # an open wedding: parties unknown, the eyes do not say who scores
     assert analyst.exact_mode(card, [world]) != SOLVER
 
 
@@ -132,3 +133,17 @@ def test_without_the_compiled_kernel_the_middle_of_the_deal_is_rolled_out(monkey
     card = game.actions[play_codes(world)[0]]
     monkeypatch.setattr(engine, "kernel_ready", lambda: False)
     assert analyst.exact_mode(card, [world]) == ROLLOUT
+
+
+def test_a_world_is_solvable_only_in_doppelkopf_trick_play_with_the_parties_known_and_no_schwarz_called() -> None:
+    world = random_play_position(game_from_string("doppelkopf"), 7, tricks_left=KERNEL_TRICKS, announce=0.0)  # type: ignore[arg-type]
+    assert world.parties_known and world.calls == (NONE, NONE) and solvable(world)
+    world.level[1] = KEINE30  # Kontra's calls down to "keine 30": still a goal in eyes
+    assert world.calls == (NONE, KEINE30) and solvable(world)
+    world.level[1] = SCHWARZ  # its goal is now every trick, which the eyes do not say
+    assert world.calls == (NONE, SCHWARZ) and not solvable(world)
+    world.level[1] = NONE
+    world.clarified = False  # an open wedding
+    assert not world.parties_known and not solvable(world)
+    tapp = game_from_string("tapp_tarock").new_state(seed=3)
+    assert not solvable(tapp)

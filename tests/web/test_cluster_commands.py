@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+
+from stich.web.cluster.manager import STREAM_DAYS
 
 from .helpers import call, create_table, make_settings, new_guest, running, svc, wait_for
 
@@ -66,4 +69,28 @@ def test_commands_for_a_table_being_taken_over_are_kept_until_it_runs(workers: t
         assert "elsewhere" not in manager._claiming and "elsewhere" not in manager.owned
     finally:
         manager._claiming.pop("taking", None)
+        redis.close()
+
+
+def test_the_heartbeat_renews_the_stream_s_expiry_without_an_entry_and_makes_a_lost_stream_again(
+    workers: tuple[TestClient, TestClient, str],
+) -> None:
+    from redis import Redis
+
+    a, _b, redis_url = workers
+    manager = svc(a).tables
+    portal: Any = a.portal  # type: ignore[attr-defined]
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        stream = f"stich:commands:{manager.worker}"
+        entries = redis.xlen(stream)
+        redis.expire(stream, 100)
+        for _ in range(3):
+            portal.call(manager._keep_stream)
+        assert redis.xlen(stream) == entries  # no marker per heartbeat: nothing for the reader to wake up to
+        assert redis.ttl(stream) > STREAM_DAYS * 86400 - 60  # the expiry renewed
+        redis.delete(stream)  # Redis lost it: relays (NOMKSTREAM) cannot make it, the owner does
+        portal.call(manager._keep_stream)
+        assert [fields for _id, fields in redis.xrange(stream)] == [{"t": ""}] and redis.ttl(stream) > STREAM_DAYS * 86400 - 60
+    finally:
         redis.close()

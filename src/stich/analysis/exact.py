@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from stich.core.game import State
 from stich.games.doppelkopf.outcome import SCHWARZ
 from stich.games.doppelkopf.scoring import KONTRA, RE, Tally, deal_value, seat_scores
+from stich.games.doppelkopf.state import DoppelkopfState
 from stich.search.perfect_info import TOTAL_EYES, in_trick_play, teams
 from stich.search.scores import score_value
 
@@ -56,10 +57,9 @@ def kernel_ready() -> bool:
 
 def solvable(world: State) -> bool:
     """Whether the solver's eyes give ``world``'s card values: Doppelkopf trick play, parties known, nobody called schwarz."""
-    if world.game.name != "doppelkopf" or not in_trick_play(world):
+    if not isinstance(world, DoppelkopfState) or not in_trick_play(world):
         return False
-    attrs = world.__dict__
-    return bool(attrs.get("clarified")) and max(attrs["level"]) < SCHWARZ  # the state's calls per party (Re, Kontra)
+    return world.parties_known and max(world.calls) < SCHWARZ
 
 
 def eye_scorer(world: State, seat: int) -> Callable[[int], float]:

@@ -42,7 +42,7 @@ _ORDERS: dict[str, str] = {
 
 def _follow_masks(state: State) -> Sequence[int] | None:
     """Per effective suit, the physical cards that follow it in ``state``'s contract (``None``: unknown)."""
-    order = state.__dict__.get("order")
+    order = getattr(state, "order", None)  # the contract's order, public on the states that change it (Doppelkopf, Droggn)
     if order is None and state.game.name in _ORDERS:
         order = importlib.import_module(_ORDERS[state.game.name]).ORDER
     follow = getattr(order, "follow", None)

@@ -37,10 +37,8 @@ from stich.core.game import State
 from stich.errors import IllegalActionError
 from stich.games.doppelkopf.game import Doppelkopf
 from stich.rl.batched import require_numba
-from stich.rl.deals import DealStream, check_dealer
-from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
-from stich.rl.table import Table, TableConfig, engine_act
+from stich.rl.table import BaseTable, Table, TableConfig, engine_act
 
 Backend = Literal["auto", "engine", "kernel"]
 """Where a single env's deal runs: the compiled kernel where it plays the configuration (``auto``), or always one."""
@@ -48,31 +46,21 @@ Backend = Literal["auto", "engine", "kernel"]
 BACKENDS: tuple[str, ...] = get_args(Backend)
 
 
-class KernelTable:
+class KernelTable(BaseTable):
     """One DDV Doppelkopf deal at a time in the compiled kernel, with :class:`~stich.rl.table.Table`'s interface."""
 
     def __init__(self, config: TableConfig) -> None:
         from stich.rl.batched.doppelkopf import DoppelkopfBatch  # needs numba: imported only here
 
-        self.config = config
-        self.game = game_for(config.env_id)
-        self.stream = DealStream(self.game.num_seats, check_dealer(config.dealer, self.game.num_seats))
-        self.rng = self.stream.rng
-        self.encoding = Encoding(self.game)
-        """The engine encoding (sizes, slices, information-state strings); the tensors come from the kernel."""
+        super().__init__(config)  # the encoding gives sizes, slices, information-state strings; the tensors come from the kernel
         self.batch = DoppelkopfBatch(1, config.env_id, compiled=True)
         # Scores in the kernel's float32 at scale 1 are the engine's integers; the table scales them as Table does.
-        self.penalised: int | None = None
         self._seat = np.zeros(1, dtype=np.int64)
         self._code = np.zeros(1, dtype=np.int64)
         self._deal: tuple[int, int] | None = None
         self._codes: list[int] = []
         self._engine: State | None = None
         self._scores: list[int] | None = None
-
-    @property
-    def seats(self) -> int:
-        return self.game.num_seats
 
     @property
     def state(self) -> State | None:
@@ -127,9 +115,6 @@ class KernelTable:
             mask = np.zeros(batch.num_actions, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
 
-    def info_state(self, seat: int) -> str:
-        return self.encoding.info_state(self.current().observation(seat))
-
     def act(self, action: int | str) -> None:
         """Apply the action of the seat to move; illegal: the engine's error, or the penalty (as :meth:`Table.act`)."""
         if self.finished():
@@ -149,13 +134,9 @@ class KernelTable:
         if batch.terminated[0]:
             self._scores = [round(float(r)) for r in batch.rewards[0]]
 
-    def rewards(self) -> list[float]:
-        """Per seat: 0 until the deal ends, then the engine's score times ``reward_scale`` (or the penalty)."""
-        if self.penalised is not None:
-            return [self.config.illegal_penalty if s == self.penalised else 0.0 for s in range(self.seats)]
-        if self._scores is None:
-            return [0.0] * self.seats
-        return [score * self.config.reward_scale for score in self._scores]
+    def final_scores(self) -> list[int] | None:
+        """The kernel's scores of the finished deal (the engine's integers, read when the last action ends it)."""
+        return self._scores
 
 
 def kernel_plays(env_id: str) -> bool:

@@ -21,6 +21,8 @@ The framework adapters (PettingZoo, Gymnasium, OpenSpiel) all keep a
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -69,8 +71,13 @@ def engine_act(state: State, action: int | str, illegal: IllegalMode) -> bool:
     return True
 
 
-class Table:
-    """A configured game, its encoding, and the deal in progress."""
+class BaseTable(ABC):
+    """What every table of an env shares: its configuration, game, stream of deals, encoding, and the penalty.
+
+    :class:`Table` plays a deal in the engine, :class:`~stich.rl.kernel_table.KernelTable`
+    in the compiled kernel; each says how to reach the engine state
+    (:meth:`current`) and the finished deal's scores (:meth:`final_scores`).
+    """
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config
@@ -79,13 +86,40 @@ class Table:
         self.rng = self.stream.rng
         """The seeded stream of deals (the Gymnasium env draws its bots' seeds from it too)."""
         self.encoding = Encoding(self.game)  # its own: an encoding keeps each seat's last scan of the events
-        self.state: State | None = None
         self.penalised: int | None = None
         """The seat that made an illegal action in penalty mode (the deal ended there)."""
 
     @property
     def seats(self) -> int:
         return self.game.num_seats
+
+    @abstractmethod
+    def current(self) -> State:
+        """The engine state of the deal in progress (a :class:`RuntimeError` before the first deal)."""
+
+    @abstractmethod
+    def final_scores(self) -> Sequence[int] | None:
+        """The engine's scores of the finished deal in the game's unit; ``None`` while it runs."""
+
+    def info_state(self, seat: int) -> str:
+        return self.encoding.info_state(self.current().observation(seat))
+
+    def rewards(self) -> list[float]:
+        """Per seat: 0 until the deal ends, then the scaled score change (or the penalty)."""
+        if self.penalised is not None:
+            return [self.config.illegal_penalty if s == self.penalised else 0.0 for s in range(self.seats)]
+        scores = self.final_scores()
+        if scores is None:
+            return [0.0] * self.seats
+        return [score * self.config.reward_scale for score in scores]
+
+
+class Table(BaseTable):
+    """A configured game, its encoding, and the deal in progress, played in the engine."""
+
+    def __init__(self, config: TableConfig) -> None:
+        super().__init__(config)
+        self.state: State | None = None
 
     def deal(self, seed: int | None = None) -> State:
         """Start the next deal (``seed`` reseeds the stream of deals first)."""
@@ -114,9 +148,6 @@ class Table:
         mask = self.encoding.mask(obs) if self.penalised is None else np.zeros(len(self.game.actions), dtype=np.int8)
         return {"observation": self.encoding.tensor(obs), "action_mask": mask}
 
-    def info_state(self, seat: int) -> str:
-        return self.encoding.info_state(self.current().observation(seat))
-
     def act(self, action: int | str) -> None:
         """Apply the action of the seat to move; illegal: raise, or end the deal with the penalty."""
         state = self.current()
@@ -126,11 +157,6 @@ class Table:
         if not engine_act(state, action, self.config.illegal):
             self.penalised = seat
 
-    def rewards(self) -> list[float]:
-        """Per seat: 0 until the deal ends, then the scaled score change (or the penalty)."""
-        if self.penalised is not None:
-            return [self.config.illegal_penalty if s == self.penalised else 0.0 for s in range(self.seats)]
+    def final_scores(self) -> Sequence[int] | None:
         state = self.current()
-        if not state.is_terminal():
-            return [0.0] * self.seats
-        return [score * self.config.reward_scale for score in state.result().scores]
+        return state.result().scores if state.is_terminal() else None

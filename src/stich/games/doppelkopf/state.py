@@ -600,6 +600,21 @@ class DoppelkopfState(PhasedState):
         elif due == "judge" and self.schweine_seat is not None and self.party[winner] == self.party[self.schweine_seat]:
             self._schweine_go_live(self.hands)
 
+    @property
+    def parties_known(self) -> bool:
+        """Whether every seat's party is settled: false only in a wedding before its clarification trick.
+
+        Until then the Hochzeiter alone counts as Re (``party``), so a valuation
+        of the deal by the parties' eyes (the analysis' exact solver) does not
+        yet say who scores.
+        """
+        return self.clarified
+
+    @property
+    def calls(self) -> tuple[int, int]:
+        """The highest call of each party, (Re, Kontra), as the outcome's levels (``NONE``, ``RE_KONTRA``, ... ``SCHWARZ``)."""
+        return self.level[RE], self.level[KONTRA]
+
     # ------------------------------------------------------------- announce
     def required(self, level: int) -> int:
         """Cards in hand a call of ``level`` requires now (option ``call_min_cards``) [§5.2, §5.4]."""

@@ -28,6 +28,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
+from stich.bots.ladder import strongest
+from stich.bots.ladder_standings import STANDINGS
 from stich.bots.registry import bot_names
 from stich.bots.spec import required_options
 from stich.core.game import Game, State
@@ -62,10 +64,10 @@ QUICK_BOT_SECONDS = {"random": 0.00001, "heuristic": 0.001, "learned": 0.002}
 """Rough seconds per decision of the bots that do not search (measured on one core: random about 1 µs,
 heuristic 0.02-0.25 ms depending on the game, learned about 1 ms; rounded up)."""
 
-STRONGEST = {"doppelkopf": "ismcts", "tapp_tarock": "pimc", "dobbm": "pimc", "droggn": "pimc", "dappen": "pimc"}
-"""The ladder's strongest bot per game as measured (docs/strength.md: ``ismcts`` above ``pimc`` in Doppelkopf;
-``pimc`` in the Tarock family, where ``ismcts`` is its peer and ``learned`` has not reached it); a search bot is
-stronger the higher its level."""
+STRONGEST = strongest(STANDINGS)
+"""The ladder's strongest bot per game as measured, from its kept standings (docs/strength.md, "Standings"; today
+``ismcts`` in Doppelkopf, ``pimc`` in the Tarock family, where ``ismcts`` is its peer); a search bot is stronger
+the higher its level."""
 
 LEVELS = range(1, 6)
 """The strength levels a search bot offers (``level`` option)."""

@@ -512,7 +512,7 @@ class ClusterTableManager(TableManager):
                     owned = self.owned.get(table_id)
                     kept = self._claiming.get(table_id) if owned is None else None
                     if owned is None and kept is None:
-                        continue  # a table this worker no longer runs (or the marker that keeps the stream): its clients are sent away
+                        continue  # a table this worker no longer runs (or the marker that made the stream): its clients are sent away
                     with contextlib.suppress(ValueError, KeyError, TypeError):
                         command = json.loads(fields["c"])
                         if owned is not None:
@@ -521,16 +521,22 @@ class ClusterTableManager(TableManager):
                             kept.append(command)
 
     async def _keep_stream(self) -> None:
-        """Make sure this worker's command stream exists, expiring ``STREAM_DAYS`` after the last renewal.
+        """Keep this worker's command stream: renew its expiry (``STREAM_DAYS``), and make it again where it is gone.
 
         Other workers append with ``NOMKSTREAM``: a stream that is gone (its
         worker stopped, or Redis lost it) is not made again without an
         expiry by a late relay; its clients are then sent away unanswered.
+        A renewal is one ``EXPIRE``; only where it finds no stream (at start,
+        or after Redis lost it) is a marker entry written to make one, so the
+        heartbeat neither grows the stream nor wakes its reader.
         """
         stream = keys.commands(self.worker)
-        async with self.redis.pipeline(transaction=False) as pipe:
+        seconds = STREAM_DAYS * 86400
+        if await self.redis.expire(stream, seconds):
+            return
+        async with self.redis.pipeline(transaction=True) as pipe:  # made and given its expiry at once: never one without
             pipe.xadd(stream, {"t": ""}, maxlen=COMMANDS_LENGTH, approximate=True)
-            pipe.expire(stream, STREAM_DAYS * 86400)
+            pipe.expire(stream, seconds)
             await pipe.execute()
 
     async def _newest_id(self, stream: str) -> str:
