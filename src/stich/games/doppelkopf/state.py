@@ -44,6 +44,11 @@ from stich.games.doppelkopf.contracts import (
     card_order,
     face,
 )
+from stich.games.doppelkopf.masks import HIGH_FACES as _HIGH
+from stich.games.doppelkopf.masks import LOW_FACES as _LOW
+from stich.games.doppelkopf.masks import count_face as count_face
+from stich.games.doppelkopf.masks import face_codes as face_codes
+from stich.games.doppelkopf.masks import faces_of as faces_of
 from stich.games.doppelkopf.outcome import KEINE90, NONE, RE_KONTRA, SCHWARZ, DealFacts
 from stich.games.doppelkopf.schweine import schwein_faces
 from stich.games.doppelkopf.scoring import evaluate
@@ -60,12 +65,6 @@ PARTY_NAMES = ("re", "kontra")
 T_PFLICHT, T_LUST, T_THROW, T_ARMUT, T_HOCHZEIT = "pflichtsolo", "lustsolo", "schmeissen", "armut", "hochzeit"
 
 
-def _face_table(offset: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(offset + i for i in range(12) if m >> i & 1) for m in range(1 << 12))
-
-
-_LOW = _face_table(0)
-_HIGH = _face_table(12)
 _NORMAL_ORDER = card_order(CONTRACTS["normal"], True)
 _NORMAL_ORDER_NO_DULLEN = card_order(CONTRACTS["normal"], False)
 _NINE_FACES = tuple(face(s + "9") for s in "CSHD")
@@ -81,23 +80,6 @@ _CALL_RULES: dict[tuple[object, ...], int] = {}
 _ANNOUNCE_MEMO: dict[tuple[int, int, int, int, int, bool, bool], tuple[int, ...]] = {}
 """The calls open (``_announce_codes``) by all it reads: the call options' number, party, both levels, the count plus
 ``call_offset`` (compared only as a sum), clarified, late reply; asked at most card decisions, a few thousand keys."""
-
-
-def faces_of(mask: int) -> int:
-    """Faces present in a physical-card mask."""
-    return (mask | mask >> N_FACES) & FACE_MASK
-
-
-def face_codes(faces: int, base: int = 0) -> list[int]:
-    """Face indices of a face mask (plus ``base``), ascending."""
-    if base:
-        return [base + f for f in _LOW[faces & 0xFFF] + _HIGH[faces >> 12]]
-    return list(_LOW[faces & 0xFFF] + _HIGH[faces >> 12])
-
-
-def count_face(mask: int, f: int) -> int:
-    """How many copies of face ``f`` a physical mask holds."""
-    return (mask >> f & 1) + (mask >> (f + N_FACES) & 1)
 
 
 class DoppelkopfState(PhasedState):
