@@ -19,7 +19,6 @@ Who may ask, and for which seat, is the API's business
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from stich.analysis import DEFAULT_BUDGET, DecisionReport, Prepared, analyse_point, assemble, prepare
+from stich.web.runtime.stopping import stop_tasks
 from stich.web.storage.db import Database
 
 log = logging.getLogger("stich.web.analysis")
@@ -171,12 +171,7 @@ class DealAnalyses:
 
     async def close(self) -> None:
         """Cancel the running analyses (nothing is stored of them)."""
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(list(self._tasks.values()))
 
 
 async def _in_thread(step: AnalysisStep) -> DecisionReport:

@@ -1,6 +1,6 @@
 """Stopping background tasks at shutdown within a deadline, even where a cancellation gets lost.
 
-A server's shutdown cancels its background tasks (table drivers, the
+A server's shutdown cancels its background tasks (table drivers, analyses, the
 cluster's Redis readers) and waits for them.  One cancellation is not always
 enough: Python 3.11's ``asyncio.wait_for`` loses a cancellation that arrives
 as its awaitable finishes (CPython gh-86296, fixed in 3.12), and redis-py
