@@ -113,16 +113,19 @@ def teams(state: State) -> tuple[int, ...]:
     declarer, 1 for the defenders.  Dappen: 0 for the lone player, 1 for the
     others.  Before a declarer exists (bidding) every seat is its own team.
     Read from the states' public attributes (``party`` and ``active``,
-    ``lone``, ``declarer``): a game added to stich adds its case here.
+    ``lone``, ``declarer``): a game added to stich adds its case here.  The
+    cases test the exact type (no game state is subclassed): ``isinstance``
+    on the states, whose base is an ``ABC``, costs about 0.2 µs a test, and
+    the search asks at every node.
     """
     n = state.game.num_seats
-    if isinstance(state, DoppelkopfState):
+    if type(state) is DoppelkopfState:
         party, active = state.party, state.active
         return tuple(party[seat] if seat in active else -1 for seat in range(n))
     lone: int | None = None  # a game without a declarer (none of stich's): every seat alone
-    if isinstance(state, DappenState):
+    if type(state) is DappenState:
         lone = state.lone
-    elif isinstance(state, (TappTarockState, DobbmState, DroggnState)):
+    elif type(state) is TappTarockState or type(state) is DobbmState or type(state) is DroggnState:
         lone = state.declarer  # Droggn's is -1 until the bidding is settled, the others' None
     if lone is None or not 0 <= lone < n:
         return tuple(range(n))
@@ -339,7 +342,7 @@ class WorldEvaluator:
 
     def _kernel_ready(self, state: State, tricks: int) -> bool:
         """Whether the exact solver values ``state``: a solver, Doppelkopf's parties known, at most ``tricks`` left."""
-        return self.solver is not None and isinstance(state, DoppelkopfState) and state.parties_known and tricks_left(state) <= tricks
+        return self.solver is not None and type(state) is DoppelkopfState and state.parties_known and tricks_left(state) <= tricks
 
     def search_ready(self, state: State) -> bool:
         """Whether the cards of trick-play ``state`` are valued by exact search (within a search horizon)."""
