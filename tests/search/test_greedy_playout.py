@@ -17,10 +17,11 @@ from stich.bots.heuristic import make_heuristic
 from stich.bots.ismcts import make_ismcts
 from stich.bots.rollouts import make_rollout
 from stich.bots.tarock_family.greedy_playout import GAMES, GreedyRollout
-from stich.core.game import Game, State
+from stich.core.game import Game, PhasedState
 from stich.core.registry import make_game
 from stich.core.tricks import led_suit, trick_winner
 from stich.errors import OptionError
+from stich.games.tapp_tarock.state import TappTarockState
 from stich.search.ismcts import PLAY_PHASE, heuristic_step
 from stich.search.perfect_info import teams
 
@@ -30,10 +31,10 @@ VARIANTS: list[tuple[str, str | None, dict[str, Any]]] = [deal for deal in DEALS
 """The game variants of the ISMCTS whole-deal tests that the greedy rollout plays."""
 
 
-def _card_play_starts(game: Game, count: int) -> list[State]:
+def _card_play_starts(game: Game, count: int) -> list[PhasedState]:
     """States at the first card of ``count`` deals, bidding and talon played by the heuristic bots."""
     bots = [make_heuristic(game, seat, seat) for seat in range(game.num_seats)]
-    starts: list[State] = []
+    starts: list[PhasedState] = []
     seed = 0
     while len(starts) < count and seed < 10 * count:
         state = game.new_state(seed=seed, dealer=seed % game.num_seats)
@@ -41,6 +42,7 @@ def _card_play_starts(game: Game, count: int) -> list[State]:
         while not state.is_terminal() and getattr(state, "phase_name", PLAY_PHASE) != PLAY_PHASE:
             heuristic_step(state, bots)
         if not state.is_terminal():
+            assert isinstance(state, PhasedState)  # every game's state is one: its trick in typed attributes
             starts.append(state)
     assert starts, "no deal reached card play"
     return starts
@@ -61,15 +63,15 @@ def test_the_rollout_plays_only_legal_actions_to_the_end(name: str, preset: str 
         assert replay.is_terminal() and replay.result().scores == played.result().scores
 
 
-def _following_positions(game: Game, count: int) -> list[State]:
+def _following_positions(game: Game, count: int) -> list[PhasedState]:
     """Card-play states where the mover follows to a trick and holds a choice of cards (random play to get there)."""
     rng = random.Random(5)
-    found: list[State] = []
+    found: list[PhasedState] = []
     for start in _card_play_starts(game, 12):
         state = start.clone()
         while not state.is_terminal():
             codes = state.legal_codes()
-            if state.__dict__["trick_cards"] and len(codes) > 1:
+            if state.trick_cards and len(codes) > 1:
                 found.append(state.clone())
             state.apply(codes[rng.randrange(len(codes))])
         if len(found) >= count:
@@ -84,14 +86,13 @@ def test_each_rule_picks_the_card_it_names(name: str) -> None:
     order_of, points = GAMES[name]()
     seen: set[str] = set()
     for state in _following_positions(game, 150):
-        attrs = state.__dict__
-        trick, seats = list(attrs["trick_cards"]), list(attrs["trick_seats"])
+        trick, seats = list(state.trick_cards), list(state.trick_seats)
         me = state.current_player()
         codes = state.legal_codes()
         if not all(game.actions[c].kind == "play" for c in codes):
             continue
         side, order = teams(state), order_of(state)
-        per_trick = len(attrs.get("active") or ()) or game.num_seats
+        per_trick = len(state.active)
         code = rollout.pick(codes, trick, seats, me, side, order, per_trick)
         assert code in codes
         last = len(trick) == per_trick - 1
@@ -121,7 +122,7 @@ def test_leads_are_random_and_seeded() -> None:
     game = make_game("tapp_tarock")
     rollout = GreedyRollout(game)
     start = _card_play_starts(game, 1)[0]
-    assert not start.__dict__["trick_cards"]
+    assert not start.trick_cards
     firsts = set()
     for seed in range(40):
         one, two = start.clone(), start.clone()
@@ -139,19 +140,19 @@ def test_greedy_card_play_takes_more_of_the_points_than_random_card_play() -> No
     greedy = GreedyRollout(game, epsilon=0.0)
     declarer_share = {"greedy": 0.0, "random": 0.0}
     for index, start in enumerate(starts):
-        declarer = start.__dict__["declarer"]
+        assert isinstance(start, TappTarockState) and start.declarer is not None
+        declarer = start.declarer
         for kind in declarer_share:
             state = start.clone()
             rng = random.Random(index)
             while not state.is_terminal():
                 codes = state.legal_codes()
-                attrs = state.__dict__
-                if kind == "greedy" and state.current_player() == declarer and attrs["trick_cards"] and len(codes) > 1:
+                if kind == "greedy" and state.current_player() == declarer and state.trick_cards and len(codes) > 1:
                     side, order = teams(state), greedy.order_of(state)
-                    state._apply_code(greedy.pick(codes, attrs["trick_cards"], attrs["trick_seats"], declarer, side, order, 3))
+                    state._apply_code(greedy.pick(codes, state.trick_cards, state.trick_seats, declarer, side, order, 3))
                 else:
                     state._apply_code(codes[rng.randrange(len(codes))])
-            won = state.__dict__["won"][declarer]
+            won = state.won[declarer]
             declarer_share[kind] += sum(greedy.points[f] for f in range(game.deck.n_faces) if won >> f & 1)
     assert declarer_share["greedy"] > declarer_share["random"]
 

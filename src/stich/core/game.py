@@ -542,6 +542,8 @@ class PhasedState(State):
     MUTABLE: ClassVar[tuple[str, ...]]
     phase: int
     to_move: int
+    active: tuple[int, ...]
+    """The seats dealt in, in the order they speak (an idle dealer left out): each plays one card to a trick."""
     hands: list[int]
     tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]]
     trick_seats: list[int]

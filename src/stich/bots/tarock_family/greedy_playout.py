@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from stich.core.game import Game, State
+from stich.core.game import Game, PhasedState, State
 from stich.core.tricks import PlayOrder, led_suit
 from stich.search.perfect_info import in_trick_play, play_flags, teams
 
@@ -61,10 +61,11 @@ def _dobbm() -> tuple[Callable[[State], PlayOrder], tuple[int, ...]]:
 
 def _droggn() -> tuple[Callable[[State], PlayOrder], tuple[int, ...]]:
     from stich.games.droggn.pack import POINTS
+    from stich.games.droggn.state import DroggnState
 
     def order(state: State) -> PlayOrder:
-        found: PlayOrder = state.__dict__["order"]  # the pack size decides it (§6.1)
-        return found
+        assert isinstance(state, DroggnState)  # GreedyRollout plays Droggn's states only with Droggn's tables
+        return state.order  # the pack size decides it (§6.1)
 
     return order, POINTS
 
@@ -122,8 +123,8 @@ class GreedyRollout:
         rand = rng.random
         flags = self.flags
         epsilon = self.epsilon
-        attrs = state.__dict__
-        seats_per_trick = len(attrs.get("active") or ()) or state.game.num_seats
+        assert isinstance(state, PhasedState)  # every game of GAMES is one
+        seats_per_trick = len(state.active)
         side: tuple[int, ...] | None = None
         order: PlayOrder | None = None
         while not state.is_terminal():
@@ -136,11 +137,11 @@ class GreedyRollout:
                     state._apply_code(codes[int(rand() * len(codes))])
                     continue
                 side, order = teams(state), self.order_of(state)
-            trick: list[int] = attrs["trick_cards"]
+            trick = state.trick_cards
             if not trick or rand() < epsilon or not all(flags[c] for c in codes):
                 state._apply_code(codes[int(rand() * len(codes))])
                 continue
-            state._apply_code(self.pick(codes, trick, attrs["trick_seats"], state.current_player(), side, order, seats_per_trick))
+            state._apply_code(self.pick(codes, trick, state.trick_seats, state.current_player(), side, order, seats_per_trick))
 
     def pick(
         self,
