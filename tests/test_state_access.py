@@ -2,8 +2,8 @@
 
 A ``state.__dict__["party"]`` read escapes the type checker and breaks
 silently when a game renames an attribute; the search, the bots and the
-analysis read the states' public attributes and accessors instead (behind an
-``isinstance`` check where a module serves every game).  Only
+analysis read the states' public attributes and accessors instead (behind a
+check of the state's type where a module serves every game).  Only
 :mod:`stich.core.game`, where ``State`` lives, touches the attribute dict:
 its cheap ``clone`` and the per-state caches of observation parts.
 """
