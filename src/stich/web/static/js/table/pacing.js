@@ -2,7 +2,7 @@
 // in view for a moment before the next one is drawn (the server sends them as fast as its bots decide).
 // Messages keep their order: a deal's end is never shown before its last card.
 
-/** Queue of a table's messages, handed on in order, each move of another player at least `gap()` ms after the last. */
+/** Queue of a table's messages, handed on in order, each move of another player at least `gap()` ms after the last was drawn. */
 export class MovePacer {
   /**
    * @param {(msg: object) => void} deliver shows a message
@@ -37,6 +37,7 @@ export class MovePacer {
 
   drain() {
     if (this.timer) return;
+    let shown = false;
     while (this.queue.length) {
       const msg = this.queue[0];
       const gap = this.gap();
@@ -49,10 +50,13 @@ export class MovePacer {
           }, wait);
           return;
         }
-        this.lastMoveAt = Date.now();
+        shown = true;
       }
       this.queue.shift();
       this.deliver(msg);
+      // The pause counts from when the move is drawn, not from when drawing began: on a slow machine drawing it
+      // (and the messages handed on with it) takes a noticeable part of the pause, which the player would not see.
+      if (shown) this.lastMoveAt = Date.now();
     }
   }
 
