@@ -137,13 +137,13 @@ def test_without_the_compiled_kernel_the_middle_of_the_deal_is_rolled_out(monkey
 
 def test_a_world_is_solvable_only_in_doppelkopf_trick_play_with_the_parties_known_and_no_schwarz_called() -> None:
     world = random_play_position(game_from_string("doppelkopf"), 7, tricks_left=KERNEL_TRICKS, announce=0.0)  # type: ignore[arg-type]
-    assert world.parties_known and world.calls == (NONE, NONE) and solvable(world)
+    assert world.clarified and world.level == [NONE, NONE] and solvable(world)
     world.level[1] = KEINE30  # Kontra's calls down to "keine 30": still a goal in eyes
-    assert world.calls == (NONE, KEINE30) and solvable(world)
+    assert solvable(world)
     world.level[1] = SCHWARZ  # its goal is now every trick, which the eyes do not say
-    assert world.calls == (NONE, SCHWARZ) and not solvable(world)
+    assert not solvable(world)
     world.level[1] = NONE
     world.clarified = False  # an open wedding
-    assert not world.parties_known and not solvable(world)
+    assert not solvable(world)
     tapp = game_from_string("tapp_tarock").new_state(seed=3)
     assert not solvable(tapp)

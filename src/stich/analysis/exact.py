@@ -59,7 +59,7 @@ def solvable(world: State) -> bool:
     """Whether the solver's eyes give ``world``'s card values: Doppelkopf trick play, parties known, nobody called schwarz."""
     if not isinstance(world, DoppelkopfState) or not in_trick_play(world):
         return False
-    return world.parties_known and max(world.calls) < SCHWARZ
+    return world.clarified and max(world.level) < SCHWARZ  # the parties known (no open wedding), and each party's call
 
 
 def eye_scorer(world: State, seat: int) -> Callable[[int], float]:

@@ -342,7 +342,7 @@ class WorldEvaluator:
 
     def _kernel_ready(self, state: State, tricks: int) -> bool:
         """Whether the exact solver values ``state``: a solver, Doppelkopf's parties known, at most ``tricks`` left."""
-        return self.solver is not None and type(state) is DoppelkopfState and state.parties_known and tricks_left(state) <= tricks
+        return self.solver is not None and type(state) is DoppelkopfState and state.clarified and tricks_left(state) <= tricks
 
     def search_ready(self, state: State) -> bool:
         """Whether the cards of trick-play ``state`` are valued by exact search (within a search horizon)."""

@@ -286,15 +286,7 @@ class DoppelkopfState(PhasedState):
     def illegal_reason(self, code: int) -> tuple[str, str] | None:
         phase = self.phase
         if phase == PLAY and code < N_FACES and self.must_call is None:
-            # a card: one bit test instead of building the legal list (_playable written out as in legal_codes)
-            hand = self.hands[self.to_move]
-            if not self.trick_cards:
-                playable = hand
-            elif self.must_overtrump:
-                playable = self._playable(self.to_move)
-            else:
-                playable = hand & self.order.follow[self.led] or hand
-            return None if (playable >> code | playable >> (code + N_FACES)) & 1 else self._explain(code)
+            return None if self._may_play(code) else self._explain(code)
         if phase == END:
             return ("the deal is over", "§7")
         if code in self.legal_codes():
@@ -305,8 +297,8 @@ class DoppelkopfState(PhasedState):
         """:meth:`State.apply`, with a legal action given by its code applied in one or two calls.
 
         Each action went through ``apply``, ``illegal_reason`` and
-        ``_apply_code`` (and ``_play`` for a card).  Here a card's legality is
-        the bit test of :meth:`illegal_reason` on :meth:`_playable`, then ``_play``; any other code is legal
+        ``_apply_code`` (and ``_play`` for a card).  Here a card is checked by
+        :meth:`_may_play` (as :meth:`illegal_reason` checks it), then ``_play``; any other code is legal
         exactly when :meth:`legal_codes` lists it (what :meth:`illegal_reason` asks), then ``_apply_code``.
         An action of this game's space counts as its code; anything else (another form, an illegal code and
         its error) takes the general path unchanged.
@@ -314,10 +306,9 @@ class DoppelkopfState(PhasedState):
         if type(action) is Action and action.code < len(_ACTION_TABLE) and _ACTION_TABLE[action.code] is action:
             action = action.code
         if type(action) is int:
-            if action < N_FACES and self.phase == PLAY and self.must_call is None and action >= 0:
-                p = self.to_move
-                playable = self._playable(p) if self.trick_cards else self.hands[p]
-                if (playable >> action | playable >> (action + N_FACES)) & 1:
+            if 0 <= action < N_FACES and self.phase == PLAY and self.must_call is None:
+                if self._may_play(action):
+                    p = self.to_move
                     self.history.append((p, action))
                     self._play(p, action)
                     return
@@ -325,6 +316,12 @@ class DoppelkopfState(PhasedState):
                 self._apply_code(action)
                 return
         super().apply(action)
+
+    def _may_play(self, f: int) -> bool:
+        """Whether the player to move may play face ``f`` now (trick play, no call owed): one bit test, no legal list [§6.1]."""
+        p = self.to_move
+        playable = self._playable(p) if self.trick_cards else self.hands[p]
+        return bool((playable >> f | playable >> (f + N_FACES)) & 1)
 
     def _playable(self, p: int) -> int:
         """Physical cards ``p`` may play now [§6.1]."""
@@ -581,21 +578,6 @@ class DoppelkopfState(PhasedState):
             self._rebuild_order()
         elif due == "judge" and self.schweine_seat is not None and self.party[winner] == self.party[self.schweine_seat]:
             self._schweine_go_live(self.hands)
-
-    @property
-    def parties_known(self) -> bool:
-        """Whether every seat's party is settled: false only in a wedding before its clarification trick.
-
-        Until then the Hochzeiter alone counts as Re (``party``), so a valuation
-        of the deal by the parties' eyes (the analysis' exact solver) does not
-        yet say who scores.
-        """
-        return self.clarified
-
-    @property
-    def calls(self) -> tuple[int, int]:
-        """The highest call of each party, (Re, Kontra), as the outcome's levels (``NONE``, ``RE_KONTRA``, ... ``SCHWARZ``)."""
-        return self.level[RE], self.level[KONTRA]
 
     # ------------------------------------------------------------- announce
     def required(self, level: int) -> int:
