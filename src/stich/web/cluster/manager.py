@@ -180,8 +180,6 @@ class ClusterTableManager(TableManager):
         self.relayed: dict[str, Relayed] = {}
         """Local sockets of other workers' tables, by client id."""
         self._claims = asyncio.Lock()
-        self._stopping = False
-        """Set at :meth:`stop`: a background loop whose work ended (or failed) does not start it again."""
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
@@ -212,7 +210,7 @@ class ClusterTableManager(TableManager):
 
     async def _forever(self, name: str, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` again whenever it fails (Redis away for a moment), a second later."""
-        while not self._stopping:
+        while True:
             try:
                 await work()
             except asyncio.CancelledError:
@@ -223,7 +221,6 @@ class ClusterTableManager(TableManager):
 
     async def stop(self) -> None:
         """Stop the tables and every task, give the leases up and tell other workers' clients to reconnect."""
-        self._stopping = True
         await stop_tasks(self._tasks)
         for owned in self.owned.values():
             if owned.handler is not None:

@@ -7,9 +7,10 @@ as its awaitable finishes (CPython gh-86296, fixed in 3.12), and redis-py
 sends every command through one, so a blocking ``XREAD`` cancelled at that
 moment returned normally and its reader loop read on for good, and the
 shutdown waited for it forever (a fresh clone's test run hung at 98% until
-CI's limit; reproduced outside stich about once in a hundred cancellations).  :func:`stop_tasks` therefore
-cancels again while a task runs on, and gives up after a deadline with a log
-line naming the tasks left, so a shutdown always ends.
+CI's limit; reproduced outside stich about once in a hundred cancellations).
+:func:`stop_tasks` therefore cancels again while a task runs on, and gives up
+after a deadline with a log line naming the tasks left, so a shutdown always
+ends.
 """
 
 from __future__ import annotations
