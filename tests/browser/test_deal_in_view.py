@@ -94,6 +94,41 @@ DDV = {"re_kontra": 2, "keine90": 3, "keine60": 4, "keine30": 5, "schwarz": 6}
 LEVELS = ("none", "re_kontra", "keine90", "keine60", "keine30", "schwarz")
 
 
+DEADLINES_SHOWN = """
+() => {
+  const probe = window.__stichProbe;
+  const calls = [...document.querySelectorAll('[data-testid="actions"] [data-testid="action"]')]
+    .map((b) => b.dataset.action).filter((a) => a && a.startsWith('announce '));
+  const texts = {};
+  for (const action of calls) {
+    const word = action.split(' ')[1];
+    const deadline = document.querySelector(`[data-testid="call-deadline"][data-call="${word}"]`);
+    const button = document.querySelector(`[data-testid="actions"] [data-testid="action"][data-action="${action}"]`);
+    texts[word] = [button.innerText.trim(), deadline && deadline.getAttribute('data-until'), deadline && deadline.innerText.trim()];
+  }
+  return {step: probe ? probe.step : -1, calls, texts};
+}
+"""
+"""The step the page's socket last received, the call buttons and each one's label, ``data-until`` and deadline text."""
+
+
+def _read_deadlines(page: Page) -> tuple[int, list[str], dict[str, tuple[str, Any, str]]]:
+    """The call deadlines shown, with the step they belong to: read until two reads 700 ms apart agree.
+
+    A bot may call (Re) while it is Wanda's turn; the page then shows the reply's later deadline. Read in one go and
+    twice, the texts belong to the step read with them (the test once compared them with the step before such a call).
+    """
+    last: dict[str, Any] | None = None
+    for _ in range(20):
+        read: dict[str, Any] = page.evaluate(DEADLINES_SHOWN)
+        if read == last:
+            texts = {word: (label, until, text) for word, (label, until, text) in read["texts"].items()}
+            return int(read["step"]), list(read["calls"]), texts
+        last = read
+        page.wait_for_timeout(700)  # longer than a drawn move, so a call received but not yet drawn shows as a change
+    raise AssertionError(f"the call deadlines did not settle: {last}")
+
+
 def check_deadlines_shown(state: State, seat: Any, calls: list[str], texts: dict[str, tuple[str, Any, str]], page: Page, lang: str) -> None:
     """Each call button's deadline as shown: the DDV card, or one card after the other party's call for a reply (§5.3)."""
     obs = state.observation(int(seat))
@@ -125,15 +160,7 @@ def test_every_trick_on_demand_and_the_call_deadlines(
     shown = page.locator(tid("call-deadline"))
     expect(shown).to_have_count(len(calls))
     # read now, checked against the record once the deal is over (a bot's earlier call opens a later reply)
-    moment = latest["Wanda"]
-    texts = {
-        action.split()[1]: (
-            page.locator(f'{tid("actions")} {tid("action")}[data-action="{action}"]').inner_text().strip(),
-            page.locator(f'{tid("call-deadline")}[data-call="{action.split()[1]}"]').get_attribute("data-until"),
-            page.locator(f'{tid("call-deadline")}[data-call="{action.split()[1]}"]').inner_text().strip(),
-        )
-        for action in calls
-    }
+    step, calls, texts = _read_deadlines(page)
     if lang == "de":
         expect(line).to_contain_text("bis zur ")
     # the line sits beside the buttons: it covers neither them nor the hand, and the hand stays on screen
@@ -175,7 +202,7 @@ def test_every_trick_on_demand_and_the_call_deadlines(
     play([wanda], until=all_evaluated, timeout=120)
     record = fetch_record(page, snapshot(page).deal)
     states = states_of(record)
-    check_deadlines_shown(states[moment.step], moment.seat, calls, texts, page, lang)
+    check_deadlines_shown(states[step], latest["Wanda"].seat, calls, texts, page, lang)
     final = played_tricks(states[-1])
     assert len(final) == 12
     check_dialog_against(middle, final, names)

@@ -7,6 +7,7 @@ issue was found at (1366×900, 1366×768 and a 390×844 phone).
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -45,16 +46,37 @@ def open_table(page: Page, **body: Any) -> str:
     return table_id
 
 
+TOAST_WATCH = """
+(text) => {
+  const el = document.getElementById("toast");
+  const watch = (window.__toastWatch = { shown: null, gone: null });
+  const look = () => {
+    const showing = !el.hidden && el.textContent === text;
+    if (showing && watch.shown === null) watch.shown = performance.now();
+    else if (!showing && watch.shown !== null && watch.gone === null) watch.gone = performance.now();
+  };
+  look();
+  new MutationObserver(look).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+}
+"""
+"""Note, on the page's clock, when the toast starts showing ``text`` and when it stops (hidden or another text)."""
+
+TOAST_SHOWN_MS = "() => (window.__toastWatch.gone ?? performance.now()) - window.__toastWatch.shown"
+TOAST_READ = f"() => window.__toastWatch.shown !== null && (window.__toastWatch.gone !== null || ({TOAST_SHOWN_MS})() >= 3000)"
+
+
 def test_one_timed_out_move_marks_that_move_and_nobody_is_told_they_were_away(make_context: ContextFactory, screenshot: Screenshot) -> None:
     """Defect 1: only the first move runs out of time; the rest Tina plays herself, and she stays."""
     page = person(make_context, "de", LAPTOP_900, "Tina")
     table_id = open_table(page, game="doppelkopf", turn_seconds=6)
+    page.evaluate(TOAST_WATCH, client_text(page, "clock.timeout_me"))
     toast = page.locator("#toast")
     expect(toast).to_have_text(client_text(page, "clock.timeout_me"), timeout=30_000)
     assert page.evaluate(UNCOVERED, "#toast") == "ok"
     screenshot(page, "timeout-toast", full_page=False)
-    page.wait_for_timeout(3000)  # long enough to be read, not glimpsed
-    expect(toast).to_be_visible()
+    # long enough to be read, not glimpsed: 3 s on the page's own clock (a fixed wait here outlasted the toast under load)
+    page.wait_for_function(TOAST_READ)
+    assert page.evaluate("() => window.__toastWatch.gone") is None or page.evaluate(TOAST_SHOWN_MS) >= 3000
     play([Player("Tina", page)], all_evaluated, timeout=150)
     sheet = page.locator(tid("score-sheet"))
     expect(sheet.locator(tid("timeout-mark"))).to_have_count(1)
@@ -117,7 +139,14 @@ def test_welcome_back_floats_over_the_table_once_and_never_at_a_finished_table(
     expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
     page.close()  # away: after the grace the stand-in plays her turns
     page = context.new_page()
-    page.wait_for_timeout(4000)
+    # Back once the stand-in has played for her: the first deal over (she left at its start), the second not yet (a fixed
+    # wait of 4 s was once too short on a loaded machine, and a finished table rightly shows no note)
+    summary = lambda: page.request.get(f"/api/tables/{table_id}").json()  # noqa: E731
+    deadline = time.monotonic() + 60
+    while (now := summary())["deals_played"] < 1:
+        assert time.monotonic() < deadline, now
+        page.wait_for_timeout(100)
+    assert now["status"] != "finished", now
     page.goto(f"/#/table/{table_id}")
     note = page.locator(tid("absence-note"))
     expect(note).to_be_visible()
