@@ -43,9 +43,9 @@ from stich.arena.duplicate import BotSpec, build_bot, parse_bot_spec, parse_bot_
 from stich.arena.stats import mean_interval
 from stich.bots.base import Bot
 from stich.cli.common import build_game
-from stich.errors import StichError
 from stich.core.game import Game, State
 from stich.core.rng import derive_seed
+from stich.errors import StichError
 from stich.search.ismcts import heuristic_step
 from stich.search.perfect_info import in_trick_play, teams
 from stich.search.scores import score_value
