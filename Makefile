@@ -53,8 +53,8 @@ test: $(TEST_STAMP)
 
 # The checks, with the tools of BIN (the locked .venv, or .venv-latest for `make test-latest`).
 checks:
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy --strict src/stich
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -n auto
