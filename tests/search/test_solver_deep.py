@@ -92,6 +92,28 @@ def test_table_key_forgets_which_equal_cards_are_gone(compiled: None) -> None:
     assert key([1 << fourth | 1 << (fourth + N_FACES), 0, 0, 0]) == key([1 << top | 1 << (top + N_FACES), 0, 0, 0])
 
 
+@needs_numba
+def test_table_slot_depends_on_the_leader(compiled: None) -> None:
+    # positions differing only in who leads must not share one bucket (the leader sits in bits 56..57 of key word 0)
+    import numpy as np
+
+    from stich.kernels import core
+
+    tt = np.zeros((1 << 12, 8), dtype=np.int64)
+    rng = np.random.default_rng(43)
+    spread = 0
+    for _ in range(50):
+        hands = [int(x) for x in rng.integers(0, 1 << 48, size=4)]
+        slots = set()
+        for leader in range(4):
+            key = np.array([hands[0] | leader << 56, *hands[1:]], dtype=np.int64)
+            slot = int(core.tt_slot(tt, key))
+            assert 0 <= slot < tt.shape[0] and slot % 2 == 0
+            slots.add(slot)
+        spread += len(slots) == 4
+    assert spread >= 45
+
+
 def core_order(pos: PlayPosition) -> list[int]:
     """Trumps of ``pos``, strongest first."""
     return sorted((f for f in range(N_FACES) if pos.eff[f] == TRUMP), key=lambda f: -pos.strength[f])
