@@ -34,6 +34,9 @@ Measured, and written as JSON with ``--out``:
 * ``steady_cpu_ms_per_action``: the same per action once every table had
   started (guest sessions, creations and joins done), the figure that sets
   how many tables at human pace a core holds;
+* ``sent_to_owner_4307``: sockets a worker sent to the worker running
+  their table (``moved``, decision 0068), each opened again there; with
+  ``--stay`` the seats do not ask for that and are relayed (the costly case);
 * ``sent_away_1012``: sockets the server closed with 1012 (the table moved
   to another worker, or its worker lost track of it: decision 0033); the
   client reconnects after about half a second, as the browser's socket does

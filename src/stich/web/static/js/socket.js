@@ -88,6 +88,7 @@ export class TableSocket {
     try {
       ws = new WebSocket(this.url());
     } catch {
+      this.movedTo = null; // an address the browser refused: back to this page's server
       this.scheduleRetry();
       return;
     }
