@@ -78,12 +78,12 @@ export class TableSocket {
     this.onStatus(state, info);
   }
 
-  /** Open the connection (again). */
-  connect() {
+  /** Open the connection (again); `following`: at the address of a `moved`, at once, the page still showing "connected". */
+  connect(following = false) {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
     this.nextRetryAt = null;
-    this.setState("reconnecting", { attempt: this.attempt });
+    if (!following) this.setState("reconnecting", { attempt: this.attempt });
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -129,7 +129,7 @@ export class TableSocket {
       this.movedTo = moved; // any other close goes back to this page's server, which knows where the table is now
       if (event.code === MOVED_CODE) this.moves += 1; // a move to an address not followed counts too: it ends in a relay
       if (moved) {
-        this.connect();
+        this.connect(true);
         return;
       }
       if (FINAL_CODES.has(event.code)) {
