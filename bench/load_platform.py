@@ -34,6 +34,9 @@ Measured, and written as JSON with ``--out``:
 * ``steady_cpu_ms_per_action``: the same per action once every table had
   started (guest sessions, creations and joins done), the figure that sets
   how many tables at human pace a core holds;
+* ``sent_to_owner_4307``: sockets a worker sent to the worker running
+  their table (``moved``, decision 0068), each opened again there; with
+  ``--stay`` the seats do not ask for that and are relayed (the costly case);
 * ``sent_away_1012``: sockets the server closed with 1012 (the table moved
   to another worker, or its worker lost track of it: decision 0033); the
   client reconnects after about half a second, as the browser's socket does
@@ -79,6 +82,10 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 COOKIE = "stich_session"
 MOVED = 1012
 """Close code of a socket the server sends away to reconnect (the table moved: ``stich.web.cluster.manager.TAKEOVER_CODE``)."""
+SENT_TO_OWNER = 4307
+"""Close code after a ``moved`` message: open the socket again at the table's own worker (``stich.web.cluster.direct``)."""
+MAX_MOVES = 3
+"""Moves in a row without being served, after which a seat asks to be relayed (as the browser's socket does)."""
 MAX_TABLES = 500
 MAX_DEALS = 50
 MAX_SECONDS = 3600.0
@@ -116,6 +123,8 @@ class Stats:
     """Reconnects refused (the killed worker's port) before one was accepted."""
     sent_away: int = 0
     """Sockets the server closed with 1012 (reconnect): each reconnected, as the browser does."""
+    moved: int = 0
+    """Sockets the server sent to the table's own worker (``moved``, 4307): each opened again there."""
 
     def error(self, kind: str, detail: str) -> None:
         """Count one error of ``kind``; keep the first few details."""
@@ -144,6 +153,10 @@ class SeatClient:
     With ``pace`` (seconds, lowest and highest) it thinks a random time in
     that range before each action, as people do; ``fallbacks`` are the other
     workers it reconnects to when its socket is closed under it (``--kill-after``).
+    With ``follow`` it asks to be sent to the worker that runs the table
+    (``?follow=1``) and opens its socket there when told (``moved``, 4307),
+    as the browser's socket does; without, it stays where it connected and
+    is relayed (``--stay``, the costly case).
     """
 
     def __init__(
@@ -153,8 +166,14 @@ class SeatClient:
         rng: random.Random,
         pace: tuple[float, float] | None = None,
         fallbacks: Sequence[str] = (),
+        follow: bool = False,
     ) -> None:
         self.http = http
+        self.follow = follow
+        self._moved_to: str | None = None
+        """Where the last ``moved`` message sent this seat (a ``ws://`` base), until the socket closes."""
+        self._moves = 0
+        """Moves in a row without being served (``welcome``)."""
         self.stats = stats
         self.rng = rng
         self.token = ""
@@ -194,12 +213,19 @@ class SeatClient:
         snapshot it gets; an action sent but not confirmed is sent again.
         """
         headers = {"Cookie": f"{COOKIE}={self.token}"}
-        urls = [ws_url] + [base + ws_url[ws_url.index("/ws/") :] for base in self.fallbacks]
+        path = ws_url[ws_url.index("/ws/") :]
+        urls = [ws_url] + [base + path for base in self.fallbacks]
         acted: set[tuple[int, int]] = set()
         moved = False
         self._sent_away = False
-        for attempt in range(200):
-            url = urls[attempt % len(urls)]  # a dead worker refuses at once, and the next try goes to a live one
+        self._moves = 0
+        going_to: str | None = None
+        attempt = 0
+        while attempt < 200:
+            url = going_to + path if going_to else urls[attempt % len(urls)]  # a dead worker refuses at once, the next try another
+            if self.follow and self._moves < MAX_MOVES:
+                url += "?follow=1"
+            self._moved_to = None
             try:
                 async with connect(url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
                     if await self._play(ws, deadline, acted, moved):
@@ -208,6 +234,11 @@ class SeatClient:
                 if (self.stats.killed_at is None and not self._sent_away) or time.monotonic() >= deadline:
                     raise
                 self.stats.refused += 1  # the killed worker (or one not ready): the next try goes to another
+            going_to, self._moved_to = self._moved_to, None
+            if going_to is not None:  # sent to the table's own worker: at once, as the browser's socket does
+                self._moves += 1
+                continue
+            attempt += 1
             if (self.stats.killed_at is None and not self._sent_away) or time.monotonic() >= deadline:
                 return
             moved = True
@@ -231,6 +262,9 @@ class SeatClient:
                 return True
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd else None
+                if code == SENT_TO_OWNER and self._moved_to is not None:
+                    self.stats.moved += 1
+                    return False
                 if code == MOVED:  # the table moved (or its worker let it go): reconnect, as the browser does
                     self.stats.sent_away += 1
                     self._sent_away = True
@@ -268,18 +302,32 @@ class SeatClient:
                 await ws.send(json.dumps({"type": "continue", "deal": message["deal"]}))  # "Weiter": the next deal waits for it
             elif kind == "table_end":
                 return True
+            elif kind == "welcome":
+                self._moves = 0
+            elif kind == "moved" and self.follow:
+                url = str(message.get("url", ""))
+                self._moved_to = url if url.startswith("ws://") and "?" not in url else None
             elif kind == "error":
                 self.stats.error(f"error:{message.get('field')}", str(message.get("message")))
 
 
 async def play_table(
-    bases: Sequence[str], game: str, deals: int, deadline: float, stats: Stats, rng: random.Random, pace: tuple[float, float] | None = None
+    bases: Sequence[str],
+    game: str,
+    deals: int,
+    deadline: float,
+    stats: Stats,
+    rng: random.Random,
+    pace: tuple[float, float] | None = None,
+    follow: bool = False,
 ) -> bool:
     """One table from creation to its end; returns whether it ended before the deadline.
 
     With several workers (``bases``), the table is created on the first and
     seat ``i`` plays on worker ``i % len(bases)`` (so its seats sit on several
-    workers, the costly case: most messages travel through Redis).
+    workers; with ``follow`` a seat on a worker that does not run the table
+    is sent to the one that does, else it is relayed: the costly case, most
+    messages travel through Redis).
     """
     seats = SEATS[game]
     async with contextlib.AsyncExitStack() as stack:
@@ -291,7 +339,7 @@ async def play_table(
         for seat in range(seats):
             mine = seat % len(bases)
             others = ["ws" + base[len("http") :] for base in bases[mine + 1 :] + bases[:mine]]
-            clients.append(SeatClient(https[mine], stats, random.Random(rng.getrandbits(64)), pace, others))
+            clients.append(SeatClient(https[mine], stats, random.Random(rng.getrandbits(64)), pace, others, follow))
         await asyncio.gather(*(client.become_guest() for client in clients))
         table_id = await clients[0].create_table(game, deals)
         for seat, client in enumerate(clients[1:], start=1):
@@ -328,7 +376,7 @@ async def table_slot(bases: Sequence[str], args: argparse.Namespace, deadline: f
     """One of ``--tables`` concurrent slots: one table, or tables one after another until ``--seconds``."""
     while True:
         try:
-            finished = await play_table(bases, args.game, args.deals, deadline, stats, rng, args.pace)
+            finished = await play_table(bases, args.game, args.deals, deadline, stats, rng, args.pace, follow=not args.stay)
         except (httpx.HTTPError, OSError, WebSocketException, RuntimeError, KeyError, ValueError) as exc:
             stats.error("client", repr(exc))
             return
@@ -442,7 +490,12 @@ async def local_server(settings: dict[str, Any], startup: float) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def local_workers(
-    settings: dict[str, Any], startup: float, workers: int, logs: Path | None = None, profile: Path | None = None
+    settings: dict[str, Any],
+    startup: float,
+    workers: int,
+    logs: Path | None = None,
+    profile: Path | None = None,
+    advertise: bool = False,
 ) -> AsyncIterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``workers`` server processes on 127.0.0.1, each on a free port, with ``settings`` (a temporary SQLite file unless named).
 
@@ -452,7 +505,9 @@ async def local_workers(
     Their logs (``server-N.log``) go to ``logs`` when given (kept after the
     run: why a socket was sent away is logged there), else with the
     temporary files.  With ``profile``, each runs under cProfile and writes
-    ``server-N.prof`` there when it stops.
+    ``server-N.prof`` there when it stops.  With ``advertise`` each worker
+    advertises its own URL (``worker_url``: decision 0068), so that a
+    client that follows is sent to the worker running its table.
     """
     with contextlib.ExitStack() as files:
         folder = files.enter_context(tempfile.TemporaryDirectory(prefix="stich-load-"))
@@ -466,7 +521,8 @@ async def local_workers(
                 if logs is not None:
                     logs.mkdir(parents=True, exist_ok=True)
                 log = files.enter_context(Path(log_folder, f"server-{number}.log").open("wb"))
-                command = [sys.executable, "-c", SERVER, json.dumps(values), str(port)]
+                own = {**values, "worker_url": f"http://127.0.0.1:{port}"} if advertise else values
+                command = [sys.executable, "-c", SERVER, json.dumps(own), str(port)]
                 if profile is not None:
                     profile.mkdir(parents=True, exist_ok=True)
                     command.append(str(Path(profile, f"server-{number}.prof").resolve()))
@@ -563,7 +619,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 settings.update(database_url=database, redis_url=redis, lease_seconds=args.lease)
             elif args.database:
                 settings["database_url"] = args.database
-            bases, servers = await stack.enter_async_context(local_workers(settings, args.startup, args.workers, args.logs, args.profile))
+            advertise = "redis_url" in settings and not args.stay
+            bases, servers = await stack.enter_async_context(
+                local_workers(settings, args.startup, args.workers, args.logs, args.profile, advertise)
+            )
             cpu_before = [_cpu_seconds(process.pid) for process in servers]
             services_before = services.cpu_seconds() if services is not None else {}
             rss["idle"] = _total([_rss_mb(process.pid) for process in servers])
@@ -635,6 +694,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "errors": {"total": sum(stats.errors.values()), "by_kind": dict(stats.errors), "samples": stats.samples},
         "sent_away_1012": stats.sent_away,
+        "sent_to_owner_4307": stats.moved,
+        "stay": args.stay,
         "timed_out": timed_out,
         "server_cpu_s": cpu,
         "server_cpu_ms_per_action": round(cpu * 1000 / stats.confirmed, 2) if cpu is not None and stats.confirmed else None,
@@ -782,6 +843,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--profile", type=Path, metavar="DIR", help="run each started server under cProfile and write DIR/server-N.prof when it stops"
     )
     parser.add_argument("--lease", type=float, default=5.0, help="the workers' lease_seconds (default 5)")
+    parser.add_argument(
+        "--stay",
+        action="store_true",
+        help="several workers: every seat stays on the worker it was given and is relayed (the costly case; default: sent to the owner)",
+    )
     parser.add_argument(
         "--kill-after", type=float, metavar="S", help="SIGKILL worker 0 S seconds after every table started (needs --workers 2 or more)"
     )

@@ -34,3 +34,33 @@ def test_several_workers_need_redis_and_a_database_server(capsys: pytest.Capture
     line = assert_one_error_line(status, err)
     assert "--workers" in line and "1..64" in line, line
     assert "serving on" not in out
+
+
+def test_worker_ports_need_redis_fit_below_65536_and_a_good_worker_url(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cluster = ["--workers", "2", "--redis", "redis://127.0.0.1:1/0", "--database", "postgresql+psycopg://x@h/d"]
+    refusals = [
+        (["--worker-ports", "9000", "--database", f"sqlite:///{tmp_path / 'stich.db'}"], "--redis"),
+        ([*cluster, "--worker-url", "http://{host}:{port}"], "--worker-ports BASE"),
+        ([*cluster, "--worker-ports", "65535"], "65535"),
+        ([*cluster, "--port", "9001", "--worker-ports", "9000"], "--port 9001"),
+        ([*cluster, "--worker-ports", "9000", "--worker-url", "ftp://{host}/{port}"], "--worker-url"),
+        ([*cluster, "--worker-ports", "9000", "--worker-url", "https://{host}/w{port}?x=1"], "--worker-url"),
+    ]
+    for args, named in refusals:
+        status, out, err = run_cli(capsys, "serve", *args)
+        line = assert_one_error_line(status, err)
+        assert named in line, (args, line)
+        assert "serving on" not in out
+
+
+def test_each_worker_advertises_its_own_port_and_lets_the_shared_port_s_pages_in() -> None:
+    from stich.cli.serve import _worker_urls
+    from stich.web.settings import Settings
+    from stich.web.workers import worker_settings
+
+    assert _worker_urls(8000, 2, "redis://r", None, None) == []
+    assert _worker_urls(8000, 2, "redis://r", 8100, None) == [(8100, "http://{host}:8100"), (8101, "http://{host}:8101")]
+    assert _worker_urls(8000, 1, "redis://r", 8100, "https://{host}/w{port}") == [(8100, "https://{host}/w8100")]
+    settings = worker_settings(Settings(allowed_origins=("https://other.example",)), 8000, "http://{host}:8101")
+    assert settings.worker_url == "http://{host}:8101"
+    assert settings.allowed_origins == ("https://other.example", "http://{host}:8000")

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .cluster_helpers import SRC, Player, Worker, fetch_record, hand_within, play_until_deal_end, start_two_workers
 from .helpers import run_async
@@ -219,7 +221,11 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
 ) -> None:
     db_url = postgres_server.new_database()
     port = free_port()
+    own = free_port()
+    while free_port_pair(own) is None or port in (own, own + 1):
+        own = free_port()
     command = [sys.executable, "-m", "stich.cli.main", "serve", "--port", str(port), "--workers", "2", "--redis", redis_url]
+    command += ["--worker-ports", str(own)]
     log = (tmp_path / "serve.log").open("wb")
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     server = subprocess.Popen([*command, "--database", db_url], stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -249,6 +255,7 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
             time.sleep(0.2)
         second = run_async(healthy(4))
         assert len(second) == 2 and victim not in second  # a new worker took the dead one's place
+        run_async(_sent_to_the_owner_s_own_port(port, own))  # the new worker listens on the dead one's own port
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=60) == 0
         assert not [pid for pid in second if Path(f"/proc/{pid}").exists()]
@@ -261,6 +268,39 @@ def test_serve_workers_runs_two_processes_on_one_port_and_replaces_a_dead_one(
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
         log.close()
+
+
+def free_port_pair(port: int) -> int | None:
+    """``port`` if it and the next port are free (``--worker-ports``: worker i on port + i), else ``None``."""
+    with contextlib.ExitStack() as stack:
+        try:
+            for candidate in (port, port + 1):
+                stack.enter_context(socket.create_server(("127.0.0.1", candidate)))
+        except OSError:
+            return None
+    return port
+
+
+async def _sent_to_the_owner_s_own_port(port: int, own: int) -> None:
+    """``--worker-ports``: the worker that does not run a table sends its socket to the one that does, and the page's origin is let in."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    ada = Player(0)
+    await ada.become_guest(f"http://127.0.0.1:{port}")
+    created = await ada.call(f"http://127.0.0.1:{own}", "POST", "/api/tables", {"game": "doppelkopf", "seat": 0})
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    headers = {"Cookie": f"stich_session={ada.token}", "Origin": f"http://127.0.0.1:{port}"}  # the table page came from the shared port
+    async with connect(f"ws://127.0.0.1:{own + 1}/ws/tables/{table}?follow=1", additional_headers=headers) as ws:
+        assert json.loads(await ws.recv()) == {"type": "moved", "url": f"ws://127.0.0.1:{own}"}  # its creator's worker runs it
+    async with connect(f"ws://127.0.0.1:{own}/ws/tables/{table}?follow=1", additional_headers=headers) as ws:
+        assert json.loads(await ws.recv())["type"] == "welcome"
+    foreign = {**headers, "Origin": f"http://127.0.0.1:{own + 1}"}  # a page of another port is no page of this server
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(f"ws://127.0.0.1:{own}/ws/tables/{table}", additional_headers=foreign):
+            pass
+    assert refused.value.response.status_code == 403
 
 
 def test_a_search_table_counts_on_every_worker_and_through_its_owner_s_kill(

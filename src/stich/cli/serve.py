@@ -51,6 +51,17 @@ def add_serve_parser(sub: argparse._SubParsersAction[Any], func: Callable[[argpa
         metavar="URL",
         help="Redis shared by the workers of this and other machines (redis://host:6379/0); without it one process runs every table",
     )
+    serve.add_argument(
+        "--worker-ports",
+        metavar="BASE",
+        type=_port,
+        help="worker i also listens on port BASE+i and table sockets are sent to the worker running the table (with --redis; docs/web.md)",
+    )
+    serve.add_argument(
+        "--worker-url",
+        metavar="PATTERN",
+        help="what each worker advertises for its own port instead of http://{host}:PORT, e.g. https://{host}/w{port} behind a proxy",
+    )
     serve.set_defaults(func=func or cmd_serve)
 
 
@@ -72,10 +83,29 @@ def _redacted(url: str) -> str:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Check the options, then serve until interrupted."""
-    return run_serve(args.host, args.port, args.database, grace=args.grace, workers=args.workers, redis=args.redis)
+    return run_serve(
+        args.host,
+        args.port,
+        args.database,
+        grace=args.grace,
+        workers=args.workers,
+        redis=args.redis,
+        worker_ports=args.worker_ports,
+        worker_url=args.worker_url,
+    )
 
 
-def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0, workers: int = 1, redis: str | None = None) -> int:
+def run_serve(
+    host: str,
+    port: int,
+    database: str | None,
+    *,
+    grace: float = 60.0,
+    workers: int = 1,
+    redis: str | None = None,
+    worker_ports: int | None = None,
+    worker_url: str | None = None,
+) -> int:
     """Serve the app on ``host:port`` with the database at ``database`` (or the default SQLite file)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
@@ -104,6 +134,8 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
         except MissingExtra as exc:
             raise UsageError(str(exc)) from None
 
+    own_urls = _worker_urls(port, workers, redis, worker_ports, worker_url)
+
     from stich.web.app import create_app
     from stich.web.server import make_server
     from stich.web.settings import Settings
@@ -111,15 +143,41 @@ def run_serve(host: str, port: int, database: str | None, *, grace: float = 60.0
     settings = Settings(database_url=database or "", grace_seconds=grace, redis_url=redis or "")
     url = settings.resolved_database_url()
     sock = listen_socket(host, port)  # before anything says "serving": a busy port fails here
+    own = [(listen_socket(host, own_port), advertised) for own_port, advertised in own_urls]
     shared = f"; {workers} worker{'s' if workers > 1 else ''} sharing {_redacted(redis)}" if redis else ""
     print(f"stich: serving on http://{host}:{port}/ (database {_redacted(url)}{shared}; API documentation at /docs)")
-    if workers > 1:
+    if own:
+        print(f"stich: each worker's own port for the sockets of its tables: {', '.join(str(p) for p, _ in own_urls)}")
+    if workers > 1 or own:
         from stich.web.workers import run_workers
 
-        run_workers(settings, host, port, sock, workers)
+        run_workers(settings, host, port, sock, workers, own)
         return 0
     make_server(create_app(settings), settings, host, port).run(sockets=[sock])
     return 0
+
+
+def _worker_urls(port: int, workers: int, redis: str | None, base: int | None, pattern: str | None) -> list[tuple[int, str]]:
+    """Each worker's own port and the address it advertises there (``--worker-ports``, ``--worker-url``; decision 0068)."""
+    from stich.web.settings import HOST_PLACEHOLDER, worker_url_problem
+
+    if base is None:
+        if pattern is not None:
+            raise UsageError("--worker-url needs --worker-ports BASE")
+        return []
+    if redis is None:
+        raise UsageError("--worker-ports needs --redis: a worker's own port serves the tables it runs among several")
+    ports = [base + index for index in range(workers)]
+    if ports[-1] > 65535 or port in ports:
+        raise UsageError(f"--worker-ports {base}: ports {ports[0]}..{ports[-1]} must be free of --port {port} and at most 65535")
+    found = []
+    for own in ports:
+        advertised = (pattern or f"http://{HOST_PLACEHOLDER}:{{port}}").replace("{port}", str(own))
+        problem = worker_url_problem(advertised)
+        if problem is not None:
+            raise UsageError(f"--worker-url: {problem}")
+        found.append((own, advertised))
+    return found
 
 
 def listen_socket(host: str, port: int) -> socket.socket:

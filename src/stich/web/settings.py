@@ -11,6 +11,7 @@ import ipaddress
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
 
@@ -24,6 +25,34 @@ def proxy_networks(trusted: tuple[str, ...]) -> tuple[Network, ...]:
 
 
 APP_NAME = "stich"
+HOST_PLACEHOLDER = "{host}"
+"""Stands in ``worker_url`` and ``allowed_origins`` for the hostname the client addressed (its ``Host`` header)."""
+
+
+def worker_url_problem(url: str) -> str | None:
+    """What is wrong with a worker's advertised address (``worker_url``), or ``None`` for a good one.
+
+    An ``http``/``https`` URL with a host, an optional port and path prefix,
+    and nothing else (no user, query or fragment); ``{host}`` may stand for
+    the host only.
+    """
+    filled = url.replace(HOST_PLACEHOLDER, "example.org", 1)
+    if "{" in filled or "}" in filled:
+        return f"only {HOST_PLACEHOLDER} may stand in it, once: {url[:100]!r}"
+    parts = urlsplit(filled)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"not an http(s)://host[:port] address: {url[:100]!r}"
+    if HOST_PLACEHOLDER in url and parts.netloc != "example.org" and not parts.netloc.startswith("example.org:"):
+        return f"{HOST_PLACEHOLDER} may stand only for the host: {url[:100]!r}"
+    try:
+        parts.port  # noqa: B018 - raises for a port that is not a number or out of range
+    except ValueError:
+        return f"a bad port: {url[:100]!r}"
+    if parts.username or parts.password or parts.query or parts.fragment or "?" in filled or "#" in filled:
+        return f"no user, query or fragment allowed: {url[:100]!r}"
+    if any(ch.isspace() or ch in "\\\"'<>" for ch in filled):
+        return f"no spaces, quotes or backslashes allowed: {url[:100]!r}"
+    return None
 
 
 def default_database_url() -> str:
@@ -141,6 +170,15 @@ class Settings:
     """Redis of a server with several workers (``redis://host:6379/0``); empty: one process, nothing shared (:mod:`stich.web.cluster`)."""
     lease_seconds: float = 5.0
     """With Redis: how long a worker's lease on a table lasts unless renewed (every third of it); a dead worker's tables move after it."""
+    worker_url: str = ""
+    """With Redis: this worker's own address for table sockets, advertised to the other workers (decision 0068).
+
+    ``http(s)://host:port`` with an optional path prefix, or with ``{host}``
+    for the hostname the client used (``http://{host}:8001``: ``stich serve
+    --worker-ports``).  A client that follows (``?follow=1``) and reaches
+    another worker for a table this one runs is sent here instead of being
+    relayed.  Empty: such sockets are relayed.
+    """
     session_recheck_seconds: float = 60.0
     """How long a table socket trusts its last session check in the database, no change heard (:mod:`stich.web.runtime.session_watch`)."""
     online_seconds: float = 90.0
@@ -201,6 +239,9 @@ class Settings:
             raise ValueError("public_turn_seconds must be at least min_limit_seconds (or None)")
         if self.lease_seconds < 0.3:
             raise ValueError("lease_seconds must be at least 0.3")
+        problem = worker_url_problem(self.worker_url) if self.worker_url else None
+        if problem is not None:
+            raise ValueError(f"worker_url: {problem}")
         if self.session_recheck_seconds <= 0:
             raise ValueError("session_recheck_seconds must be positive")
         counts = {

@@ -13,6 +13,9 @@ one-process :class:`~stich.web.runtime.manager.TableManager`:
   order, on the table's Redis stream, which only the owner reads; REST calls
   that change a table (join, leave, bots) go the same way and wait for the
   owner's answer.
+* **Sockets at their table's worker** (:mod:`.direct`): a worker may
+  advertise its own address (``worker_url``); a client that follows is then
+  sent there (``moved``) instead of relayed, so the relay is the fallback.
 * **Messages back** (:mod:`.remote`): the owner writes to each remote client
   exactly what it would write to a local one, published on the inbox channel
   of the client's worker and addressed to that client; so a worker receives

@@ -21,7 +21,11 @@ def inbox(worker: str) -> str:
 
 
 def alive(worker: str) -> str:
-    """The worker's heartbeat, expiring with its leases (an owner drops the remote clients of a worker without one)."""
+    """The worker's heartbeat, expiring with its leases (an owner drops the remote clients of a worker without one).
+
+    Its value is the worker's advertised socket address (``worker_url``), or
+    ``"1"`` for none: :mod:`~stich.web.cluster.direct`.
+    """
     return f"{PREFIX}worker:{worker}"
 
 

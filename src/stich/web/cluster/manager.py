@@ -17,7 +17,10 @@
   stream (``XADD``, so in order); the owner attaches a
   :class:`~stich.web.cluster.remote.RemoteConnection` for it and handles the
   messages as a local socket's.  What the owner sends back arrives on this
-  worker's inbox channel, addressed to the client.
+  worker's inbox channel, addressed to the client.  A client that follows
+  (``?follow=1``) is instead sent to the owner's advertised address, where
+  it has one (:mod:`~stich.web.cluster.direct`, decision 0068): the relay is
+  the fallback.
 * REST calls that change another worker's table (join, leave, bots, and a
   table's summary) travel the same stream and wait for the owner's answer;
   so does a hint at a learning table (issue 43), answered beside the
@@ -57,7 +60,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from stich.web.cluster import keys
+from stich.web.cluster import direct, keys
 from stich.web.cluster.command_batch import CommandBatch
 from stich.web.cluster.leases import Leases
 from stich.web.cluster.remote import Outbox, RemoteConnection
@@ -418,7 +421,7 @@ class ClusterTableManager(TableManager):
 
     async def _renew(self) -> None:
         """Renew the heartbeat and the leases, drop lost tables, forget dead workers' clients, refresh the lobby."""
-        await self.redis.set(keys.alive(self.worker), "1", px=self.leases.ms)
+        await self.redis.set(keys.alive(self.worker), self.settings.worker_url or direct.NO_ADDRESS, px=self.leases.ms)
         await self._keep_stream()
         for table_id in await self.leases.renew(list(self.owned)):
             await self._drop(table_id)
@@ -756,6 +759,12 @@ class ClusterTableManager(TableManager):
         owner = await self.leases.owner(table_id)
         if owner is None or owner == self.worker:
             return False
+        if direct.follows(websocket):  # sent to the owner where it has an address (decision 0068), else relayed as before
+            advertised = cast("str | None", await self.redis.get(keys.alive(owner)))
+            base = direct.socket_base(advertised, websocket.headers.get("host", ""))
+            if base is not None:
+                await self._send_to_owner(websocket, identity, table_id, owner, base)
+                return True
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
         await websocket.accept()
         address = client_address(websocket, self.settings.trusted_proxies)
@@ -784,6 +793,23 @@ class ClusterTableManager(TableManager):
                 await self._command(owner, table_id, {"op": "detach", "conn": client})
             await conn.end(writer)
         return True
+
+    async def _send_to_owner(self, websocket: WebSocket, identity: Identity | None, table_id: str, owner: str, base: str) -> None:
+        """Tell the client where the table's owner takes sockets (``moved``) and close (:data:`~.direct.MOVED_CODE`).
+
+        The connect counts against the shared message budget as a relayed
+        socket's does (a client cannot make a worker look up owners for free).
+        """
+        await websocket.accept()
+        address = client_address(websocket, self.settings.trusted_proxies)
+        if not await self.budgets.allow(identity, address):
+            log.warning("table %s: refused a socket from %s: too many messages (4429)", table_id, address)
+            await websocket.send_json(error_message(WHOLE, "too many messages; slow down"))
+            await websocket.close(code=4429)
+            return
+        log.debug("table %s: a socket sent to its owner %s at %s", table_id, owner, base)
+        await websocket.send_json(direct.moved_message(base))
+        await websocket.close(code=direct.MOVED_CODE)
 
     async def _relay_messages(self, conn: Connection, owner: str, table_id: str, client: str) -> None:
         """Check each of the client's messages here and forward those only the owner can answer."""

@@ -10,7 +10,8 @@ body (``logout``, ``leave``) needs no JSON to be sent by a form.  So
 * ``Sec-Fetch-Site``, when the browser sends it, must be ``same-origin`` or
   ``none`` (typed by the user);
 * ``Origin``, when present, must be this server (its host and port as in the
-  ``Host`` header, as for the WebSocket) or one of ``allowed_origins``.
+  ``Host`` header, as for the WebSocket) or one of ``allowed_origins`` (where
+  ``{host}`` in an entry stands for the hostname of the ``Host`` header).
 
 A request with neither header does not come from a browser page (browsers
 send ``Origin`` with every POST) and is let through: a program holding a
@@ -25,6 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stich.web.guards.request_limits import send_error
+from stich.web.settings import HOST_PLACEHOLDER
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing and are never refused here."""
@@ -57,9 +59,23 @@ def foreign_origin(headers: Headers, allowed_origins: frozenset[str]) -> str | N
     if origin is None or origin.rstrip("/").lower() in allowed_origins:
         return None
     host = headers.get("host", "").lower()
+    if host and _templated_origin(origin.rstrip("/").lower(), host, allowed_origins):
+        return None
     if origin == "null" or not host or urlsplit(origin).netloc.lower() != host:
         return f"cross-site request refused: origin {origin[:100]!r} is not this server"
     return None
+
+
+def _templated_origin(origin: str, host: str, allowed_origins: frozenset[str]) -> bool:
+    """Whether ``origin`` is an allowed origin naming ``{host}``, filled with the hostname of this request's ``Host``.
+
+    ``http://{host}:8000`` lets a worker's own port (``stich serve
+    --worker-ports``, decision 0068) accept sockets from the pages of the
+    shared port on whatever name the browser reached the machine by, and
+    from no other origin: the hostname must be the one this request names.
+    """
+    name = host[: host.rfind(":")] if host.rfind(":") > host.rfind("]") else host
+    return any(HOST_PLACEHOLDER in allowed and allowed.replace(HOST_PLACEHOLDER, name) == origin for allowed in allowed_origins)
 
 
 class CrossSiteGuard:

@@ -1,13 +1,39 @@
 // The table's WebSocket with automatic reconnect: exponential backoff with jitter, a keep-alive ping,
 // and an immediate retry when the browser comes back online or the tab becomes visible.
 // After a reconnect the server sends welcome, table, deal_start and the current state again,
-// so the page resumes exactly where the player was.
+// so the page resumes exactly where the player was. With several workers the server may answer `moved` and close (4307):
+// the socket opens again at once at the worker that runs the table, and goes back to this page's server after any other close.
 
 const MAX_DELAY_MS = 15000;
 const PING_EVERY_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
 /** Close codes after which retrying cannot help: no such table (4404), private table without invite (4403). */
 const FINAL_CODES = new Set([4403, 4404]);
+/** Close code after a `moved` message: the table's own worker takes the socket at the address it names (decision 0068). */
+const MOVED_CODE = 4307;
+/** Moves in a row without being served, after which the socket asks to be relayed instead (never sent round in circles). */
+const MAX_MOVES = 3;
+
+/**
+ * The base address of a `moved` message, or null when it is not one to follow: only ws: or wss: (never ws: from an https
+ * page), a host, an optional path prefix, and nothing else. The client adds the table's path itself.
+ * @param {unknown} url
+ * @param {string} pageProtocol
+ * @returns {string | null}
+ */
+export function movedBase(url, pageProtocol) {
+  if (typeof url !== "string" || url.length > 2000) return null;
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const secure = parsed.protocol === "wss:";
+  if (!secure && (parsed.protocol !== "ws:" || pageProtocol === "https:")) return null;
+  if (!parsed.hostname || parsed.username || parsed.password || parsed.search || parsed.hash) return null;
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}`;
+}
 
 export class TableSocket {
   /**
@@ -27,6 +53,9 @@ export class TableSocket {
     this.stopped = false;
     this.state = "reconnecting";
     this.nextRetryAt = null;
+    /** Where the last `moved` message sent the socket (null: this page's own server). */
+    this.movedTo = null;
+    this.moves = 0;
     this._online = () => this.retryNow();
     this._visible = () => {
       if (!document.hidden) this.retryNow();
@@ -37,8 +66,11 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "";
-    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+    const params = new URLSearchParams();
+    if (this.invite) params.set("invite", this.invite);
+    if (this.moves < MAX_MOVES) params.set("follow", "1"); // send me to the table's own worker rather than relaying me
+    const base = this.movedTo || `${scheme}://${location.host}`;
+    return `${base}/ws/tables/${encodeURIComponent(this.tableId)}?${params}`;
   }
 
   setState(state, info = {}) {
@@ -46,20 +78,22 @@ export class TableSocket {
     this.onStatus(state, info);
   }
 
-  /** Open the connection (again). */
-  connect() {
+  /** Open the connection (again); `following`: at the address of a `moved`, at once, the page still showing "connected". */
+  connect(following = false) {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
     this.nextRetryAt = null;
-    this.setState("reconnecting", { attempt: this.attempt });
+    if (!following) this.setState("reconnecting", { attempt: this.attempt });
     let ws;
     try {
       ws = new WebSocket(this.url());
     } catch {
+      this.movedTo = null; // an address the browser refused: back to this page's server
       this.scheduleRetry();
       return;
     }
     this.ws = ws;
+    this.moved = null;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
       this.attempt = 0;
@@ -78,6 +112,11 @@ export class TableSocket {
         clearTimeout(this.pongTimer);
         return;
       }
+      if (message.type === "moved") {
+        this.moved = movedBase(message.url, location.protocol);
+        return;
+      }
+      if (message.type === "welcome") this.moves = 0; // served
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
@@ -85,6 +124,14 @@ export class TableSocket {
       this.ws = null;
       this.stopPing();
       if (this.stopped) return;
+      const moved = event.code === MOVED_CODE ? this.moved : null;
+      this.moved = null;
+      this.movedTo = moved; // any other close goes back to this page's server, which knows where the table is now
+      if (event.code === MOVED_CODE) this.moves += 1; // a move to an address not followed counts too: it ends in a relay
+      if (moved) {
+        this.connect(true);
+        return;
+      }
       if (FINAL_CODES.has(event.code)) {
         this.setState("closed", { code: event.code });
         return;
