@@ -132,6 +132,7 @@ class TarockBatch:
             self.encoding, reward_scale, self.observation, self.legal_action_mask, self.current_player, self.rewards, self.terminated
         )
         self._dealt = False
+        self._single = np.zeros(1, dtype=np.int64)
         self._setup_kernel()
 
     def _setup_cards(self) -> None:
@@ -231,16 +232,7 @@ class TarockBatch:
         game, stream = self.game, self._streams[b]
         rng = stream.rng
         if self.bidding is None:
-            deal_seed, dealer = stream.next_deal()
-            state = game.new_state(seed=deal_seed, dealer=dealer)
-            self.preludes[b] = []
-            self.deal_seeds[b] = deal_seed
-            self.dealers[b] = dealer
-            self._loaded[b] = None
-            self._deals[b] = state
-            self.rewards[b] = 0.0
-            self._dealt = True
-            self._engine_position(b, state)
+            self.deal_given(b, *stream.next_deal())
             return
         while True:
             deal_seed, dealer = stream.next_deal()
@@ -260,6 +252,24 @@ class TarockBatch:
         self.dealers[b] = dealer
         self._loaded[b] = None
         self._start(b, state)
+
+    def deal_given(self, b: int, deal_seed: int, dealer: int) -> None:
+        """Deal ``b`` anew with this engine seed and dealer, the learner bidding: it waits at its first decision.
+
+        For a caller that keeps its own deal stream (:class:`stich.rl.kernel_table.TarockKernelTable`, the single
+        env); the batch's stream is not drawn from.
+        """
+        if self.bidding is not None:
+            raise ValueError("deal_given needs a batch with the learner bidding (bidding='learner')")
+        state = self.game.new_state(seed=deal_seed, dealer=dealer)
+        self.preludes[b] = []
+        self.deal_seeds[b] = deal_seed
+        self.dealers[b] = dealer
+        self._loaded[b] = None
+        self._deals[b] = state
+        self.rewards[b] = 0.0
+        self._dealt = True
+        self._engine_position(b, state)
 
     def load(self, b: int, state: State) -> None:
         """Give deal ``b`` a position of one's own: ``state`` (of this batch's game) at the first card of its card play.
@@ -385,6 +395,32 @@ class TarockBatch:
             self._finish(int(b))
         for b in in_engine:
             self._engine_step(int(b), int(codes[b]))
+
+    def step_single(self, code: int) -> None:
+        """Deal 0 of a batch of one plays ``code``, which the caller has found in its mask: the single env's step.
+
+        :meth:`step` without its work for many deals (the array of actions, the masks of the rows in the engine and
+        in card play, the check of every row), which is most of a card's cost when there is one deal
+        (:class:`stich.rl.kernel_table.TarockKernelTable`).
+        """
+        if self.num_envs != 1 or self.terminated[0]:
+            raise RuntimeError("step_single steps the one live deal of a batch of one")
+        if self._in_engine[0]:
+            self._engine_step(0, code)
+            return
+        self._single[0] = code
+        self._ended[0] = False
+        if self._kernel_step(self._single, ~self.terminated) >= 0:
+            raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
+        if self._ended[0]:
+            self._finish(0)
+
+    def finished_state(self, b: int) -> State:
+        """Deal ``b``'s engine state once it is over (the batch's own: read it, do not change it); it scored the deal."""
+        state = self._deals[b]
+        if not self.terminated[b] or state is None or not state.is_terminal():
+            raise ValueError(f"deal {b} is not finished")
+        return state
 
     def _engine_step(self, b: int, code: int) -> None:
         """Apply ``code`` (checked legal) to deal ``b``'s engine state before its card play."""
