@@ -10,10 +10,12 @@ CPU time:
 * ``aec``: the PettingZoo env: ``env.last()`` (observation tensor and mask of
   the agent to act) and ``env.step(action)``, the action drawn from the mask;
   the finished agents' ``step(None)`` calls at the end are not counted.  Its
-  default backend (DDV Doppelkopf in the compiled kernel, decision 0065);
-* ``aec engine`` (Doppelkopf only, where the two differ): the same env with
-  ``backend="engine"``, the reference path every other game takes;
-* ``gym`` and ``gym engine`` (Doppelkopf only): the Gymnasium env, seat 0
+  default backend (DDV Doppelkopf in the compiled kernel, decision 0065; the
+  Tarock family's card play in its kernel, decision 0069);
+* ``aec engine`` (where a kernel plays the game: DDV Doppelkopf and the
+  Tarock family, decision 0069): the same env with ``backend="engine"``, the
+  reference path;
+* ``gym`` and ``gym engine`` (the same games): the Gymnasium env, seat 0
   against three ``random`` bots, on its default backend and on the engine;
   per ``env.step`` (the learner's action, drawn from the mask, then the bots'
   actions up to its next turn), so a deal counts about a quarter of its
