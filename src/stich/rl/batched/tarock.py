@@ -67,6 +67,15 @@ from stich.rl.batched import droggn_kernel as D  # noqa: E402
 from stich.rl.batched import tarock_kernel as K  # noqa: E402
 
 GAMES = ("tapp_tarock", "dobbm", "dappen", "droggn")
+END_SLICES = {
+    "tapp_tarock": ("end_discards", "end_talon_lower", "end_talon_upper"),
+    "dobbm": ("laid_away", "laid_away_points"),
+    "droggn": ("stopped",),
+    "dappen": ("talon",),
+}
+"""Per game the slices the end of a deal changes after its last card, besides ``phase`` and ``to_move``: reveals read
+from the public facts, the same in every seat's tensor (so a finished deal's tensors are the kernel's with these
+slices taken from seat 0's final tensor, :meth:`TarockBatch.observe`)."""
 LEARNER = "learner"
 """``bidding=LEARNER``: no bot bids; the learner steps every phase of the deal (bidding, talon, discards included)."""
 
@@ -126,6 +135,10 @@ class TarockBatch:
         self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
         self.terminated = np.ones(n, dtype=bool)
         self._ended = np.zeros(n, dtype=bool)
+        self._played_out = np.zeros(n, dtype=bool)
+        """Finished deals that ended in card play (their final tensors are the kernel's, see :meth:`observe`)."""
+        ends = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
+        self._end_slices = [ends[name] for name in ("phase", "to_move", *END_SLICES[game.name])]
         self._in_engine = np.zeros(n, dtype=bool)
         """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
         self._engine = EngineFields(
@@ -297,11 +310,13 @@ class TarockBatch:
             self._start(b, state)
             return
         self._in_engine[b] = not state.is_terminal()
+        self._played_out[b] = False
         self._engine.write(b, state)
 
     def _start(self, b: int, state: State) -> None:
         """Make ``state`` (at its first card) deal ``b``: the hand-over tensors, then the kernel's row."""
         self._in_engine[b] = False
+        self._played_out[b] = False
         self._deals[b] = state
         for s in range(self.num_players):
             self._base[b, s] = self.encoding.tensor(state.observation(s))
@@ -470,23 +485,42 @@ class TarockBatch:
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
         self._engine.end(b, state)
+        self._played_out[b] = True
 
     # ------------------------------------------------------------- reading
     def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not)."""
+        """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not).
+
+        Before the first card the engine encoding's; in card play the kernel's; once a deal has ended in card play,
+        seat 0's final tensor (the engine's, written at the end) for seat 0 and the kernel's after the last card for
+        every other seat, with the slices the end changes (:data:`END_SLICES`, the phase and the player to move: the
+        same for every seat) taken from seat 0's.  A deal that ended before card play: the engine encoding's.
+        """
         who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
         out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
         for b in range(self.num_envs):
             seat = int(who[b])
             if not 0 <= seat < self.num_players:
                 raise ValueError(f"seats must lie in 0..{self.num_players - 1}")
-            if self.terminated[b] or self._in_engine[b]:
+            if self._played_out[b] and self.terminated[b]:
+                self._final(b, seat, out[b])
+            elif self.terminated[b] or self._in_engine[b]:
                 state = self._deals[b]
                 assert state is not None
                 out[b] = self.encoding.tensor(state.observation(seat))
             else:
                 self._encode(b, seat, out[b])
         return out
+
+    def _final(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """``seat``'s final tensor of deal ``b``, which ended in card play (see :meth:`observe`)."""
+        final = self.observation[b]  # seat 0's, from the engine (EngineFields.end)
+        if seat == 0:
+            out[:] = final
+            return
+        self._encode(b, seat, out)
+        for start, stop in self._end_slices:
+            out[start:stop] = final[start:stop]
 
     def handed_over(self, b: int) -> State:
         """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed; a copy of a loaded one).
