@@ -206,17 +206,23 @@ def kernel_plays(env_id: str) -> bool:
     return not isinstance(game, Doppelkopf) or not unsupported_options(game.options)
 
 
-def table_for(config: TableConfig, backend: Backend = "auto") -> Table | KernelTable:
+def table_for(config: TableConfig, backend: Backend = "auto", *, bots: bool = False) -> Table | KernelTable:
     """The table of a single env: the kernel's where ``backend`` asks for it (``auto``: where it plays the game).
+
+    ``bots``: the caller's bots read the engine state at every step (the Gymnasium env).  ``auto`` then takes the
+    kernel only for DDV Doppelkopf, where it still gains (1.4-1.5x); a Tarock-family kernel table would be slower
+    than the engine there (0.64-0.96x): its batch writes a tensor and mask at every step of the bidding, which
+    no bot reads, on top of the engine state the bots read (decision 0069).
 
     ``backend="kernel"`` on a configuration no kernel plays raises :class:`~stich.rl.batched.NotSupportedError`
     (a Doppelkopf option set other than DDV's: the options that differ) or :class:`ImportError` (no numba).
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if backend == "engine" or (backend == "auto" and not kernel_plays(config.env_id)):
+    tarock = game_for(config.env_id).name in TAROCK_GAMES
+    if backend == "engine" or (backend == "auto" and (not kernel_plays(config.env_id) or (bots and tarock))):
         return Table(config)
     require_numba()  # asked every time, as in kernel_plays: STICH_NO_NUMBA switches the kernel off once imported too
-    if game_for(config.env_id).name in TAROCK_GAMES:
+    if tarock:
         return TarockKernelTable(config)
     return KernelTable(config)
