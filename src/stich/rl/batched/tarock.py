@@ -43,8 +43,7 @@ builds a :class:`DroggnBatch`, which differs only in that kernel.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -147,8 +146,6 @@ class TarockBatch:
         )
         self._dealt = False
         self._single = np.zeros(1, dtype=np.int64)
-        self._single_call: tuple[Callable[..., int], tuple[Any, ...]] | None = None
-        """:meth:`step_single`'s kernel step and arguments, bound at its first card after each hand-over."""
         self._setup_kernel()
 
     def _setup_cards(self) -> None:
@@ -327,7 +324,6 @@ class TarockBatch:
         self.rewards[b] = 0.0
         self._dealt = True
         self._hand_over(b, state)
-        self._single_call = None  # the kernel's tables may differ per deal
 
     def _hand_over(self, b: int, state: State) -> None:
         """Load deal ``b``'s row from ``state`` (at its first card) and write its fields."""
@@ -427,12 +423,9 @@ class TarockBatch:
         if self._in_engine[0]:
             self._engine_step(0, code)
             return
-        call = self._single_call
-        if call is None:  # the first card since the hand-over: the kernel's arguments bound once for the deal
-            call = self._single_call = self._step_call(self._single, np.ones(1, dtype=bool))
         self._single[0] = code
         self._ended[0] = False
-        if call[0](*call[1]) >= 0:
+        if self._kernel_step(self._single, ~self.terminated) >= 0:
             raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
         if self._ended[0]:
             self._finish(0)
@@ -454,24 +447,23 @@ class TarockBatch:
 
     def _kernel_step(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> int:
         """One card per live deal in the kernel; the first illegal deal's index (nothing changed then) or -1."""
-        step, args = self._step_call(codes, live)
-        return int(step(*args))
-
-    def _step_call(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> tuple[Callable[..., int], tuple[Any, ...]]:
-        """The kernel's step and its arguments for these codes and live rows (valid until the next hand-over)."""
-        fields = (self.observation, self.legal_action_mask, self.current_player, self._ended)
-        return K.step, (
-            self._state,
-            codes,
-            live,
-            self._code_card,
-            self._card_code,
-            self._ctx,
-            self._pts,
-            self._mode,
-            self._base,
-            *self._encode_args(),
-            *fields,
+        return int(
+            K.step(
+                self._state,
+                codes,
+                live,
+                self._code_card,
+                self._card_code,
+                self._ctx,
+                self._pts,
+                self._mode,
+                self._base,
+                *self._encode_args(),
+                self.observation,
+                self.legal_action_mask,
+                self.current_player,
+                self._ended,
+            )
         )
 
     def _played_cards(self, b: int) -> npt.NDArray[np.int64]:
@@ -628,10 +620,30 @@ class DroggnBatch(TarockBatch):
             self.current_player,
         )
 
-    def _step_call(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> tuple[Callable[..., int], tuple[Any, ...]]:
-        deal = (self._state, self._hands, self._played, codes, live, self._code_card, self._card_code, self._eff, self._strength)
-        encoding = (self._base, self._off, self._flag, self.num_players, self._n_cards, self._hand_scale)
-        return D.step, (*deal, *encoding, self.observation, self.legal_action_mask, self.current_player, self._ended)
+    def _kernel_step(self, codes: npt.NDArray[np.int64], live: npt.NDArray[np.bool_]) -> int:
+        return int(
+            D.step(
+                self._state,
+                self._hands,
+                self._played,
+                codes,
+                live,
+                self._code_card,
+                self._card_code,
+                self._eff,
+                self._strength,
+                self._base,
+                self._off,
+                self._flag,
+                self.num_players,
+                self._n_cards,
+                self._hand_scale,
+                self.observation,
+                self.legal_action_mask,
+                self.current_player,
+                self._ended,
+            )
+        )
 
     def _played_cards(self, b: int) -> npt.NDArray[np.int64]:
         played = int(self._state[b, D.N_PLAYED])
