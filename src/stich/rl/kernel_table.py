@@ -1,4 +1,4 @@
-"""A :class:`~stich.rl.table.Table` whose deal runs in the compiled Doppelkopf kernel: the per-step env's fast path.
+"""A :class:`~stich.rl.table.Table` whose deal runs in a compiled kernel (DDV, the Tarock card play): the per-step env's fast path.
 
 Issue 41 asks the single (per-step) env for at least half of OpenSpiel skat's
 per-step rate with its observation tensor.  The engine path cannot get there:
@@ -8,6 +8,10 @@ For the DDV preset the batched env's kernel (:mod:`stich.rl.batched.doppelkopf`)
 already steps a deal and writes the seat's tensor and mask in compiled code,
 exactly the engine encoding's (its differential tests and
 ``bench/check_batches.py``); :class:`KernelTable` runs one deal there.
+:class:`TarockKernelTable` does the same for Tapp Tarock, Dobbm, Droggn and
+Dappen in a ``TarockBatch`` of one with the learner bidding: the phases
+before the first card in the engine (with the engine's tensors and masks),
+the card play, most of a deal's steps, in the kernel (decision 0069).
 
 Everything else about the table is :class:`~stich.rl.table.Table`'s, so the
 envs built on it cannot tell the difference:
@@ -22,8 +26,9 @@ envs built on it cannot tell the difference:
   taken since the last call, so a caller that reads it every step (the
   self-play bots) pays one engine step per step.
 
-:func:`table_for` picks it for a DDV configuration when numba is available
-(``backend="auto"``); ``backend="engine"`` keeps the reference path.
+:func:`table_for` picks them for DDV and every Tarock-family configuration
+when numba is available (``backend="auto"``); ``backend="engine"`` keeps the
+reference path.
 """
 
 from __future__ import annotations
