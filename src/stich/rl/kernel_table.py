@@ -216,7 +216,7 @@ def table_for(config: TableConfig, backend: Backend = "auto", *, bots: bool = Fa
 
     ``bots``: the caller's bots read the engine state at every step (the Gymnasium env).  ``auto`` then takes the
     kernel only for DDV Doppelkopf, where it still gains (1.4-1.5x); a Tarock-family kernel table would be slower
-    than the engine there (0.64-0.96x): its batch writes a tensor and mask at every step of the bidding, which
+    than the engine there (0.56-0.96x): its batch writes a tensor and mask at every step of the bidding, which
     no bot reads, on top of the engine state the bots read (decision 0069).
 
     ``backend="kernel"`` on a configuration no kernel plays raises :class:`~stich.rl.batched.NotSupportedError`
