@@ -148,3 +148,21 @@ def test_the_gymnasium_env_on_the_kernel_is_the_engine_env(env_id: str, opponent
         seed = 40 if deal == 0 else None
         assert _gym_deal(kernel, seed, random.Random(deal)) == _gym_deal(engine, seed, random.Random(deal))
         assert kernel.table.current().history == engine.table.current().history
+
+
+def test_the_batch_calls_behind_the_table_refuse_what_they_do_not_serve() -> None:
+    from stich.rl.batched.tarock import TarockBatch
+
+    with pytest.raises(ValueError, match="learner"):
+        TarockBatch(1, "stich/dobbm-pagat-v1", bidding="random").deal_given(0, 5, 0)
+    two = TarockBatch(2, "stich/dobbm-pagat-v1", bidding="learner")
+    two.reset(seed=1)
+    with pytest.raises(RuntimeError, match="batch of one"):
+        two.step_single(int(np.flatnonzero(two.legal_action_mask[0])[0]))
+    table = TarockKernelTable(TableConfig("stich/dobbm-pagat-v1"))
+    table.deal(seed=1)
+    with pytest.raises(ValueError, match="not finished"):
+        table.batch.finished_state(0)
+    while not table.finished():
+        table.act(int(np.flatnonzero(table.observe(table.to_move())["action_mask"])[0]))
+    assert table.batch.finished_state(0).result().scores == tuple(table.final_scores() or ())
