@@ -30,6 +30,13 @@ one (``skipped`` counts them).  Deal seeds and dealers come from a
 :class:`stich.rl.table.Table` (an int ``s``: deal ``i`` gets
 ``spawn_seed(s, i)``; dealer random by default, decision 0046).
 
+A batch of one with the learner bidding is the single env's fast path
+(:class:`stich.rl.kernel_table.TarockKernelTable`, decision 0069): it deals
+by engine seed (:meth:`TarockBatch.deal_given`), steps its one deal without
+the work for many (:meth:`TarockBatch.step_single`), and a deal that ended in
+card play gives every seat's final tensor from the kernel with the end's
+public slices from seat 0's (:data:`END_SLICES`).
+
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
 play (they have kernel adapters), and Dappen with its own card-play rules
 compiled: the lone player's laid-out Ulti cards (dossier §5.1), the Gstieß
