@@ -10,11 +10,14 @@ CPU time:
 * ``aec``: the PettingZoo env: ``env.last()`` (observation tensor and mask of
   the agent to act) and ``env.step(action)``, the action drawn from the mask;
   the finished agents' ``step(None)`` calls at the end are not counted.  Its
-  default backend (DDV Doppelkopf in the compiled kernel, decision 0065);
-* ``aec engine`` (Doppelkopf only, where the two differ): the same env with
-  ``backend="engine"``, the reference path every other game takes;
-* ``gym`` and ``gym engine`` (Doppelkopf only): the Gymnasium env, seat 0
-  against three ``random`` bots, on its default backend and on the engine;
+  default backend (DDV Doppelkopf in the compiled kernel, decision 0065; the
+  Tarock family's card play in its kernel, decision 0069);
+* ``aec engine`` (where a kernel plays the game: DDV Doppelkopf and the
+  Tarock family, decision 0069): the same env with ``backend="engine"``, the
+  reference path;
+* ``gym`` and ``gym engine`` (the same games): the Gymnasium env, seat 0
+  against ``random`` bots, on its default backend and on the engine (the
+  default for the Tarock family, whose ``gym kernel`` row is the kernel);
   per ``env.step`` (the learner's action, drawn from the mask, then the bots'
   actions up to its next turn), so a deal counts about a quarter of its
   actions.
@@ -61,7 +64,7 @@ from bench_common import aec_deals, machine_info, no_gc, spiel_deals
 from bench_common import spiel_observation as observation_offered
 
 from stich.core.registry import make_game
-from stich.rl.kernel_table import Backend, kernel_plays
+from stich.rl.kernel_table import TAROCK_GAMES, Backend, kernel_plays
 from stich.rl.pettingzoo_env import raw_env as aec_env
 
 GAMES = ("doppelkopf", "tapp_tarock", "dobbm", "droggn", "dappen")
@@ -158,6 +161,8 @@ def one_round(deals: int, spiel: bool) -> dict[str, dict[str, Any]]:
             gym_run(name, 1)
             rows[f"{name} gym"] = _timed(lambda name=name: gym_run(name, deals))
             rows[f"{name} gym engine"] = _timed(lambda name=name: gym_run(name, deals, "engine"))
+            if name in TAROCK_GAMES:  # its default is the engine (bots read the engine state): the kernel measured too
+                rows[f"{name} gym kernel"] = _timed(lambda name=name: gym_run(name, deals, "kernel"))
     if spiel:
         for name in SPIEL_GAMES:
             rows[f"open_spiel {name}"] = {**_timed(lambda name=name: spiel_run(name, deals)), "observation": spiel_observation(name)}
@@ -197,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         if f"{name} gym" in rows:
             gain = rows[f"{name} gym"]["steps_per_s"] / rows[f"{name} gym engine"]["steps_per_s"]
             print(f"{name:<14}gym on its default backend / gym engine = {gain:.2f}x")
+        if f"{name} gym kernel" in rows:
+            gain = rows[f"{name} gym kernel"]["steps_per_s"] / rows[f"{name} gym engine"]["steps_per_s"]
+            print(f"{name:<14}gym kernel / gym engine = {gain:.2f}x")
     if args.spiel:
         skat = rows["open_spiel skat"]["steps_per_s"]
         for name in GAMES:

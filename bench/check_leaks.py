@@ -5,9 +5,10 @@ For every preset of every game and every other table size
 at ``--points`` points of each (the end always among them), for every seat,
 it exchanges two cards the seat cannot know between two piles, replays both
 deals from the deal and compares the seat's observation, tensor, mask,
-information-state string and OpenSpiel's four views at every step
-(:mod:`stich.rl.leak_check`; rule-made reveals such as Schweine are excused
-by name and counted).  ``tests/rl/test_leaks.py`` is the fast version.
+information-state string and OpenSpiel's four views at every step, and for
+the Tarock family the compiled card play's tensor and mask, the path the
+single envs take (:mod:`stich.rl.leak_check`; ``--no-kernel`` leaves them
+out; rule-made reveals such as Schweine are excused by name and counted).  ``tests/rl/test_leaks.py`` is the fast version.
 
 It prints one line per configuration and exits 1 if any leak was found;
 ``--out`` writes the report as JSON.
@@ -26,6 +27,7 @@ from pathlib import Path
 from bench_common import machine_info
 
 from stich.rl.ids import game_for
+from stich.rl.kernel_table import kernel_plays
 from stich.rl.leak_check import LeakReport, check_game, leak_configs
 from stich.rl.openspiel_game import load
 
@@ -37,6 +39,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and swaps (default 1)")
     parser.add_argument("--only", default="", help="check only configurations whose id contains one of these comma-separated texts")
     parser.add_argument("--out", type=Path, help="write the report as JSON")
+    parser.add_argument("--no-kernel", action="store_true", help="leave out the compiled card play's views (Tarock family)")
     args = parser.parse_args()
     rows = []
     total = LeakReport()
@@ -44,7 +47,9 @@ def main() -> int:
         if not any(text in config for text in args.only.split(",")):
             continue
         start = time.process_time()
-        report = check_game(game_for(config), args.deals, points=args.points, seed=args.seed, label=config, spiel_game=load(config))
+        kernel = not args.no_kernel and "doppelkopf" not in config and kernel_plays(config)
+        game, spiel = game_for(config), load(config)
+        report = check_game(game, args.deals, points=args.points, seed=args.seed, label=config, spiel_game=spiel, kernel=kernel)
         cpu = time.process_time() - start
         total.merge(report)
         rows.append(

@@ -7,28 +7,17 @@ import random
 import numpy as np
 import pytest
 
-from stich.errors import IllegalActionError
+from stich.rl.batched import NotSupportedError
 from stich.rl.gymnasium_env import StichGymEnv
 from stich.rl.kernel_table import KernelTable, kernel_plays, table_for
 from stich.rl.pettingzoo_env import raw_env
 from stich.rl.table import Table, TableConfig
 
+from .helpers import same_aec_view, same_illegal_error
+
 pytest.importorskip("stich.rl.batched.doppelkopf")  # numba
 
 DDV = "stich/doppelkopf-ddv-v1"
-
-
-def _same_view(kernel: object, engine: object, agents: list[str]) -> None:
-    """Every agent's observation and mask, the agent to act, rewards and terminations agree."""
-    k, e = kernel, engine
-    assert k.agent_selection == e.agent_selection  # type: ignore[attr-defined]
-    assert k.rewards == e.rewards and k.terminations == e.terminations  # type: ignore[attr-defined]
-    assert k._cumulative_rewards == e._cumulative_rewards  # type: ignore[attr-defined]
-    for agent in agents:
-        a, b = k.observe(agent), e.observe(agent)  # type: ignore[attr-defined]
-        assert a["observation"].dtype == b["observation"].dtype and a["action_mask"].dtype == b["action_mask"].dtype
-        assert np.array_equal(a["observation"], b["observation"]), agent
-        assert np.array_equal(a["action_mask"], b["action_mask"]), agent
 
 
 @pytest.mark.parametrize("dealer", ["random", "rotate", 2])
@@ -42,13 +31,13 @@ def test_the_kernel_env_is_the_engine_env_at_every_step_of_every_seat(dealer: st
         kernel.reset(seed=seed)
         engine.reset(seed=seed)
         agents = list(engine.possible_agents)
-        _same_view(kernel, engine, agents)
+        same_aec_view(kernel, engine, agents)
         while engine.agents:
             _obs, _reward, terminated, _trunc, _info = engine.last()
             action = None if terminated else rng.choice(list(np.flatnonzero(engine.observe(engine.agent_selection)["action_mask"])))
             kernel.step(None if action is None else int(action))
             engine.step(None if action is None else int(action))
-            _same_view(kernel, engine, agents)
+            same_aec_view(kernel, engine, agents)
         assert kernel.table.current().history == engine.table.current().history
         assert kernel.table.current().result().scores == engine.table.current().result().scores
 
@@ -72,19 +61,13 @@ def test_illegal_actions_raise_the_engines_error_or_end_the_deal_with_the_penalt
     kernel, engine = raw_env(DDV), raw_env(DDV, backend="engine")
     kernel.reset(seed=1)
     engine.reset(seed=1)
-    illegal = int(np.flatnonzero(engine.observe(engine.agent_selection)["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError) as expected:
-        engine.step(illegal)
-    with pytest.raises(IllegalActionError) as got:
-        kernel.step(illegal)
-    assert str(got.value) == str(expected.value) and got.value.rule == expected.value.rule  # type: ignore[attr-defined]
-    _same_view(kernel, engine, list(engine.possible_agents))
+    illegal = same_illegal_error(kernel, engine)
     kernel = raw_env(DDV, illegal="penalty", illegal_penalty=-5.0)
     engine = raw_env(DDV, illegal="penalty", illegal_penalty=-5.0, backend="engine")
     for e in (kernel, engine):
         e.reset(seed=1)
         e.step(illegal)
-    _same_view(kernel, engine, list(engine.possible_agents))
+    same_aec_view(kernel, engine, list(engine.possible_agents))
     assert kernel.infos == engine.infos
 
 
@@ -101,9 +84,10 @@ def test_an_action_text_is_taken_as_the_engine_takes_it() -> None:
 
 def test_the_backend_is_the_kernel_only_where_it_plays_the_configuration() -> None:
     assert kernel_plays(DDV) and not kernel_plays("stich/doppelkopf-freedoko_standard-v1")
-    assert not kernel_plays("stich/tapp_tarock-standard-v1")
-    assert isinstance(table_for(TableConfig("stich/tapp_tarock-standard-v1")), Table)
+    assert isinstance(table_for(TableConfig("stich/doppelkopf-freedoko_standard-v1")), Table)
     assert isinstance(table_for(TableConfig(DDV), "engine"), Table)
+    with pytest.raises(NotSupportedError, match="DDV preset only"):
+        table_for(TableConfig("stich/doppelkopf-freedoko_standard-v1"), "kernel")
     with pytest.raises(ValueError, match="backend must be"):
         table_for(TableConfig(DDV), "gpu")  # type: ignore[arg-type]
 
@@ -142,7 +126,7 @@ def test_the_gymnasium_env_on_the_kernel_is_the_engine_env(opponents: str, seat:
 
 def test_the_gymnasium_env_takes_the_backend_option_as_the_pettingzoo_env_does() -> None:
     assert isinstance(StichGymEnv(DDV, backend="kernel").table, KernelTable)
-    assert isinstance(StichGymEnv("stich/dobbm-pagat-v1").table, Table)  # auto: the engine where the kernel does not play
+    assert isinstance(StichGymEnv("stich/doppelkopf-house_classic-v1").table, Table)  # auto: the engine where no kernel plays
     with pytest.raises(ValueError, match="backend must be"):
         StichGymEnv(DDV, backend="gpu")  # type: ignore[arg-type]
     env = StichGymEnv(DDV, illegal="penalty", illegal_penalty=-3.0)

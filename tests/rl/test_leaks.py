@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from stich.cards import parse_cards
-from stich.core.game import Observation
+from stich.core.game import Observation, State
 from stich.core.registry import make_game
 from stich.games.dappen.pack import FULL_MASK
 from stich.games.dappen.state import DappenState
 from stich.rl.encoding import Encoding
 from stich.rl.ids import game_for
-from stich.rl.leak_check import check_game, check_swap
+from stich.rl.kernel_table import kernel_plays
+from stich.rl.leak_check import KernelViews, check_game, check_swap
 from stich.rl.openspiel_game import load
 
 from .helpers import CONFIGS
@@ -29,9 +31,26 @@ from .helpers import CONFIGS
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_no_view_shows_a_card_the_seat_has_not_seen(config: str) -> None:
-    report = check_game(game_for(config), 6, points=3, label=config, spiel_game=load(config))
+    kernel = "doppelkopf" not in config and kernel_plays(config)  # the Tarock family's card play in the kernel too
+    report = check_game(game_for(config), 6, points=3, label=config, spiel_game=load(config), kernel=kernel)
     assert report.leaks == []
     assert report.worlds >= 15 and report.compared >= 150, f"too little compared: {report}"
+
+
+def test_a_planted_kernel_leak_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel views are compared: a kernel tensor that shows the seat to act's right-hand neighbour's hand is caught.
+    pytest.importorskip("stich.rl.batched.tarock")  # numba
+    real = KernelViews.views
+
+    def leaky(self: KernelViews, state: State, seat: int) -> dict[str, Any]:
+        views = real(self, state, seat)
+        if views:
+            views["kernel tensor"] += state.hand_mask((seat + 1) % state.game.num_seats).to_bytes(16, "little")
+        return views
+
+    monkeypatch.setattr(KernelViews, "views", leaky)
+    report = check_game(make_game("tapp_tarock"), 2, points=2, label="planted", kernel=True)
+    assert report.leaks and all("kernel tensor" in leak for leak in report.leaks)
 
 
 def test_the_dappen_ulti_question_does_not_leak_issue_41() -> None:

@@ -17,9 +17,12 @@ observation, like at any table.
 numba is there (:class:`stich.rl.kernel_table.KernelTable`: the learner's
 tensor and mask come from the kernel; the bots still read their seat's
 engine observation, replayed one action at a time), every other
-configuration in the engine; ``"engine"`` always uses the engine,
-``"kernel"`` insists on the kernel.  Both give the same deals, observations
-and rewards for the same seeds.
+configuration in the engine (the Tarock family too: with bots reading the
+engine state at every step its kernel table would be slower, decision
+0069); ``"engine"`` always uses the engine, ``"kernel"`` insists on the
+kernel (:class:`~stich.rl.kernel_table.TarockKernelTable` for the Tarock
+family).  Both give the same deals, observations and rewards for the same
+seeds.
 
 :func:`make_vector` gives a ``SyncVectorEnv`` with
 ``AutoresetMode.NEXT_STEP``: the step after a deal ends returns the first
@@ -85,7 +88,7 @@ class StichGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.table = table_for(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer), backend)
+        self.table = table_for(TableConfig(env_id, reward_scale, illegal, illegal_penalty, dealer), backend, bots=True)
         seats = self.table.seats
         if not 0 <= seat < seats:
             raise ValueError(f"seat must be 0..{seats - 1}, not {seat}")

@@ -15,7 +15,13 @@ must be equal:
   (:mod:`stich.rl.encoding`), which every adapter serves;
 * ``openspiel`` — with ``openspiel=True``, OpenSpiel's
   ``information_state_string/tensor`` and ``observation_string/tensor`` of
-  the seat, read through pyspiel at the last step.
+  the seat, read through pyspiel at the last step;
+* ``kernel tensor``, ``kernel mask`` — with ``kernel=True`` (Tarock family,
+  numba), the compiled card play's tensor and mask of the seat: each deal
+  is loaded into a ``TarockBatch`` of one at its first card and stepped
+  there (:class:`KernelViews`), the path the single envs take by default
+  (:class:`~stich.rl.kernel_table.TarockKernelTable`); before the first card
+  that path writes the engine encoding's own tensor and mask.
 
 When an action of the history is illegal in the swapped deal, the actor's
 hand decided it: for another seat the two deals part there legitimately (the
@@ -231,6 +237,46 @@ def _openspiel_views(spiel_game: Any, state: State, seat: int) -> dict[str, Any]
     }
 
 
+class KernelViews:
+    """A replay's card play followed in a ``TarockBatch`` of one: the kernel's tensor and mask of a seat at each step."""
+
+    def __init__(self, game: Game) -> None:
+        from stich.rl.batched.tarock import LEARNER, TarockBatch  # needs numba
+
+        self.batch = TarockBatch(1, game.canonical, bidding=LEARNER)
+        self.live = False
+
+    def views(self, state: State, seat: int) -> dict[str, Any]:
+        """The kernel's views of ``seat`` (none before the first card: the batch then writes the encoding's own)."""
+        batch = self.batch
+        if not self.live and not state.is_terminal() and state.phase_name == "play":  # type: ignore[attr-defined]
+            batch.load(0, state)
+            self.live = True
+        if not self.live:
+            return {}
+        acting = not batch.terminated[0] and batch.current_player[0] == seat
+        mask = batch.legal_action_mask[0] if acting else np.zeros(batch.num_actions, dtype=np.int8)
+        return {"kernel tensor": batch.observe(np.array([seat]))[0].tobytes(), "kernel mask": mask.tobytes()}
+
+    def apply(self, code: int) -> None:
+        """Play ``code`` (legal in the engine's replay) in the kernel, once the card play is there."""
+        if self.live:
+            self.batch.step_single(code)
+
+
+_KERNELS: dict[str, tuple[KernelViews, KernelViews]] = {}
+
+
+def _kernel_views(game: Game) -> tuple[KernelViews, KernelViews]:
+    """Two kernel views of ``game`` for a swap's two deals, made once per configuration (a batch's set-up costs ms)."""
+    pair = _KERNELS.get(game.canonical)
+    if pair is None:
+        pair = _KERNELS[game.canonical] = (KernelViews(game), KernelViews(game))
+    for views in pair:
+        views.live = False
+    return pair
+
+
 def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     for key, value in a.items():
         if b[key] != value:
@@ -272,8 +318,12 @@ def check_swap(
     label: str = "",
     spiel_game: Any = None,
     pair: tuple[str, str] | None = None,
+    kernel: bool = False,
 ) -> LeakReport:
-    """Swap two cards ``seat`` has not seen by ``state``, replay both deals and compare the seat's views at every step."""
+    """Swap two cards ``seat`` has not seen by ``state``, replay both deals and compare the seat's views at every step.
+
+    ``kernel``: the compiled card play's views too (:class:`KernelViews`; a Tarock-family game, numba).
+    """
     report = LeakReport()
     piles = swapped_piles(game, state, seat, rng, pair)
     if piles is None:
@@ -283,8 +333,12 @@ def check_swap(
     other = game.new_state(hands=piles, dealer=state.dealer, context=state.context)
     report.worlds = 1
     history = state.history
+    kernels = _kernel_views(game) if kernel else None
     for step in range(len(history) + 1):
         mine, theirs = _views(enc, real, seat), _views(enc, other, seat)
+        if kernels is not None:
+            mine |= kernels[0].views(real, seat)
+            theirs |= kernels[1].views(other, seat)
         if step == len(history) and spiel_game is not None:
             mine |= _openspiel_views(spiel_game, real, seat)
             theirs |= _openspiel_views(spiel_game, other, seat)
@@ -310,6 +364,9 @@ def check_swap(
                     f"{label} seat {seat} step {step}: its own action {game.actions[code].text!r} is illegal after the swap"
                 )
             return report  # another player's hand decided: the deals part here
+        if kernels is not None:
+            kernels[0].apply(code)
+            kernels[1].apply(code)
     return report
 
 
@@ -331,8 +388,11 @@ def check_game(
     seed: int = 0,
     label: str = "",
     spiel_game: Any = None,
+    kernel: bool = False,
 ) -> LeakReport:
     """The leak check on ``deals`` random deals: at ``points`` random points of each (the last always), every seat, one swap.
+
+    ``kernel``: compare the compiled card play's views too (:func:`check_swap`).
 
     With ``spiel_game`` (a loaded OpenSpiel game of the same configuration)
     its engine game is played, so that OpenSpiel's views can be compared too
@@ -350,5 +410,5 @@ def check_game(
         chosen = [states[-1], *rng.sample(states[:-1], min(points - 1, len(states) - 1))]
         for state in chosen:
             for seat in range(game.num_seats):
-                report.merge(check_swap(game, enc, state, seat, rng, label=label, spiel_game=spiel_game))
+                report.merge(check_swap(game, enc, state, seat, rng, label=label, spiel_game=spiel_game, kernel=kernel))
     return report

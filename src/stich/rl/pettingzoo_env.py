@@ -22,9 +22,11 @@ is an agent that is never selected and is paid 0).  Each observation is
 ``backend`` picks where the deal runs: ``"auto"`` (the default) steps the
 DDV preset in the compiled kernel of the batched env when numba is there
 (:class:`stich.rl.kernel_table.KernelTable`: the same deals, tensors, masks,
-rewards and errors, several times faster), every other configuration in the
-engine; ``"engine"`` always uses the engine, ``"kernel"`` insists on the
-kernel.
+rewards and errors, several times faster), and the Tarock family's card play
+in its batch's kernel (:class:`~stich.rl.kernel_table.TarockKernelTable`, the
+bidding and talon in the engine: about twice the engine path), the other
+Doppelkopf option sets in the engine; ``"engine"`` always uses the engine,
+``"kernel"`` insists on the kernel.
 
 There is no parallel-API variant: in a trick-taking game exactly one seat acts
 at a time, so a ``ParallelEnv`` would be this env with every other seat's

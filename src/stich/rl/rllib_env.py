@@ -21,8 +21,9 @@ A dealer who sits out never acts and is paid 0, so it never appears.
 The config (RLlib's ``env_config``) takes the options of the other adapters:
 ``env_id``, ``reward_scale``, ``illegal`` (``"raise"``/``"penalty"``),
 ``illegal_penalty``, ``dealer`` (default ``"random"``, decision 0046) and
-``backend`` (default ``"auto"``: DDV Doppelkopf in the compiled kernel, as
-the PettingZoo env, decision 0065); an unknown key is refused by name.
+``backend`` (default ``"auto"``: DDV Doppelkopf and the Tarock family's card
+play in the compiled kernels, as the PettingZoo env, decisions 0065 and
+0069); an unknown key is refused by name.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class StichMultiAgentEnv(MultiAgentEnv):
                 float(options.get("illegal_penalty", -1.0)),
                 options.get("dealer", DEFAULT_DEALER),
             ),
-            options.get("backend", "auto"),  # the compiled kernel for DDV, as the PettingZoo env (stich.rl.kernel_table)
+            options.get("backend", "auto"),  # the compiled kernels (DDV, Tarock family), as the PettingZoo env (stich.rl.kernel_table)
         )
         self.possible_agents: list[AgentID] = [agent_name(s) for s in range(self.table.seats)]
         self.agents = list(self.possible_agents)

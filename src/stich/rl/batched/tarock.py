@@ -30,6 +30,13 @@ one (``skipped`` counts them).  Deal seeds and dealers come from a
 :class:`stich.rl.table.Table` (an int ``s``: deal ``i`` gets
 ``spawn_seed(s, i)``; dealer random by default, decision 0046).
 
+A batch of one with the learner bidding is the single env's fast path
+(:class:`stich.rl.kernel_table.TarockKernelTable`, decision 0069): it deals
+by engine seed (:meth:`TarockBatch.deal_given`), steps its one deal without
+the work for many (:meth:`TarockBatch.step_single`), and a deal that ended in
+card play gives every seat's final tensor from the kernel with the end's
+public slices from seat 0's (:data:`END_SLICES`).
+
 Compiled games: Tapp Tarock and Dobbm, whose card play is plain Tarock trick
 play (they have kernel adapters), and Dappen with its own card-play rules
 compiled: the lone player's laid-out Ulti cards (dossier §5.1), the Gstieß
@@ -67,6 +74,15 @@ from stich.rl.batched import droggn_kernel as D  # noqa: E402
 from stich.rl.batched import tarock_kernel as K  # noqa: E402
 
 GAMES = ("tapp_tarock", "dobbm", "dappen", "droggn")
+END_SLICES = {
+    "tapp_tarock": ("end_discards", "end_talon_lower", "end_talon_upper"),
+    "dobbm": ("laid_away", "laid_away_points"),
+    "droggn": ("stopped",),
+    "dappen": ("talon",),
+}
+"""Per game the slices the end of a deal changes after its last card, besides ``phase`` and ``to_move``: reveals read
+from the public facts, the same in every seat's tensor (so a finished deal's tensors are the kernel's with these
+slices taken from seat 0's final tensor, :meth:`TarockBatch.observe`)."""
 LEARNER = "learner"
 """``bidding=LEARNER``: no bot bids; the learner steps every phase of the deal (bidding, talon, discards included)."""
 
@@ -126,12 +142,17 @@ class TarockBatch:
         self.rewards = np.zeros((n, game.num_seats), dtype=np.float32)
         self.terminated = np.ones(n, dtype=bool)
         self._ended = np.zeros(n, dtype=bool)
+        self._played_out = np.zeros(n, dtype=bool)
+        """Finished deals that ended in card play (their final tensors are the kernel's, see :meth:`observe`)."""
+        ends = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
+        self._end_slices = [ends[name] for name in ("phase", "to_move", *END_SLICES[game.name])]
         self._in_engine = np.zeros(n, dtype=bool)
         """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
         self._engine = EngineFields(
             self.encoding, reward_scale, self.observation, self.legal_action_mask, self.current_player, self.rewards, self.terminated
         )
         self._dealt = False
+        self._single = np.zeros(1, dtype=np.int64)
         self._setup_kernel()
 
     def _setup_cards(self) -> None:
@@ -231,16 +252,7 @@ class TarockBatch:
         game, stream = self.game, self._streams[b]
         rng = stream.rng
         if self.bidding is None:
-            deal_seed, dealer = stream.next_deal()
-            state = game.new_state(seed=deal_seed, dealer=dealer)
-            self.preludes[b] = []
-            self.deal_seeds[b] = deal_seed
-            self.dealers[b] = dealer
-            self._loaded[b] = None
-            self._deals[b] = state
-            self.rewards[b] = 0.0
-            self._dealt = True
-            self._engine_position(b, state)
+            self.deal_given(b, *stream.next_deal())
             return
         while True:
             deal_seed, dealer = stream.next_deal()
@@ -260,6 +272,24 @@ class TarockBatch:
         self.dealers[b] = dealer
         self._loaded[b] = None
         self._start(b, state)
+
+    def deal_given(self, b: int, deal_seed: int, dealer: int) -> None:
+        """Deal ``b`` anew with this engine seed and dealer, the learner bidding: it waits at its first decision.
+
+        For a caller that keeps its own deal stream (:class:`stich.rl.kernel_table.TarockKernelTable`, the single
+        env); the batch's stream is not drawn from.
+        """
+        if self.bidding is not None:
+            raise ValueError("deal_given needs a batch with the learner bidding (bidding='learner')")
+        state = self.game.new_state(seed=deal_seed, dealer=dealer)
+        self.preludes[b] = []
+        self.deal_seeds[b] = deal_seed
+        self.dealers[b] = dealer
+        self._loaded[b] = None
+        self._deals[b] = state
+        self.rewards[b] = 0.0
+        self._dealt = True
+        self._engine_position(b, state)
 
     def load(self, b: int, state: State) -> None:
         """Give deal ``b`` a position of one's own: ``state`` (of this batch's game) at the first card of its card play.
@@ -287,11 +317,13 @@ class TarockBatch:
             self._start(b, state)
             return
         self._in_engine[b] = not state.is_terminal()
+        self._played_out[b] = False
         self._engine.write(b, state)
 
     def _start(self, b: int, state: State) -> None:
         """Make ``state`` (at its first card) deal ``b``: the hand-over tensors, then the kernel's row."""
         self._in_engine[b] = False
+        self._played_out[b] = False
         self._deals[b] = state
         for s in range(self.num_players):
             self._base[b, s] = self.encoding.tensor(state.observation(s))
@@ -386,6 +418,32 @@ class TarockBatch:
         for b in in_engine:
             self._engine_step(int(b), int(codes[b]))
 
+    def step_single(self, code: int) -> None:
+        """Deal 0 of a batch of one plays ``code``, which the caller has found in its mask: the single env's step.
+
+        :meth:`step` without its work for many deals (the array of actions, the masks of the rows in the engine and
+        in card play, the check of every row), which is most of a card's cost when there is one deal
+        (:class:`stich.rl.kernel_table.TarockKernelTable`).
+        """
+        if self.num_envs != 1 or self.terminated[0]:
+            raise RuntimeError("step_single steps the one live deal of a batch of one")
+        if self._in_engine[0]:
+            self._engine_step(0, code)
+            return
+        self._single[0] = code
+        self._ended[0] = False
+        if self._kernel_step(self._single, ~self.terminated) >= 0:
+            raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
+        if self._ended[0]:
+            self._finish(0)
+
+    def finished_state(self, b: int) -> State:
+        """Deal ``b``'s engine state once it is over (the batch's own: read it, do not change it); it scored the deal."""
+        state = self._deals[b]
+        if not self.terminated[b] or state is None or not state.is_terminal():
+            raise ValueError(f"deal {b} is not finished")
+        return state
+
     def _engine_step(self, b: int, code: int) -> None:
         """Apply ``code`` (checked legal) to deal ``b``'s engine state before its card play."""
         state = self._deals[b]
@@ -434,23 +492,42 @@ class TarockBatch:
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
         self._engine.end(b, state)
+        self._played_out[b] = True
 
     # ------------------------------------------------------------- reading
     def observe(self, seats: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not)."""
+        """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not).
+
+        Before the first card the engine encoding's; in card play the kernel's; once a deal has ended in card play,
+        seat 0's final tensor (the engine's, written at the end) for seat 0 and the kernel's after the last card for
+        every other seat, with the slices the end changes (:data:`END_SLICES`, the phase and the player to move: the
+        same for every seat) taken from seat 0's.  A deal that ended before card play: the engine encoding's.
+        """
         who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
         out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
         for b in range(self.num_envs):
             seat = int(who[b])
             if not 0 <= seat < self.num_players:
                 raise ValueError(f"seats must lie in 0..{self.num_players - 1}")
-            if self.terminated[b] or self._in_engine[b]:
+            if self._played_out[b] and self.terminated[b]:
+                self._final(b, seat, out[b])
+            elif self.terminated[b] or self._in_engine[b]:
                 state = self._deals[b]
                 assert state is not None
                 out[b] = self.encoding.tensor(state.observation(seat))
             else:
                 self._encode(b, seat, out[b])
         return out
+
+    def _final(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """``seat``'s final tensor of deal ``b``, which ended in card play (see :meth:`observe`)."""
+        final = self.observation[b]  # seat 0's, from the engine (EngineFields.end)
+        if seat == 0:
+            out[:] = final
+            return
+        self._encode(b, seat, out)
+        for start, stop in self._end_slices:
+            out[start:stop] = final[start:stop]
 
     def handed_over(self, b: int) -> State:
         """A fresh reference state of deal ``b`` at its hand-over (the deal seed, dealer and prelude replayed; a copy of a loaded one).
