@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any, cast
 
 from stich.web.cluster.keys import alive as keys_alive
 from stich.web.cluster.shared_limits import RedisLoginLimiter, SharedBudgets
@@ -233,5 +234,39 @@ def test_a_worker_with_all_of_a_clients_sockets_takes_a_larger_chunk_and_only_on
             await first.delete(bucket, sockets, keys_alive("w71a"), keys_alive("w71b"))
             await first.aclose()
             await second.aclose()
+
+    run_async(body())
+
+
+def test_a_worker_forgets_the_tokens_it_held_when_a_clients_socket_opens_there_anew(redis_url: str) -> None:
+    """Decision 0071's bound: tokens taken while a client had sockets here are not spent by a socket opened after all of them closed."""
+
+    async def body() -> None:
+        from redis.asyncio import Redis
+
+        from stich.web.cluster.manager import ClusterTableManager
+
+        redis = Redis.from_url(redis_url, decode_responses=True)
+        manager = ClusterTableManager(Settings(max_messages_per_minute=240), cast(Any, None), redis, worker="w71c")
+        erik = Identity(72, None, "Erik")
+        bucket = "stich:budget:session:72"
+        try:
+            await redis.set(keys_alive("w71c"), "1")
+            ticket = await manager.open_socket(erik, "7.2.7.2", "t71")
+            assert not isinstance(ticket, str)
+            assert await manager.budgets.allow(erik, "7.2.7.2")  # alone: the larger chunk
+            assert float(await redis.hget(bucket, "tokens")) == 240 - 4 * SharedBudgets.CHUNK  # type: ignore[misc]
+            await manager.close_socket(ticket)
+            again = await manager.open_socket(erik, "7.2.7.2", "t71")  # all of Erik's sockets here had closed: a fresh start
+            assert not isinstance(again, str)
+            assert await manager.budgets.allow(erik, "7.2.7.2")  # asks Redis again rather than spend the 31 it held
+            assert float(await redis.hget(bucket, "tokens")) < 240 - 7 * SharedBudgets.CHUNK  # type: ignore[misc]
+            second = await manager.open_socket(erik, "7.2.7.2", "t72")  # a second socket beside an open one keeps what is held
+            assert not isinstance(second, str)
+            level = float(await redis.hget(bucket, "tokens"))  # type: ignore[misc]
+            assert await manager.budgets.allow(erik, "7.2.7.2")
+            assert float(await redis.hget(bucket, "tokens")) >= level  # type: ignore[misc]
+        finally:
+            await redis.aclose()
 
     run_async(body())
