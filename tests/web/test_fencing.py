@@ -179,25 +179,3 @@ async def _stalled_owner(db_url: str, redis_url: str) -> None:
         await a.stop()
         await b.stop()
         db.dispose()
-
-
-def test_a_takeover_waits_for_a_fenced_write_in_flight_and_the_write_then_finds_the_new_epoch(db_url: str) -> None:
-    """Decision 0071: the fencing's advisory locks (shared for a write, exclusive for a takeover) order the two as ``FOR SHARE`` did."""
-    if not db_url.startswith("postgresql"):
-        pytest.skip("SQLite serialises whole transactions; the locks are PostgreSQL's")
-    from sqlalchemy.exc import OperationalError
-
-    from stich.web.storage.db import _check_fences
-
-    db = Database(db_url)
-    db.migrate()
-    row, _creator = _table(db)
-    with db.sessions() as owner:  # the owner's group commit, stopped between its fencing check and its commit
-        _check_fences(owner, [(row.id, 0)])
-        with pytest.raises(OperationalError, match="lock"):
-            db.take_over(row.id, lock_timeout_ms=100)  # waits for that write, and gives up after its lock timeout
-        owner.commit()
-    assert db.take_over(row.id) == 1  # the write committed: now the takeover goes through
-    with db.sessions() as late, pytest.raises(StaleOwner):
-        _check_fences(late, [(row.id, 0)])
-    db.dispose()

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, cast
 
-from stich.web.cluster.keys import alive as keys_alive
 from stich.web.cluster.shared_limits import RedisLoginLimiter, SharedBudgets
 from stich.web.guards.login_limit import Attempt
 from stich.web.identity import Identity
@@ -184,89 +182,5 @@ def test_messages_arriving_together_ask_redis_once_and_a_large_budget_gives_a_la
             assert 1200 - 80 <= address <= 1200 - 40  # one or two chunks of 40 taken, never one per message
         finally:
             await client.aclose()
-
-    run_async(body())
-
-
-def test_a_worker_with_all_of_a_clients_sockets_takes_a_larger_chunk_and_only_one_worker_at_a_time_holds_one(redis_url: str) -> None:
-    """Decision 0071: 32 of a client's 240 at once on the worker that has all of its sockets, 8 as soon as another live worker has one."""
-
-    async def body() -> None:
-        from redis.asyncio import Redis
-
-        first, second = Redis.from_url(redis_url, decode_responses=True), Redis.from_url(redis_url, decode_responses=True)
-        settings = Settings(max_messages_per_minute=240, max_messages_per_minute_per_address=10**6)
-        one, two = SharedBudgets(first, settings, worker="w71a"), SharedBudgets(second, settings, worker="w71b")
-        dora = Identity(71, None, "Dora")
-        bucket, sockets = "stich:budget:session:71", "stich:sockets:session:71"
-        wide, narrow = SharedBudgets.ALONE_FACTOR * SharedBudgets.CHUNK, SharedBudgets.CHUNK
-
-        async def tokens() -> float:
-            return float(await first.hget(bucket, "tokens"))  # type: ignore[misc]
-
-        async def spend(budgets: SharedBudgets, count: int) -> None:
-            assert all([await budgets.allow(dora, "7.1.7.1") for _ in range(count)])
-
-        try:
-            await first.delete(bucket, sockets, "stich:budget:address:7.1.7.1", keys_alive("w71a"), keys_alive("w71b"))
-            await first.set(keys_alive("w71a"), "1")
-            await first.hset(sockets, "w71a", 1)  # type: ignore[misc]  # Dora's one socket is on the first worker
-            await spend(one, 1)
-            assert await tokens() == 240 - wide
-            await spend(one, wide - 1)
-            assert await tokens() >= 240 - wide - 0.5  # spent without asking Redis (a refill may add a fraction)
-            await first.hset(sockets, "w71b", 1)  # type: ignore[misc]  # a second socket, on the second worker (not heartbeating yet)
-            await spend(one, 1)
-            assert 240 - 2 * wide - 1 <= await tokens() <= 240 - 2 * wide + 1  # a dead worker's count does not count
-            await first.set(keys_alive("w71b"), "1")
-            level = await tokens()
-            await spend(two, 1)  # the second worker is not alone...
-            assert level - narrow - 1 <= await tokens() <= level - narrow + 1
-            one.forget("session:71")  # ...and the first, when a socket opens there anew, drops what it held (its next message asks)
-            level = await tokens()
-            await spend(one, 1)
-            assert level - narrow - 1 <= await tokens() <= level - narrow + 1  # and it is no longer alone either
-            solo = SharedBudgets(first, settings)  # a worker without an id (an older one) never takes more than a chunk
-            await first.delete(bucket)
-            await spend(solo, 1)
-            assert await tokens() == 240 - narrow
-        finally:
-            await first.delete(bucket, sockets, keys_alive("w71a"), keys_alive("w71b"))
-            await first.aclose()
-            await second.aclose()
-
-    run_async(body())
-
-
-def test_a_worker_forgets_the_tokens_it_held_when_a_clients_socket_opens_there_anew(redis_url: str) -> None:
-    """Decision 0071's bound: tokens taken while a client had sockets here are not spent by a socket opened after all of them closed."""
-
-    async def body() -> None:
-        from redis.asyncio import Redis
-
-        from stich.web.cluster.manager import ClusterTableManager
-
-        redis = Redis.from_url(redis_url, decode_responses=True)
-        manager = ClusterTableManager(Settings(max_messages_per_minute=240), cast(Any, None), redis, worker="w71c")
-        erik = Identity(72, None, "Erik")
-        bucket = "stich:budget:session:72"
-        try:
-            await redis.set(keys_alive("w71c"), "1")
-            ticket = await manager.open_socket(erik, "7.2.7.2", "t71")
-            assert not isinstance(ticket, str)
-            assert await manager.budgets.allow(erik, "7.2.7.2")  # alone: the larger chunk
-            assert float(await redis.hget(bucket, "tokens")) == 240 - 4 * SharedBudgets.CHUNK  # type: ignore[misc]
-            await manager.close_socket(ticket)
-            again = await manager.open_socket(erik, "7.2.7.2", "t71")  # all of Erik's sockets here had closed: a fresh start
-            assert not isinstance(again, str)
-            assert await manager.budgets.allow(erik, "7.2.7.2")  # asks Redis again rather than spend the 31 it held
-            assert float(await redis.hget(bucket, "tokens")) < 240 - 7 * SharedBudgets.CHUNK  # type: ignore[misc]
-            second = await manager.open_socket(erik, "7.2.7.2", "t72")  # a second socket beside an open one keeps what is held
-            assert not isinstance(second, str)
-            level = float(await redis.hget(bucket, "tokens"))  # type: ignore[misc]
-            assert await manager.budgets.allow(erik, "7.2.7.2")
-            assert float(await redis.hget(bucket, "tokens")) >= level  # type: ignore[misc]
-        finally:
-            await redis.aclose()
 
     run_async(body())

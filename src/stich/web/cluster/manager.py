@@ -171,7 +171,7 @@ class ClusterTableManager(TableManager):
         self.redis = redis
         self.worker = worker or new_worker_id()
         self.leases = Leases(redis, self.worker, settings.lease_seconds)
-        self.budgets = SharedBudgets(redis, settings, worker=self.worker)
+        self.budgets = SharedBudgets(redis, settings)
         self.shared_sockets = SharedSockets(redis, self.worker)
         """The open-socket caps, counted across workers (besides this worker's own counts)."""
         self.caps = SharedTableCaps(redis, settings)
@@ -681,9 +681,6 @@ class ClusterTableManager(TableManager):
         if refused is not None:
             self.sockets.close(ticket)
             return refused
-        for count in ticket.counts()[:2]:  # the client's and the address's first socket here (decision 0071)
-            if self.sockets.open_count(count) == 1:
-                self.budgets.forget(count)
         return ticket
 
     async def close_socket(self, ticket: Ticket) -> None:

@@ -69,20 +69,11 @@ Returns ``{1, now}`` when counted, ``{0, ms to wait}`` when not.
 TAKE = """
 local now_parts = redis.call('TIME')
 local now = tonumber(now_parts[1]) + tonumber(now_parts[2]) / 1000000
-local buckets = #KEYS / 2
-local function alone(key)
-  if ARGV[1] == '' or redis.call('HEXISTS', key, ARGV[1]) == 0 then return false end
-  for _, worker in ipairs(redis.call('HKEYS', key)) do
-    if worker ~= ARGV[1] and redis.call('EXISTS', ARGV[2] .. worker) == 1 then return false end
-  end
-  return true
-end
 local levels = {}
 local taken = {}
-for index = 1, buckets do
-  local key = KEYS[index]
-  local per_minute = tonumber(ARGV[3 * index])
-  local want = tonumber(ARGV[3 * index + 1])
+for index, key in ipairs(KEYS) do
+  local per_minute = tonumber(ARGV[2 * index - 1])
+  local want = tonumber(ARGV[2 * index])
   taken[index] = 0
   if want > 0 then
     local stored = redis.call('HMGET', key, 'tokens', 'at')
@@ -91,31 +82,24 @@ for index = 1, buckets do
     tokens = math.min(per_minute, tokens + (now - at) * per_minute / 60.0)
     if tokens < 1 then return {0, 0} end
     levels[index] = tokens
-    if alone(KEYS[buckets + index]) then want = tonumber(ARGV[3 * index + 2]) end
     taken[index] = math.max(1, math.min(want, math.floor(tokens - per_minute / 2)))
   end
 end
-for index = 1, buckets do
+for index, key in ipairs(KEYS) do
   if taken[index] > 0 then
-    redis.call('HSET', KEYS[index], 'tokens', tostring(levels[index] - taken[index]), 'at', tostring(now))
-    redis.call('EXPIRE', KEYS[index], 120)
+    redis.call('HSET', key, 'tokens', tostring(levels[index] - taken[index]), 'at', tostring(now))
+    redis.call('EXPIRE', key, 120)
   end
 end
 return taken
 """
-"""KEYS: the client's and the address's bucket, then their socket counts; ARGV: this worker (or ''), the heartbeat prefix, 3 per bucket.
-
-The socket counts are :func:`~stich.web.cluster.keys.sockets`'s; the three
-numbers: the bucket's budget per minute, the tokens wanted (0: none needed)
-and the tokens wanted when this worker holds all of the bucket's sockets.
+"""KEYS: the client's and the address's bucket; ARGV: per bucket its budget per minute and the tokens wanted (0: none needed).
 
 Returns the tokens taken from each bucket (``{0, 0}``: a needed bucket was
 empty, and nothing was taken).  A bucket gives one token, or up to the
 tokens wanted from the part of it above half full: a worker keeps those
 for the next messages (:class:`SharedBudgets`), and a bucket near empty
-gives one at a time, exactly as one process counts.  The larger number
-applies when this worker has a socket in the bucket's count and no other
-worker with a live heartbeat has one (decision 0071).
+gives one at a time, exactly as one process counts.
 """
 
 
@@ -201,16 +185,10 @@ class SharedBudgets:
     message asks, the others of the same bucket wait for its answer rather
     than ask too.  Nothing is spent that Redis did not give: across all
     workers no more messages pass than the buckets hold, plus at most the
-    held tokens of each worker in any window.  A bucket at half or less
-    gives one token per message, as one process counts, so a client near
-    its limit is refused exactly where it was; tokens another worker holds
-    unused return with the refill.
-
-    A worker (``worker``: its id) that holds every open socket of a client
-    or address takes ``ALONE_FACTOR`` times as many (decision 0071: 32 of a
-    client's 240); it forgets what it holds of a bucket when the first
-    socket of it opens here again (:meth:`forget`), so at most one worker at
-    a time holds such a larger chunk that a socket can still spend.
+    held tokens of each worker in any window (2 s of a budget).  A bucket
+    at half or less gives one token per message, as one process counts, so
+    a client near its limit is refused exactly where it was; tokens another
+    worker holds unused return with the refill.
     """
 
     CHUNK = 8
@@ -218,44 +196,27 @@ class SharedBudgets:
     CHUNK_SHARE = 30
     """A bucket gives up to a thirtieth of its budget per minute at once (2 s of it: 40 of 1,200), at most ``MAX_CHUNK``."""
     MAX_CHUNK = 64
-    ALONE_FACTOR = 4
-    """A worker that holds all of a bucket's open sockets takes this many chunks at once (8 s of a budget: 32 of 240)."""
     HOLD_SECONDS = 60.0
     """How long a worker may spend the tokens it took (a person at a table sends a message every few seconds)."""
 
-    def __init__(self, redis: Redis, settings: Settings, clock: Callable[[], float] = time.monotonic, worker: str = "") -> None:
+    def __init__(self, redis: Redis, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self.redis = redis
         self.per_client = settings.max_messages_per_minute
         self.per_address = settings.max_messages_per_minute_per_address
-        self.worker = worker
-        """This worker's id in the socket counts (:mod:`.shared_sockets`); empty: never the larger chunk."""
         self._take = redis.register_script(TAKE)
         self._clock = clock
         self._held: dict[str, tuple[int, float]] = {}
         """Bucket key -> (tokens this worker took and has not spent, until when it may spend them)."""
         self._refills: dict[str, asyncio.Lock] = {}
         """Bucket key -> held while this worker asks Redis for that bucket's tokens (one round trip at a time per bucket)."""
-        self._forgets = 0
-        """How many times :meth:`forget` ran: a refill that saw it change while it waited keeps only the token it needs."""
 
     def chunk(self, budget: int) -> int:
         """Tokens to ask for at once from a bucket of ``budget`` messages per minute (:data:`CHUNK`, more for a larger budget)."""
         return max(self.CHUNK, min(self.MAX_CHUNK, budget // self.CHUNK_SHARE))
 
-    def forget(self, count_key: str) -> None:
-        """The first socket of ``count_key`` (a :meth:`~stich.web.guards.socket_limits.Ticket.counts` key) opened here: drop what is held.
-
-        Another worker may have taken a larger chunk of the bucket while this
-        one had no socket of it (decision 0071); what this worker took
-        before must not add to that.
-        """
-        self._forgets += 1
-        self._held.pop(keys.budget(count_key), None)
-
     async def allow(self, identity: Identity | None, address: str) -> bool:
         """Spend one message of the client's and the address's shared budget; whether both had one left."""
-        counts = (client_key(identity, address), f"address:{address}")
-        buckets = ((keys.budget(counts[0]), self.per_client), (keys.budget(counts[1]), self.per_address))
+        buckets = ((keys.budget(client_key(identity, address)), self.per_client), (keys.budget(f"address:{address}"), self.per_address))
         if not all(self._ready(key) for key, _budget in buckets):
             # Messages of one address arrive together: the first asks Redis, the others wait for its tokens instead of asking too
             # (before, each asked, and each answer replaced the last: half the Lua calls of a flat-out cluster run were such)
@@ -263,7 +224,7 @@ class SharedBudgets:
             async with contextlib.AsyncExitStack() as stack:
                 for lock in locks:
                     await stack.enter_async_context(lock)
-                if not await self._refill(buckets, counts):
+                if not await self._refill(buckets):
                     return False
         now = self._clock()
         for key, _budget in buckets:
@@ -279,23 +240,20 @@ class SharedBudgets:
         entry = self._held.get(key)
         return entry is not None and entry[0] > 0 and entry[1] > self._clock()
 
-    async def _refill(self, buckets: tuple[tuple[str, int], ...], counts: tuple[str, ...]) -> bool:
+    async def _refill(self, buckets: tuple[tuple[str, int], ...]) -> bool:
         """Take tokens from Redis for the buckets this worker holds none of (one round trip); whether every bucket has one now."""
         ready = [self._ready(key) for key, _budget in buckets]  # again: another message's refill may have brought them
         if all(ready):
             return True
-        args: list[int | str] = [self.worker, keys.alive("")]
+        args: list[int] = []
         for (_key, budget), has in zip(buckets, ready, strict=True):
-            chunk = 0 if has else self.chunk(budget)
-            args += [budget, chunk, chunk * (self.ALONE_FACTOR if self.worker else 1)]
-        forgets = self._forgets
-        taken: Any = await self._take(keys=[key for key, _budget in buckets] + [keys.sockets(count) for count in counts], args=args)
-        amounts = [int(amount) for amount in taken]
-        if not any(amounts):
+            args += [budget, 0 if has else self.chunk(budget)]
+        taken: Any = await self._take(keys=[key for key, _budget in buckets], args=args)
+        counts = [int(count) for count in taken]
+        if not any(counts):
             return False
         now = self._clock()
-        for (key, _budget), has, amount in zip(buckets, ready, amounts, strict=True):
+        for (key, _budget), has, count in zip(buckets, ready, counts, strict=True):
             if not has:  # what was held is spent or expired (the lock is held: no other message took tokens for it meanwhile)
-                # a socket's first open here while Redis answered: keep only this message's token (the rest may be another's to spend)
-                self._held[key] = (amount if forgets == self._forgets else min(amount, 1), now + self.HOLD_SECONDS)
+                self._held[key] = (count, now + self.HOLD_SECONDS)
         return True

@@ -110,10 +110,6 @@ class SocketLimits:
             (table, settings.max_sockets_per_table, "this table"),
         ]
 
-    def open_count(self, key: str) -> int:
-        """Sockets open here in the count ``key`` (one of :meth:`Ticket.counts`)."""
-        return self._open[key]
-
     def close(self, ticket: Ticket) -> None:
         """A socket counted by :meth:`open` has closed."""
         for key in ticket.counts():

@@ -401,15 +401,14 @@ class Database:
         before it reads the table's actions.  From this commit on, a write
         fenced with an older epoch is refused; a fenced write committed
         before it is among the actions the new owner reads next.  On
-        PostgreSQL the table's advisory lock waits for such a write at most
+        PostgreSQL the update waits for such a write's row lock at most
         ``lock_timeout_ms`` (a stale owner stopped in the middle of its
         transaction holds it), then fails, so the caller gives the lease up
         and tries again later instead of waiting as long as the stall.
         """
         with self._write() as db:
-            if db.get_bind().dialect.name == "postgresql":  # the fenced writes' advisory lock, exclusively (decision 0071)
+            if db.get_bind().dialect.name == "postgresql":
                 db.execute(text(f"SET LOCAL lock_timeout = {int(lock_timeout_ms)}"))
-                db.execute(text(f"SELECT pg_advisory_xact_lock({FENCE_SPACE}, hashtext(:id))"), {"id": table_id})
             query = (
                 update(GameTable)
                 .where(GameTable.id == table_id, GameTable.status.in_(["open", "playing"]))
@@ -616,36 +615,25 @@ class Database:
                 db.rollback()
 
 
-FENCE_SPACE = 0x5717
-"""First key of the tables' PostgreSQL advisory locks (the two-key form; the second key is ``hashtext`` of the table's id)."""
-FENCE_LOCK = (
-    f"SELECT count(pg_advisory_xact_lock_shared({FENCE_SPACE}, hashtext(id))) FROM (SELECT unnest(%s::text[]) AS id ORDER BY 1) AS ids"
-)
-"""Shared advisory locks on the fenced tables, held to the commit (decision 0071): unlike ``FOR SHARE`` they write nothing to the rows."""
-FENCE_QUERY = "SELECT id, lease_epoch FROM game_tables WHERE id = ANY(%s)"
-"""The fenced tables' epochs on PostgreSQL, read after :data:`FENCE_LOCK` in a statement of its own (psycopg's parameter style)."""
+FENCE_QUERY = "SELECT id, lease_epoch FROM game_tables WHERE id = ANY(%s) ORDER BY id FOR SHARE"
+"""The fenced tables' epochs on PostgreSQL, share-locked to the commit (psycopg's parameter style)."""
 
 
 def _check_fences(db: Session | Connection, fences: Collection[Fence]) -> None:
     """Refuse (:class:`StaleOwner`) the write of ``db``'s transaction unless every fenced table is still at its epoch.
 
-    On PostgreSQL the transaction first takes a shared advisory lock per
-    fenced table (:data:`FENCE_LOCK`), held to the commit, then reads the
-    epochs in a statement of its own (so its snapshot is taken after the
-    locks): a takeover's :meth:`Database.take_over` takes the table's lock
-    exclusively, so it waits for this transaction, and this one for it; the
-    write is either refused or committed before the new owner reads the
-    table.  Before decision 0071 the epochs were read ``FOR SHARE``, which
-    writes a lock into every fenced row.  No fences (one process): no query
-    at all.  SQLite has no row locks; it serialises whole transactions,
-    which gives the same order.
+    The epochs are read with a share lock on the tables' rows (PostgreSQL
+    ``FOR SHARE``), held to the commit: a takeover's
+    :meth:`Database.take_over` waits for this transaction, so the write is
+    either refused or committed before the new owner reads the table.  No
+    fences (one process): no query at all.  SQLite has no row locks; it
+    serialises whole transactions, which gives the same order.
     """
     if not fences:
         return
     ids = sorted({table_id for table_id, _epoch in fences})
     connection = db.connection() if isinstance(db, Session) else db
     if connection.dialect.name == "postgresql":  # the driver's SQL: half the CPU of a compiled select, once per group commit
-        connection.exec_driver_sql(FENCE_LOCK, (ids,))
         found = connection.exec_driver_sql(FENCE_QUERY, (ids,))
     else:
         query = select(GameTable.id, GameTable.lease_epoch).where(GameTable.id.in_(ids)).order_by(GameTable.id)
