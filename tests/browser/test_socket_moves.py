@@ -85,6 +85,9 @@ def test_the_socket_follows_moved_at_once_and_goes_home_after_a_close(make_conte
     assert result["received"] == ["welcome"]  # "moved" is the socket's own business
     # a move not followed stays home, and after three moves in a row unserved the socket asks to be relayed
     assert flow[3:] == [f"{home}&follow=1"] * 2 + [home] * 2
+    # without an invite and no longer following, the address has no query at all
+    bare: dict[str, Any] = page.evaluate(FLOW.replace('invite: "inv", ', ""))
+    assert bare["flow"][-1] == f"ws://{host}/ws/tables/T1", bare["flow"]
 
 
 def test_only_a_ws_address_is_followed_and_never_a_downgrade(make_context: ContextFactory) -> None:

@@ -70,7 +70,8 @@ export class TableSocket {
     if (this.invite) params.set("invite", this.invite);
     if (this.moves < MAX_MOVES) params.set("follow", "1"); // send me to the table's own worker rather than relaying me
     const base = this.movedTo || `${scheme}://${location.host}`;
-    return `${base}/ws/tables/${encodeURIComponent(this.tableId)}?${params}`;
+    const query = params.toString();
+    return `${base}/ws/tables/${encodeURIComponent(this.tableId)}${query ? `?${query}` : ""}`;
   }
 
   setState(state, info = {}) {
