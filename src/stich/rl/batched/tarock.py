@@ -64,8 +64,9 @@ from stich.errors import IllegalActionError
 from stich.rl.batched import NotSupportedError, require_numba
 from stich.rl.batched.engine_rows import EngineFields
 from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
-from stich.rl.encoding import Encoding
+from stich.rl.encoding import Encoding, fill
 from stich.rl.ids import game_for
+from stich.rl.slices import Ones, Values
 
 require_numba()
 
@@ -144,8 +145,10 @@ class TarockBatch:
         self._ended = np.zeros(n, dtype=bool)
         self._played_out = np.zeros(n, dtype=bool)
         """Finished deals that ended in card play (their final tensors are the kernel's, see :meth:`observe`)."""
-        ends = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
-        self._end_slices = [ends[name] for name in ("phase", "to_move", *END_SLICES[game.name])]
+        names = ("phase", "to_move", *END_SLICES[game.name])
+        self._end_slices = [(info.start, info.stop) for info, _part in self.encoding.parts if info.name in names]
+        self._end_writers = [(info.start, info.stop, part.write) for info, part in self.encoding.parts if info.name in names]
+        """The slices the end of a deal played out changes (:meth:`_finish`, :meth:`observe`)."""
         self._in_engine = np.zeros(n, dtype=bool)
         """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
         self._engine = EngineFields(
@@ -494,14 +497,31 @@ class TarockBatch:
         K.encode(self._state, b, seat, self._base[b, seat], *self._encode_args(), out)
 
     def _finish(self, b: int) -> None:
-        """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the final observation."""
+        """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the end's public slices.
+
+        The cards are the kernel's, each checked legal when it was played, so they go to the state's transition
+        (``_apply_code``) without the engine's check again (as the rollouts replay theirs).  Seat 0's final
+        tensor is the kernel's after the last card with the slices the end changes (:data:`END_SLICES`, the phase,
+        the player to move) written from seat 0's final observation (decision 0072): the rest of the engine's
+        tensor is the kernel's (decision 0069, 3).
+        """
         state = self._deals[b]
         assert state is not None
-        for card in self._played_cards(b):
-            state.apply(int(self._card_code[card]))
+        apply = state._apply_code
+        for code in self._card_code[self._played_cards(b)].tolist():
+            apply(code)
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
-        self._engine.end(b, state)
+        row = self.observation[b]
+        self._encode(b, 0, row)
+        obs = state.observation(0)
+        ones: Ones = []
+        values: Values = {}
+        for start, stop, write in self._end_writers:
+            row[start:stop] = 0.0
+            write(obs, start, ones, values)
+        fill(row, ones, values)
+        self._engine.end(b, state, tensor=False)
         self._played_out[b] = True
 
     # ------------------------------------------------------------- reading
