@@ -54,29 +54,6 @@ CARD_PLAYING_ACTIONS: dict[str, tuple[str, str]] = {
 """Actions besides ``play X`` that put a card into the trick, by game: (first word of the action, the card)."""
 
 
-# The sources of the shared slices (Slice.source).  Within one deal the cards played and their players follow from the
-# tricks (a card is played only into a trick, and the history only grows), so the slices read from the played cards
-# depend on ``tricks`` alone there; the non-card actions on the events.
-def _phase(obs: Observation) -> str:
-    return obs.phase
-
-
-def _to_move(obs: Observation) -> int:
-    return obs.to_move
-
-
-def _hand(obs: Observation) -> tuple[Card, ...]:
-    return obs.hand
-
-
-def _tricks(obs: Observation) -> object:
-    return obs.tricks
-
-
-def _events(obs: Observation) -> object:
-    return obs.events
-
-
 class _Scan:
     """One seat's events read so far: the cards played, their flags in the ``played`` slice, the ``actions`` counts.
 
@@ -136,7 +113,7 @@ class Encoding:
         self.infos = tuple(infos)
         self._writers = tuple((s.write, info.start) for info, s in zip(infos, self._slices, strict=True))
         self.parts = tuple(zip(infos, self._slices, strict=True))
-        """Every slice with where it lies, in tensor order (what :class:`stich.rl.incremental.IncrementalEncoder` rewrites)."""
+        """Every slice with where it lies, in tensor order (a caller that writes only some slices: the Tarock batch's end)."""
 
     # ------------------------------------------------------------ layout
     def _shared_slices(self) -> list[Slice]:
@@ -214,17 +191,17 @@ class Encoding:
             ones.append(base + phases.index(obs.phase))
 
         return [
-            Slice("phase", len(phases), f"phase of the deal (one flag each: {', '.join(phases)})", (), phase, _phase),
-            Slice("to_move", n + 1, "seat to act (relative one-hot), last flag = deal over", (), to_move, _to_move),
+            Slice("phase", len(phases), f"phase of the deal (one flag each: {', '.join(phases)})", (), phase),
+            Slice("to_move", n + 1, "seat to act (relative one-hot), last flag = deal over", (), to_move),
             seat(layout, "dealer", ("public", "dealer"), "dealer"),
             seats(layout, "active", ("public", "active"), "seats dealt a hand"),
-            Slice("hand", n_cards, self._card_doc("this seat's hand"), (), hand, _hand),
+            Slice("hand", n_cards, self._card_doc("this seat's hand"), (), hand),
             per_seat_number(layout, "hand_sizes", ("public", "hand_sizes"), hand_scale, "cards in each hand"),
-            Slice("played", n * n_cards, self._card_doc("cards each seat has played, per relative seat"), (), played, _tricks),
-            Slice("trick", n * n_cards, self._card_doc("the current trick: the card each relative seat put in"), (), current, _tricks),
-            Slice("trick_leader", n, "leader of the current trick (relative seat one-hot)", (), leader, _tricks),
-            Slice("tricks_won", n, f"tricks won by each relative seat (divided by {hand_scale})", (), tricks_won, _tricks),
-            Slice("points_won", n, f"card points won by each relative seat (divided by {points_scale})", (), points_won, _tricks),
+            Slice("played", n * n_cards, self._card_doc("cards each seat has played, per relative seat"), (), played),
+            Slice("trick", n * n_cards, self._card_doc("the current trick: the card each relative seat put in"), (), current),
+            Slice("trick_leader", n, "leader of the current trick (relative seat one-hot)", (), leader),
+            Slice("tricks_won", n, f"tricks won by each relative seat (divided by {hand_scale})", (), tricks_won),
+            Slice("points_won", n, f"card points won by each relative seat (divided by {points_scale})", (), points_won),
             Slice(
                 "actions",
                 n * width,
@@ -232,7 +209,6 @@ class Encoding:
                 "non-card action (columns in the order of the action codes below; last column: an action hidden from this seat)",
                 (),
                 actions,
-                _events,
             ),
         ]
 

@@ -31,9 +31,6 @@ Values = dict[int, float]
 Writer = Callable[[Observation, int, Ones, Values], None]
 """``write(obs, base, ones, values)``: a slice's values, at tensor positions ``base + i``."""
 
-Source = Callable[[Observation], Any]
-"""``source(obs)``: the part of an observation a slice's values depend on (see :attr:`Slice.source`)."""
-
 Path = tuple[str, ...]
 """Where a value lives in an observation: ``("public", "calls", "re")``, ``("private", "discards")``."""
 
@@ -99,10 +96,6 @@ class Slice:
     reads: tuple[str, ...]
     """Top-level public/private keys this slice reads (``public.calls``); the completeness test checks them."""
     write: Writer
-    source: Source | None = None
-    """What the slice's values depend on besides the seat: two observations of a seat in one deal whose sources are
-    equal (``==``) get equal values, so :class:`stich.rl.incremental.IncrementalEncoder` keeps the slice instead of
-    writing it again.  ``None``: no such promise, written every time."""
 
 
 def card_flags(layout: Layout, cards: Iterable[Card | str], where: str) -> list[int]:
@@ -148,7 +141,7 @@ def cards_at(layout: Layout, name: str, path: Path, doc: str) -> Slice:
         if value is not None:
             ones.extend(base + f for f in card_flags(layout, [value] if isinstance(value, str) else value, where))
 
-    return Slice(name, len(layout.cards) * layout.copies, doc, _key(path), write, source=read)
+    return Slice(name, len(layout.cards) * layout.copies, doc, _key(path), write)
 
 
 def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
@@ -163,7 +156,7 @@ def one_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice
                 raise _refuse(path, value, vocabulary)
             ones.append(base + index[value])
 
-    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write, source=read)
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write)
 
 
 def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Slice:
@@ -177,7 +170,7 @@ def multi_hot(name: str, path: Path, vocabulary: Sequence[Any], doc: str) -> Sli
                 raise _refuse(path, value, vocabulary)
             ones.append(base + index[value])
 
-    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write, source=read)
+    return Slice(name, len(vocabulary), f"{doc} (one flag each: {', '.join(map(str, vocabulary))})", _key(path), write)
 
 
 def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
@@ -190,7 +183,7 @@ def seat(layout: Layout, name: str, path: Path, doc: str) -> Slice:
         if value is not None:
             ones.append(base + (int(value) - obs.seat) % n)
 
-    return Slice(name, n, f"{doc} (relative seat one-hot, none = zeros)", _key(path), write, source=read)
+    return Slice(name, n, f"{doc} (relative seat one-hot, none = zeros)", _key(path), write)
 
 
 def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
@@ -202,7 +195,7 @@ def seats(layout: Layout, name: str, path: Path, doc: str) -> Slice:
         me = obs.seat
         ones.extend(base + (int(value) - me) % n for value in read(obs) or ())
 
-    return Slice(name, n, f"{doc} (relative seat multi-hot)", _key(path), write, source=read)
+    return Slice(name, n, f"{doc} (relative seat multi-hot)", _key(path), write)
 
 
 def _by_relative_seat(value: Any, me: int, n: int) -> Iterator[tuple[int, Any]]:
@@ -237,7 +230,6 @@ def per_seat(layout: Layout, name: str, path: Path, vocabulary: Sequence[Any], d
         f"{doc} (per relative seat, one flag each: {', '.join(map(str, vocabulary))})",
         _key(path),
         write,
-        source=read,
     )
 
 
@@ -253,7 +245,7 @@ def per_seat_flags(layout: Layout, name: str, path: Path, doc: str) -> Slice:
             if item:
                 ones.append(base + relative)
 
-    return Slice(name, n, f"{doc} (per relative seat, set where true)", _key(path), write, source=read)
+    return Slice(name, n, f"{doc} (per relative seat, set where true)", _key(path), write)
 
 
 def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: str) -> Slice:
@@ -266,7 +258,7 @@ def per_seat_number(layout: Layout, name: str, path: Path, scale: float, doc: st
             if item:
                 values[base + relative] = float(item) / scale
 
-    return Slice(name, n, f"{doc} (per relative seat, divided by {scale:g})", _key(path), write, source=read)
+    return Slice(name, n, f"{doc} (per relative seat, divided by {scale:g})", _key(path), write)
 
 
 def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[float], float] | None = None) -> Slice:
@@ -279,7 +271,7 @@ def number(name: str, path: Path, scale: float, doc: str, transform: Callable[[f
             x = float(value)
             values[base] = (transform(x) if transform else x) / scale
 
-    return Slice(name, 1, f"{doc} (divided by {scale:g})", _key(path), write, source=read)
+    return Slice(name, 1, f"{doc} (divided by {scale:g})", _key(path), write)
 
 
 def present(name: str, path: Path, doc: str) -> Slice:
@@ -290,4 +282,4 @@ def present(name: str, path: Path, doc: str) -> Slice:
         if read(obs):
             ones.append(base)
 
-    return Slice(name, 1, f"{doc} (1 = yes)", _key(path), write, source=read)
+    return Slice(name, 1, f"{doc} (1 = yes)", _key(path), write)

@@ -22,10 +22,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from stich.core.game import Observation, State
+from stich.core.game import State
 from stich.errors import IllegalActionError
 from stich.rl.encoding import Encoding
-from stich.rl.incremental import IncrementalEncoder
 
 
 class EngineFields:
@@ -40,12 +39,8 @@ class EngineFields:
         current_player: npt.NDArray[np.int64],
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.bool_],
-        *,
-        incremental: bool = False,
     ) -> None:
         self.encoding = encoding
-        self.tensors = IncrementalEncoder(encoding) if incremental else None
-        """With ``incremental``: the encoder that rewrites only the slices a step changed (each row's, per seat)."""
         self.reward_scale = reward_scale
         self.observation = observation
         self.legal_action_mask = legal_action_mask
@@ -61,7 +56,7 @@ class EngineFields:
         seat = state.current_player()
         obs = state.observation(seat)
         self.current_player[b] = seat
-        self.observation[b] = self.tensor(b, obs)
+        self.observation[b] = self.encoding.tensor(obs)
         self.legal_action_mask[b] = self.encoding.mask(obs)
         self.terminated[b] = False
 
@@ -74,19 +69,8 @@ class EngineFields:
         self.terminated[b] = True
         self.current_player[b] = -1
         if tensor:
-            self.observation[b] = self.tensor(b, state.observation(0))
+            self.observation[b] = self.encoding.tensor(state.observation(0))
         self.legal_action_mask[b] = 0
-
-    def tensor(self, b: int, obs: Observation) -> npt.NDArray[np.float32]:
-        """The tensor of ``obs`` in row ``b`` (the incremental encoder's, read only, or a fresh one)."""
-        if self.tensors is None:
-            return self.encoding.tensor(obs)
-        return self.tensors.tensor(obs, b)
-
-    def forget(self, b: int) -> None:
-        """Row ``b`` starts a new deal (the incremental encoder forgets the last one's tensors)."""
-        if self.tensors is not None:
-            self.tensors.forget(b)
 
     def check(self, codes: npt.NDArray[np.int64], rows: npt.NDArray[np.int64], game_actions: int) -> None:
         """Raise :class:`IllegalActionError` for the first row of ``rows`` whose code its mask does not allow (nothing changed)."""

@@ -152,14 +152,7 @@ class TarockBatch:
         self._in_engine = np.zeros(n, dtype=bool)
         """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
         self._engine = EngineFields(
-            self.encoding,
-            reward_scale,
-            self.observation,
-            self.legal_action_mask,
-            self.current_player,
-            self.rewards,
-            self.terminated,
-            incremental=True,
+            self.encoding, reward_scale, self.observation, self.legal_action_mask, self.current_player, self.rewards, self.terminated
         )
         self._dealt = False
         self._single = np.zeros(1, dtype=np.int64)
@@ -281,7 +274,6 @@ class TarockBatch:
         self.deal_seeds[b] = deal_seed
         self.dealers[b] = dealer
         self._loaded[b] = None
-        self._engine.forget(b)
         self._start(b, state)
 
     def deal_given(self, b: int, deal_seed: int, dealer: int) -> None:
@@ -297,7 +289,6 @@ class TarockBatch:
         self.deal_seeds[b] = deal_seed
         self.dealers[b] = dealer
         self._loaded[b] = None
-        self._engine.forget(b)
         self._deals[b] = state
         self.rewards[b] = 0.0
         self._dealt = True
@@ -320,7 +311,6 @@ class TarockBatch:
         self.deal_seeds[b] = -1
         self.dealers[b] = -1
         self._loaded[b] = state.clone()
-        self._engine.forget(b)
         self._start(b, state.clone())
 
     def _engine_position(self, b: int, state: State) -> None:
@@ -339,7 +329,7 @@ class TarockBatch:
         self._played_out[b] = False
         self._deals[b] = state
         for s in range(self.num_players):
-            self._base[b, s] = self._engine.tensor(b, state.observation(s))
+            self._base[b, s] = self.encoding.tensor(state.observation(s))
         self.terminated[b] = False
         self.rewards[b] = 0.0
         self._dealt = True
