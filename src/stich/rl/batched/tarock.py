@@ -156,6 +156,8 @@ class TarockBatch:
         )
         self._dealt = False
         self._single = np.zeros(1, dtype=np.int64)
+        self._live_single = np.ones(1, dtype=bool)
+        """The live deals of :meth:`step_single`: its one deal (a finished one is refused before the kernel)."""
         self._setup_kernel()
 
     def _setup_cards(self) -> None:
@@ -435,7 +437,7 @@ class TarockBatch:
             return
         self._single[0] = code
         self._ended[0] = False
-        if self._kernel_step(self._single, ~self.terminated) >= 0:
+        if self._kernel_step(self._single, self._live_single) >= 0:
             raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
         if self._ended[0]:
             self._finish(0)
@@ -448,10 +450,14 @@ class TarockBatch:
         return state
 
     def _engine_step(self, b: int, code: int) -> None:
-        """Apply ``code`` (checked legal) to deal ``b``'s engine state before its card play."""
+        """Apply ``code`` to deal ``b``'s engine state before its card play.
+
+        The code was checked against the row's mask, which is the engine's legal actions of this state
+        (:class:`EngineFields`), so it goes to the state's transition without the engine's check again.
+        """
         state = self._deals[b]
         assert state is not None
-        state.apply(code)
+        state._apply_code(code)
         self.preludes[b].append(code)
         self._engine_position(b, state)
 
