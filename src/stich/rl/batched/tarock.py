@@ -433,6 +433,8 @@ class TarockBatch:
         if self.num_envs != 1 or self.terminated[0]:
             raise RuntimeError("step_single steps the one live deal of a batch of one")
         if self._in_engine[0]:
+            if not (0 <= code < self.num_actions and self.legal_action_mask[0, code]):  # the engine's legal actions
+                raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
             self._engine_step(0, code)
             return
         self._single[0] = code
