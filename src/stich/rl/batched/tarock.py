@@ -19,8 +19,9 @@ the tensor and the action codes those of the single env.
 At the hand-over every seat's tensor is taken from the reference encoding;
 the batch then rewrites only the slices card play changes (see the kernel).
 When the last card falls, the deal's cards are replayed into the reference
-state it was handed over from, which scores it (``rewards``) and gives the
-final observation (seat 0's), so scores, Pagat ultimo and every end-of-deal
+state it was handed over from, which scores it (``rewards``) and gives seat
+0's final observation, whose end-of-deal slices (:data:`END_SLICES`) complete
+the kernel's final tensors, so scores, Pagat ultimo and every end-of-deal
 reveal are the engine's own.
 
 With a bot bidding, deals that end before any card is played (all passed,
@@ -527,9 +528,9 @@ class TarockBatch:
         """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not).
 
         Before the first card the engine encoding's; in card play the kernel's; once a deal has ended in card play,
-        seat 0's final tensor (the engine's, written at the end) for seat 0 and the kernel's after the last card for
-        every other seat, with the slices the end changes (:data:`END_SLICES`, the phase and the player to move: the
-        same for every seat) taken from seat 0's.  A deal that ended before card play: the engine encoding's.
+        the kernel's after the last card with the slices the end changes (:data:`END_SLICES`, the phase and the player
+        to move: the same for every seat) from seat 0's final observation (seat 0's row, written at the end, see
+        :meth:`_finish`).  A deal that ended before card play: the engine encoding's.
         """
         who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
         out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
@@ -549,7 +550,7 @@ class TarockBatch:
 
     def _final(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
         """``seat``'s final tensor of deal ``b``, which ended in card play (see :meth:`observe`)."""
-        final = self.observation[b]  # seat 0's, from the engine (EngineFields.end)
+        final = self.observation[b]  # seat 0's final tensor (_finish)
         if seat == 0:
             out[:] = final
             return
