@@ -15,6 +15,7 @@ import random
 import numpy as np
 import pytest
 
+from stich.rl.encoding import Encoding
 from stich.rl.gymnasium_env import StichGymEnv
 from stich.rl.kernel_table import TarockKernelTable, kernel_plays, table_for
 from stich.rl.leak_check import leak_configs
@@ -166,3 +167,40 @@ def test_the_batch_calls_behind_the_table_refuse_what_they_do_not_serve() -> Non
     while not table.finished():
         table.act(int(np.flatnonzero(table.observe(table.to_move())["action_mask"])[0]))
     assert table.batch.finished_state(0).result().scores == tuple(table.final_scores() or ())
+
+
+@pytest.mark.parametrize("env_id", TAROCK)
+def test_a_deal_played_out_ends_with_the_engines_tensors_and_scores(env_id: str) -> None:
+    """The end of a deal played in the kernel: the cards replayed through the state's transition give the engine's
+    deal and scores, seat 0's final tensor (the kernel's, the end's slices written from seat 0's observation) and
+    every other seat's are the engine encoding's of the finished state."""
+    table = TarockKernelTable(TableConfig(env_id, dealer="random"))
+    encoding = Encoding(table.game)
+    rng = random.Random(env_id)
+    played_out = 0
+    for deal in range(8):
+        table.deal(seed=100 + deal)
+        while not table.finished():
+            table.act(rng.choice([int(a) for a in np.flatnonzero(table.observe(table.to_move())["action_mask"])]))
+        state = table.batch.finished_state(0)
+        reference = table.game.new_state(seed=table._deal[0], dealer=table._deal[1])  # type: ignore[index]
+        for _seat, code in state.history:
+            reference.apply(code)  # every action checked by the engine
+        assert reference.is_terminal() and reference.result().scores == state.result().scores == tuple(table.final_scores() or ())
+        played_out += bool(table.batch._played_out[0])
+        for seat in range(table.seats):
+            assert np.array_equal(table.observe(seat)["observation"], encoding.tensor(reference.observation(seat))), (deal, seat)
+    assert played_out > 0
+
+
+def test_a_code_the_mask_refuses_before_the_first_card_changes_nothing() -> None:
+    from stich.errors import IllegalActionError
+
+    table = TarockKernelTable(TableConfig("stich/tapp_tarock-standard-v1"))
+    table.deal(seed=2)
+    batch = table.batch
+    illegal = int(np.flatnonzero(batch.legal_action_mask[0] == 0)[0])
+    history = list(batch.handed_over(0).history)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        batch.step_single(illegal)
+    assert batch.handed_over(0).history == history and batch._in_engine[0]

@@ -112,6 +112,8 @@ class Encoding:
         self.size = start
         self.infos = tuple(infos)
         self._writers = tuple((s.write, info.start) for info, s in zip(infos, self._slices, strict=True))
+        self.parts = tuple(zip(infos, self._slices, strict=True))
+        """Every slice with where it lies, in tensor order (a caller that writes only some slices: the Tarock batch's end)."""
 
     # ------------------------------------------------------------ layout
     def _shared_slices(self) -> list[Slice]:
@@ -279,10 +281,7 @@ class Encoding:
         values: Values = {}
         for write, start in self._writers:
             write(obs, start, ones, values)
-        out[np.array(ones, dtype=np.intp)] = 1.0  # an index array: numpy reads a plain list of ints much more slowly
-        for position, value in values.items():
-            out[position] = value
-        return out
+        return fill(out, ones, values)
 
     def mask(self, obs: Observation) -> npt.NDArray[np.int8]:
         """Legal-action mask over the game's whole action space (1 = legal); all zero unless ``obs.seat`` is to act."""
@@ -310,6 +309,15 @@ class Encoding:
     def _check(self, obs: Observation) -> None:
         if obs.game != self.game.canonical:
             raise ValueError(f"observation of {obs.game}, encoding of {self.game.canonical}")
+
+
+def fill(out: npt.NDArray[np.float32], ones: Ones, values: Values) -> npt.NDArray[np.float32]:
+    """``out`` with the slices' ones and values written into it."""
+    if ones:
+        out[np.array(ones, dtype=np.intp)] = 1.0  # an index array: numpy reads a plain list of ints much more slowly
+    for position, value in values.items():
+        out[position] = value
+    return out
 
 
 @cache

@@ -76,6 +76,8 @@ class KernelTable(BaseTable):
         self._codes: list[int] = []
         self._engine: State | None = None
         self._scores: list[int] | None = None
+        self._mask = self.batch.legal_action_mask[0]
+        """The deal's mask (a view of the batch's row, which the batch writes in place)."""
 
     @property
     def state(self) -> State | None:
@@ -134,8 +136,8 @@ class KernelTable(BaseTable):
         if self.finished():
             raise IllegalActionError("the deal is over", "deal over")
         batch = self.batch
-        code = -1 if isinstance(action, str) else int(action)
-        if not (0 <= code < batch.num_actions and batch.legal_action_mask[0, code]):
+        code = action if type(action) is int else -1 if isinstance(action, str) else int(action)
+        if not (0 <= code < batch.num_actions and self._mask[code]):
             # Not a legal code: the engine decides (a legal text form, or the rule an illegal action breaks).
             seat, state = int(batch.current_player[0]), self.current()
             if not engine_act(state, action, self.config.illegal):

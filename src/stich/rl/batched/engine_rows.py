@@ -60,12 +60,16 @@ class EngineFields:
         self.legal_action_mask[b] = self.encoding.mask(obs)
         self.terminated[b] = False
 
-    def end(self, b: int, state: State) -> None:
-        """Row ``b`` of a finished deal: the engine's scores as rewards (times the scale), seat 0's final tensor, no mask."""
+    def end(self, b: int, state: State, *, tensor: bool = True) -> None:
+        """Row ``b`` of a finished deal: the engine's scores as rewards (times the scale), seat 0's final tensor, no mask.
+
+        ``tensor=False``: the caller has written seat 0's final tensor into the row (the Tarock batch, from its kernel).
+        """
         self.rewards[b] = np.asarray(state.result().scores, dtype=np.float64) * self.reward_scale
         self.terminated[b] = True
         self.current_player[b] = -1
-        self.observation[b] = self.encoding.tensor(state.observation(0))
+        if tensor:
+            self.observation[b] = self.encoding.tensor(state.observation(0))
         self.legal_action_mask[b] = 0
 
     def check(self, codes: npt.NDArray[np.int64], rows: npt.NDArray[np.int64], game_actions: int) -> None:

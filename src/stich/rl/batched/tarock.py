@@ -19,8 +19,9 @@ the tensor and the action codes those of the single env.
 At the hand-over every seat's tensor is taken from the reference encoding;
 the batch then rewrites only the slices card play changes (see the kernel).
 When the last card falls, the deal's cards are replayed into the reference
-state it was handed over from, which scores it (``rewards``) and gives the
-final observation (seat 0's), so scores, Pagat ultimo and every end-of-deal
+state it was handed over from, which scores it (``rewards``) and gives seat
+0's final observation, whose end-of-deal slices (:data:`END_SLICES`) complete
+the kernel's final tensors, so scores, Pagat ultimo and every end-of-deal
 reveal are the engine's own.
 
 With a bot bidding, deals that end before any card is played (all passed,
@@ -64,8 +65,9 @@ from stich.errors import IllegalActionError
 from stich.rl.batched import NotSupportedError, require_numba
 from stich.rl.batched.engine_rows import EngineFields
 from stich.rl.deals import DEFAULT_DEALER, Dealer, DealStream, check_dealer, reseed
-from stich.rl.encoding import Encoding
+from stich.rl.encoding import Encoding, fill
 from stich.rl.ids import game_for
+from stich.rl.slices import Ones, Values
 
 require_numba()
 
@@ -144,8 +146,10 @@ class TarockBatch:
         self._ended = np.zeros(n, dtype=bool)
         self._played_out = np.zeros(n, dtype=bool)
         """Finished deals that ended in card play (their final tensors are the kernel's, see :meth:`observe`)."""
-        ends = {info.name: (info.start, info.stop) for info in self.encoding.slices()}
-        self._end_slices = [ends[name] for name in ("phase", "to_move", *END_SLICES[game.name])]
+        names = ("phase", "to_move", *END_SLICES[game.name])
+        self._end_slices = [(info.start, info.stop) for info, _part in self.encoding.parts if info.name in names]
+        self._end_writers = [(info.start, info.stop, part.write) for info, part in self.encoding.parts if info.name in names]
+        """The slices the end of a deal played out changes (:meth:`_finish`, :meth:`observe`)."""
         self._in_engine = np.zeros(n, dtype=bool)
         """Deals still before their first card, stepped in the engine (``bidding="learner"`` only)."""
         self._engine = EngineFields(
@@ -153,6 +157,8 @@ class TarockBatch:
         )
         self._dealt = False
         self._single = np.zeros(1, dtype=np.int64)
+        self._live_single = np.ones(1, dtype=bool)
+        """The live deals of :meth:`step_single`: its one deal (a finished one is refused before the kernel)."""
         self._setup_kernel()
 
     def _setup_cards(self) -> None:
@@ -428,11 +434,13 @@ class TarockBatch:
         if self.num_envs != 1 or self.terminated[0]:
             raise RuntimeError("step_single steps the one live deal of a batch of one")
         if self._in_engine[0]:
+            if not (0 <= code < self.num_actions and self.legal_action_mask[0, code]):  # the engine's legal actions
+                raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
             self._engine_step(0, code)
             return
         self._single[0] = code
         self._ended[0] = False
-        if self._kernel_step(self._single, ~self.terminated) >= 0:
+        if self._kernel_step(self._single, self._live_single) >= 0:
             raise IllegalActionError(f"{code} is not legal for seat {self.current_player[0]} now", "batched env")
         if self._ended[0]:
             self._finish(0)
@@ -445,10 +453,14 @@ class TarockBatch:
         return state
 
     def _engine_step(self, b: int, code: int) -> None:
-        """Apply ``code`` (checked legal) to deal ``b``'s engine state before its card play."""
+        """Apply ``code`` to deal ``b``'s engine state before its card play.
+
+        The code was checked against the row's mask, which is the engine's legal actions of this state
+        (:class:`EngineFields`), so it goes to the state's transition without the engine's check again.
+        """
         state = self._deals[b]
         assert state is not None
-        state.apply(code)
+        state._apply_code(code)
         self.preludes[b].append(code)
         self._engine_position(b, state)
 
@@ -484,14 +496,31 @@ class TarockBatch:
         K.encode(self._state, b, seat, self._base[b, seat], *self._encode_args(), out)
 
     def _finish(self, b: int) -> None:
-        """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the final observation."""
+        """Replay deal ``b``'s cards into its reference state: the engine scores it and gives the end's public slices.
+
+        The cards are the kernel's, each checked legal when it was played, so they go to the state's transition
+        (``_apply_code``) without the engine's check again (as the rollouts replay theirs).  Seat 0's final
+        tensor is the kernel's after the last card with the slices the end changes (:data:`END_SLICES`, the phase,
+        the player to move) written from seat 0's final observation (decision 0072): the rest of the engine's
+        tensor is the kernel's (decision 0069, 3).
+        """
         state = self._deals[b]
         assert state is not None
-        for card in self._played_cards(b):
-            state.apply(int(self._card_code[card]))
+        apply = state._apply_code
+        for code in self._card_code[self._played_cards(b)].tolist():
+            apply(code)
         if not state.is_terminal():
             raise RuntimeError(f"deal {b}: the engine's deal is not over after the batch's last card")
-        self._engine.end(b, state)
+        row = self.observation[b]
+        self._encode(b, 0, row)
+        obs = state.observation(0)
+        ones: Ones = []
+        values: Values = {}
+        for start, stop, write in self._end_writers:
+            row[start:stop] = 0.0
+            write(obs, start, ones, values)
+        fill(row, ones, values)
+        self._engine.end(b, state, tensor=False)
         self._played_out[b] = True
 
     # ------------------------------------------------------------- reading
@@ -499,9 +528,9 @@ class TarockBatch:
         """The observation tensor of ``seats[b]`` in each deal ``b`` (any seat, to move or not).
 
         Before the first card the engine encoding's; in card play the kernel's; once a deal has ended in card play,
-        seat 0's final tensor (the engine's, written at the end) for seat 0 and the kernel's after the last card for
-        every other seat, with the slices the end changes (:data:`END_SLICES`, the phase and the player to move: the
-        same for every seat) taken from seat 0's.  A deal that ended before card play: the engine encoding's.
+        the kernel's after the last card with the slices the end changes (:data:`END_SLICES`, the phase and the player
+        to move: the same for every seat) from seat 0's final observation (seat 0's row, written at the end, see
+        :meth:`_finish`).  A deal that ended before card play: the engine encoding's.
         """
         who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
         out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
@@ -521,7 +550,7 @@ class TarockBatch:
 
     def _final(self, b: int, seat: int, out: npt.NDArray[np.float32]) -> None:
         """``seat``'s final tensor of deal ``b``, which ended in card play (see :meth:`observe`)."""
-        final = self.observation[b]  # seat 0's, from the engine (EngineFields.end)
+        final = self.observation[b]  # seat 0's final tensor (_finish)
         if seat == 0:
             out[:] = final
             return
