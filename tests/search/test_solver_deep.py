@@ -136,39 +136,6 @@ def test_search_within_a_wide_window_is_exact(compiled: None) -> None:
         assert kp.position.re_eyes + int(wide) == Solver(state).value(), k
 
 
-@needs_numba
-def test_mtdf_gallops_to_the_exact_value(compiled: None) -> None:
-    # from a guess far off, the probes gallop (4, 8, 16 ... eyes beyond the last bound) instead of crossing every
-    # threshold one eye at a time: the value stays exact and takes fewer probes than plain MTD(f) from the same guess
-    from stich.kernels import core
-
-    def plain_mtdf(args: tuple[int, ...], rem: int, guess: int, tail: tuple[object, ...]) -> tuple[int, int]:
-        lower, upper, g, probes = 0, rem, guess, 0
-        while lower < upper:
-            beta = g if g > lower else lower + 1
-            g = int(core.run_search(*args, beta - 1, beta, -1, *tail))
-            probes += 1
-            lower, upper = (lower, g) if g < beta else (g, upper)
-        return g, probes
-
-    game = doppelkopf_game("doppelkopf")
-    galloping = plain = 0
-    for k in range(12):
-        state = random_play_position(game, 7950 + k, tricks_left=4, cards_in_trick=k % 4, healthy=True)
-        want = Solver(state).value()
-        for guess in (0, 240):
-            solver = kernel.KernelSolver(state)
-            hands, tricks, n, leader, tricks_left, rem = solver._args()
-            tail = solver._tail()
-            assert solver.position.re_eyes + int(core.mtdf(hands, tricks, n, leader, tricks_left, rem, -1, guess, *tail)) == want, k
-            galloping += int(tail[-1][1])
-            fresh = kernel.KernelSolver(state)
-            value, probes = plain_mtdf(fresh._args(), rem, guess, fresh._tail())
-            assert fresh.position.re_eyes + value == want, k
-            plain += probes
-    assert 0 < galloping and 3 * galloping < 2 * plain, (galloping, plain)
-
-
 def core_order(pos: PlayPosition) -> list[int]:
     """Trumps of ``pos``, strongest first."""
     return sorted((f for f in range(N_FACES) if pos.eff[f] == TRUMP), key=lambda f: -pos.strength[f])

@@ -60,8 +60,6 @@ TRUMP = 4
 H10 = 13
 INF = 1 << 20
 MAX_MOVES = 12
-GALLOP_FIRST = 4
-"""Eyes beyond the bound just proved that :func:`mtdf`'s first probe after a turn tests."""
 MOVE_STRIDE = 32
 """Columns of one row of the move buffer: moves in 0..15, their scores in 16..31."""
 
@@ -879,15 +877,7 @@ def mtdf(
     """Exact future Re eyes (after face ``only`` when ``only >= 0``) by null-window probes from ``guess`` (MTD(f)).
 
     Each probe moves the lower or the upper bound; the table keeps what the
-    earlier probes proved, so later ones are cheap.  The probes gallop: the
-    first probe after a turn tests ``GALLOP_FIRST`` eyes beyond the bound
-    just proved, each further probe in the same direction twice as far as
-    the one before.  A probe's fail-soft answer is mostly the threshold
-    itself, so plain MTD(f) crossed every threshold between the guess and
-    the value one eye at a time (up to 80 probes a card from a poor guess),
-    and some thresholds far from the value take large proofs; galloping
-    skips most of them and costs at most about twice the steps back when it
-    overshoots (decision 0073).  ``stats[1]``, where there, counts the probes.
+    earlier probes proved, so later ones are cheap.
     """
     lower = 0
     upper = rem
@@ -896,30 +886,13 @@ def mtdf(
         g = lower
     if g > upper:
         g = upper
-    step = 0
-    last = 0  # 1: the last probe raised the lower bound, -1: it lowered the upper bound
     while lower < upper:
-        if last > 0:
-            beta = lower + step
-            if beta > upper:
-                beta = upper
-        elif last < 0:
-            beta = upper - step + 1
-            if beta <= lower:
-                beta = lower + 1
-        else:
-            beta = g if g > lower else lower + 1
+        beta = g if g > lower else lower + 1
         g = run_search(hands, tricks, n, leader, tricks_left, rem, beta - 1, beta, only, ctx, order, tt, gen, buf, fr, stats)
-        if stats.shape[0] > 1:
-            stats[1] += 1
         if g < beta:
             upper = g
-            step = 2 * step if last < 0 else GALLOP_FIRST
-            last = -1
         else:
             lower = g
-            step = 2 * step if last > 0 else GALLOP_FIRST
-            last = 1
     return g
 
 

@@ -316,7 +316,7 @@ class KernelSolver:
         self._generation = next(_GENERATIONS)
         self._buf = _np.zeros((_core.MAX_DEPTH, _core.MOVE_STRIDE), dtype=_np.int64)
         self._frames = _np.zeros((_core.MAX_DEPTH, _core.FRAME_FIELDS), dtype=_np.int64)
-        self._stats = _np.zeros(2, dtype=_np.int64)  # nodes, MTD(f) probes
+        self._stats = _np.zeros(1, dtype=_np.int64)
 
     @property
     def nodes(self) -> int:
