@@ -27,7 +27,10 @@ Conventions (shared with :mod:`stich.bots.doppelkopf.kernel`, which builds the a
   buckets: words 0..3 the hands with runs of equal cards compacted
   (:func:`normal_hands`; word 0 with the leader in bits 56..57), word 4 the
   generation, 5 and 6 the lower and upper bound of Re's future eyes, 7 the
-  best face (in the compacted faces) plus 32 times the tricks left.
+  best face (in the compacted faces) plus 32 times the tricks left; beside
+  them *rank entries* (word 0 with :data:`RANK_MARK`): words 0..3 the hands
+  with every suit compacted regardless of eyes (:func:`rank_key`), 5 and 6
+  the bounds of the position last stored there, 7 its cards' eyes.
 """
 
 from __future__ import annotations
@@ -363,6 +366,8 @@ def tt_store(tt: Any, slot: int, found: int, key: Any, gen: int, lo: int, hi: in
 
 RANK_MARK = 1 << 58
 """Bit of key word 0 that marks a rank entry (:func:`rank_key`) in the table beside the exact entries."""
+RANK_FROM = 4
+"""Tricks left from which trick starts look up and store rank entries (decision 0073)."""
 RANK_SLOTS = 21
 """Remaining faces a rank entry can describe: their eyes take 3 bits each in one word."""
 
@@ -400,9 +405,13 @@ def rank_key(ctx: Any, order: Any, hands: Any, out: Any) -> int:
     whose both copies remain.  Returns the number of such faces, or -1 when
     there are more than :data:`RANK_SLOTS`.
     """
-    rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
+    rest = 0
+    both = 0
     for q in range(4):
-        out[q] = hands[q]
+        h = hands[q]
+        out[q] = h
+        both |= ((h >> 24) | (rest & h)) & FACES
+        rest |= h & FACES
     codes = 0
     copies = 0
     i = 0
@@ -421,11 +430,8 @@ def rank_key(ctx: Any, order: Any, hands: Any, out: Any) -> int:
                 return -1
             g = order[suit, k]
             k += 1
-            c = 0
-            for q in range(4):
-                c += ((hands[q] >> f) & 1) + ((hands[q] >> (f + 24)) & 1)
             codes |= eye_code(ctx[C_EYES + f]) << (3 * i)
-            copies |= (c - 1) << i
+            copies |= ((both >> f) & 1) << i
             i += 1
             if g != f:
                 for q in range(4):
@@ -781,7 +787,8 @@ def search(
                     if hi < b:
                         b = hi
                 rk = fr[d, _RK : _RK + 6]
-                rcount = rank_key(ctx, order, hands, rk)
+                # from 4 tricks left: below, the subtrees are smaller than what the second look-up costs
+                rcount = rank_key(ctx, order, hands, rk) if tricks_left >= RANK_FROM else -1
                 fr[d, _RCOUNT] = rcount
                 if rcount >= 0:
                     rk[0] |= (leader << 56) | RANK_MARK
