@@ -27,10 +27,7 @@ Conventions (shared with :mod:`stich.bots.doppelkopf.kernel`, which builds the a
   buckets: words 0..3 the hands with runs of equal cards compacted
   (:func:`normal_hands`; word 0 with the leader in bits 56..57), word 4 the
   generation, 5 and 6 the lower and upper bound of Re's future eyes, 7 the
-  best face (in the compacted faces) plus 32 times the tricks left; beside
-  them *rank entries* (word 0 with :data:`RANK_MARK`): words 0..3 the hands
-  with every suit compacted regardless of eyes (:func:`rank_key`), 5 and 6
-  the bounds of the position last stored there, 7 its cards' eyes.
+  best face (in the compacted faces) plus 32 times the tricks left.
 """
 
 from __future__ import annotations
@@ -364,122 +361,6 @@ def tt_store(tt: Any, slot: int, found: int, key: Any, gen: int, lo: int, hi: in
     tt[s, 7] = move + (tricks_left << 5)
 
 
-RANK_MARK = 1 << 58
-"""Bit of key word 0 that marks a rank entry (:func:`rank_key`) in the table beside the exact entries."""
-RANK_FROM = 4
-"""Tricks left from which trick starts look up and store rank entries (decision 0073)."""
-RANK_SLOTS = 21
-"""Remaining faces a rank entry can describe: their eyes take 3 bits each in one word."""
-
-
-@jit
-def eye_code(e: int) -> int:
-    """The 3-bit code of a card's eyes (0, 2, 3, 4, 10, 11 -> 0..5)."""
-    if e == 0:
-        return 0
-    if e <= 4:
-        return e - 1
-    return e - 6
-
-
-@jit
-def code_eyes(c: int) -> int:
-    """The eyes of a 3-bit code (the inverse of :func:`eye_code`)."""
-    if c == 0:
-        return 0
-    if c <= 3:
-        return c + 1
-    return c + 6
-
-
-@jit
-def rank_key(ctx: Any, order: Any, hands: Any, out: Any) -> int:
-    """The rank key of a trick-start position: every effective suit's remaining faces moved onto its top faces.
-
-    Unlike :func:`normal_hands` this ignores eyes: two positions with the
-    same rank key have the same game tree (the same legal cards, the same
-    trick winners), only the eyes of the cards differ.  The hearts ten stays
-    where it is and splits its suit (its second copy may beat the first).
-    ``out[:4]`` gets the hands, ``out[4]`` the eyes of the remaining faces in
-    key order (3 bits each, :func:`eye_code`), ``out[5]`` a bit per face
-    whose both copies remain.  Returns the number of such faces, or -1 when
-    there are more than :data:`RANK_SLOTS`.
-    """
-    rest = 0
-    both = 0
-    for q in range(4):
-        h = hands[q]
-        out[q] = h
-        both |= ((h >> 24) | (rest & h)) & FACES
-        rest |= h & FACES
-    codes = 0
-    copies = 0
-    i = 0
-    for suit in range(5):
-        k = 0
-        for j in range(13):
-            f = order[suit, j]
-            if f < 0:
-                break
-            if f == H10:
-                k = j + 1
-                continue
-            if (rest >> f) & 1 == 0:
-                continue
-            if i >= RANK_SLOTS:
-                return -1
-            g = order[suit, k]
-            k += 1
-            codes |= eye_code(ctx[C_EYES + f]) << (3 * i)
-            copies |= ((both >> f) & 1) << i
-            i += 1
-            if g != f:
-                for q in range(4):
-                    h = out[q]
-                    one = (h >> f) & 1
-                    two = (h >> (f + 24)) & 1
-                    out[q] = (h & ~((1 << f) | (1 << (f + 24)))) | (one << g) | (two << (g + 24))
-    out[4] = codes
-    out[5] = copies
-    return i
-
-
-@jit
-def rank_shift(stored: int, codes: int, copies: int, count: int, down: bool) -> int:
-    """How far the value can lie below (``down``) or above the stored position's, for a position of the same rank key.
-
-    The two positions play alike card for card; every card that ends in a
-    Re trick moves Re's eyes by the difference of its eyes in the two.  So
-    the value is at least the stored lower bound less the eyes the current
-    cards lack against the stored ones, and at most the stored upper bound
-    plus the eyes they have more.
-    """
-    total = 0
-    for i in range(count):
-        es = code_eyes((stored >> (3 * i)) & 7)
-        ec = code_eyes((codes >> (3 * i)) & 7)
-        c = 1 + ((copies >> i) & 1)
-        if down and es > ec:
-            total += c * (es - ec)
-        elif not down and ec > es:
-            total += c * (ec - es)
-    return total
-
-
-@jit
-def rank_store(tt: Any, slot: int, found: int, key: Any, gen: int, lo: int, hi: int) -> None:
-    """Store a rank entry (``key[:4]`` the rank key, ``key[4]`` the eye codes) in place, or in a stale or the second slot."""
-    s = found
-    if s < 0:
-        s = slot if tt[slot, 4] != gen else slot + 1
-    for w in range(4):
-        tt[s, w] = key[w]
-    tt[s, 4] = gen
-    tt[s, 5] = lo
-    tt[s, 6] = hi
-    tt[s, 7] = key[4]
-
-
 @jit
 def gen_moves(ctx: Any, order: Any, legal: int, foreign: int, row: Any) -> int:
     """Write one face per class of equivalent legal faces into ``row``; return how many.
@@ -649,8 +530,7 @@ _N, _LEADER, _LED, _BP, _BK, _TE, _TL, _REM = 0, 1, 2, 3, 4, 5, 6, 7
 _A, _B, _A0, _B0, _LO, _HI, _SLOT, _FOUND = 8, 9, 10, 11, 12, 13, 14, 15
 _USE_TT, _P, _HAND, _MAX, _BEST, _BEST_MOVE, _M = 17, 18, 19, 20, 21, 22, 23
 _I, _GAIN, _KEY = 24, 25, 26
-_RK, _SLOT2, _FOUND2, _RCOUNT = 32, 38, 39, 40
-FRAME_FIELDS = 48
+FRAME_FIELDS = 32
 MAX_DEPTH = 52
 """Rows of ``frames`` and ``buf``: one per card still to play, plus the root."""
 
@@ -786,39 +666,6 @@ def search(
                         a = lo
                     if hi < b:
                         b = hi
-                rk = fr[d, _RK : _RK + 6]
-                # from 4 tricks left: below, the subtrees are smaller than what the second look-up costs
-                rcount = rank_key(ctx, order, hands, rk) if tricks_left >= RANK_FROM else -1
-                fr[d, _RCOUNT] = rcount
-                if rcount >= 0:
-                    rk[0] |= (leader << 56) | RANK_MARK
-                    slot2 = tt_slot(tt, rk)
-                    found2 = tt_find(tt, slot2, rk, gen)
-                    fr[d, _SLOT2] = slot2
-                    fr[d, _FOUND2] = found2
-                    if found2 >= 0:
-                        lo2 = tt[found2, 5] - rank_shift(tt[found2, 7], rk[4], rk[5], rcount, True)
-                        hi2 = tt[found2, 6] + rank_shift(tt[found2, 7], rk[4], rk[5], rcount, False)
-                        if lo2 > lo:
-                            lo = lo2
-                        if hi2 < hi:
-                            hi = hi2
-                        if lo >= b:
-                            v = lo
-                            mode = 2
-                            continue
-                        if hi <= a:
-                            v = hi
-                            mode = 2
-                            continue
-                        if lo == hi:
-                            v = lo
-                            mode = 2
-                            continue
-                        if lo > a:
-                            a = lo
-                        if hi < b:
-                            b = hi
             hand = hands[p]
             row = buf[d]
             if d == 0 and only >= 0:
@@ -875,8 +722,6 @@ def search(
                     rest = (hands[0] | hands[1] | hands[2] | hands[3]) & FACES
                     move = normal_face(ctx, order, rest, fr[d, _BEST_MOVE])
                     tt_store(tt, fr[d, _SLOT], fr[d, _FOUND], fr[d, _KEY : _KEY + 4], gen, lo, hi, move, fr[d, _TL])
-                    if fr[d, _RCOUNT] >= 0:
-                        rank_store(tt, fr[d, _SLOT2], fr[d, _FOUND2], fr[d, _RK : _RK + 6], gen, lo, hi)
                 v = best
                 mode = 2
                 continue
