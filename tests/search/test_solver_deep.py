@@ -114,6 +114,28 @@ def test_table_slot_depends_on_the_leader(compiled: None) -> None:
     assert spread >= 45
 
 
+@needs_numba
+def test_search_within_a_wide_window_is_exact(compiled: None) -> None:
+    # fail-soft alpha-beta inside a window wider than null returns the exact value; it returned -INF/INF where
+    # the sure-trump bound leaves one value (all the eyes still in play are sure for one party) inside the window
+    import numpy as np
+
+    from stich.kernels import core
+
+    game = doppelkopf_game("doppelkopf")
+    for k in range(60):
+        state = random_play_position(game, 7900 + k, tricks_left=3, cards_in_trick=k % 4, healthy=True)
+        solver = kernel.KernelSolver(state)
+        hands, tricks, n, leader, tricks_left, rem = solver._args()
+        kp = solver.kernel_position
+        tt = np.zeros((1 << 8, 8), dtype=np.int64)
+        buf = np.zeros((core.MAX_DEPTH, core.MOVE_STRIDE), dtype=np.int64)
+        frames = np.zeros((core.MAX_DEPTH, core.FRAME_FIELDS), dtype=np.int64)
+        stats = np.zeros(1, dtype=np.int64)
+        wide = core.run_search(hands, tricks, n, leader, tricks_left, rem, -1, rem + 1, -1, kp.ctx, kp.order, tt, 1, buf, frames, stats)
+        assert kp.position.re_eyes + int(wide) == Solver(state).value(), k
+
+
 def core_order(pos: PlayPosition) -> list[int]:
     """Trumps of ``pos``, strongest first."""
     return sorted((f for f in range(N_FACES) if pos.eff[f] == TRUMP), key=lambda f: -pos.strength[f])

@@ -656,6 +656,12 @@ def search(
                         v = hi
                         mode = 2
                         continue
+                    if lo == hi:
+                        # the bound leaves one value: with a window wider than null it can lie inside (a, b),
+                        # and narrowing to a == b would end the move loop before any move (value -INF / INF)
+                        v = lo
+                        mode = 2
+                        continue
                     if lo > a:
                         a = lo
                     if hi < b:
