@@ -144,6 +144,35 @@ def test_the_trainer_runs_end_to_end_and_is_deterministic_for_a_seed(tmp_path: P
         assert data["w0"].dtype == np.float16 and json.loads(str(data["meta"]))["game"] == game.canonical
 
 
+def test_soft_targets_are_a_softmax_of_the_search_values_else_the_chosen_action() -> None:
+    nan = np.nan
+    values = np.array([[nan, 0.0, -2.0, nan], [nan, nan, nan, 0.0], [nan, nan, nan, nan]], dtype=np.float32)
+    action = np.array([1, 3, 2])
+    warm = train_learned.soft_targets(values, action, 1.0)
+    assert warm[0, 1] == pytest.approx(1 / (1 + np.exp(-2.0))) and warm[0, 2] == pytest.approx(1 - warm[0, 1])
+    assert warm[0, [0, 3]].tolist() == [0.0, 0.0]  # candidates the search did not weigh get nothing
+    assert warm[1].tolist() == [0.0, 0.0, 0.0, 1.0] and warm[2].tolist() == [0.0, 0.0, 1.0, 0.0]  # one candidate, none: the choice
+    cold = train_learned.soft_targets(values, action, 0.25)
+    assert cold[0, 1] > warm[0, 1] > 0.5  # a lower temperature sharpens toward the best value
+
+
+def test_the_trainer_learns_search_values_at_a_temperature(tmp_path: Path) -> None:
+    game = make_game("dobbm")
+    records = decision_records.generate(game, "heuristic", 2, seed=9)
+    mask, values = records.arrays["mask"].astype(bool), records.arrays["values"]
+    values[mask] = np.random.default_rng(3).normal(size=int(mask.sum())) * 3  # search values for every legal candidate
+    path = tmp_path / "teacher.npz"
+    decision_records.save(records, path)
+    argv = ["dobbm", "--seed", "5", "--heuristic-deals", "2", "--records", str(path), "--epochs", "2", "--hidden", "16", "--quiet"]
+    hard, soft, again = tmp_path / "hard.npz", tmp_path / "soft.npz", tmp_path / "again.npz"
+    assert train_learned.main([*argv, "--out", str(hard)]) == 0
+    assert train_learned.main([*argv, "--value-temperature", "2", "--out", str(soft)]) == 0
+    assert train_learned.main([*argv, "--value-temperature", "2", "--out", str(again)]) == 0
+    assert soft.read_bytes() == again.read_bytes() != hard.read_bytes()
+    assert load_policy(soft, game, Encoding(game).size).meta["training"]["value_temperature"] == 2.0
+    assert "value_temperature" not in load_policy(hard, game, Encoding(game).size).meta["training"]
+
+
 def test_the_trainer_refuses_records_of_another_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records = tmp_path / "teacher.npz"
     decision_records.save(decision_records.generate(make_game("tapp_tarock"), "heuristic", 1, seed=9), records)

@@ -137,12 +137,21 @@ def masked_softmax(logits: Floats, mask: npt.NDArray[Any]) -> Floats:
     return probs
 
 
-def cross_entropy_step(policy: MLPPolicy, opt: Adam, x: Floats, mask: npt.NDArray[np.int8], action: npt.NDArray[np.int64]) -> float:
-    """One Adam step on the mean cross-entropy of the legal-action softmax; the agreement with the targets before it."""
+def cross_entropy_step(
+    policy: MLPPolicy, opt: Adam, x: Floats, mask: npt.NDArray[np.int8], action: npt.NDArray[np.int64], target: Floats | None = None
+) -> float:
+    """One Adam step on the mean cross-entropy of the legal-action softmax; the agreement with ``action`` before it.
+
+    The cross-entropy is against the chosen ``action`` alone, or against ``target`` (one probability row per
+    row of ``x``, zero outside the mask) where given: a teacher's soft preferences over its candidates.
+    """
     logits, inputs = policy.forward(x)
     probs = masked_softmax(logits, mask)
     grad = probs.copy()
-    grad[np.arange(len(action)), action] -= 1.0
+    if target is None:
+        grad[np.arange(len(action)), action] -= 1.0
+    else:
+        grad -= target
     opt.step(policy.backward(inputs, (grad / len(action)).astype(np.float32)))
     return float(np.mean(probs.argmax(axis=1) == action))
 

@@ -15,7 +15,10 @@ themselves reproducible from their seed, see docs/strength.md)::
    times, so that where the search disagrees with the heuristic it wins.
 3. **Imitation.** A masked MLP (:mod:`stich.rl.policy`) trained by
    cross-entropy over the legal actions on both, ``--epochs`` passes with
-   Adam, in this process with numpy (decision 0061: no PyTorch).
+   Adam, in this process with numpy (decision 0061: no PyTorch). With
+   ``--value-temperature T`` a teacher row's target is the softmax of the
+   search's values of its candidates at ``T`` instead of the chosen action
+   alone (:func:`soft_targets`).
 4. **Export.** The weights rounded to ``float16`` and written compressed
    with a ``meta`` that names the game, the command's settings and the data
    (a few hundred kB per game).
@@ -44,6 +47,25 @@ Data = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64
 """Rows of training data: tensors, legal-action masks, the teacher's action codes."""
 
 
+def soft_targets(values: npt.NDArray[np.float32], action: npt.NDArray[np.int64], temperature: float) -> npt.NDArray[np.float32]:
+    """Per row, a softmax of the search's ``values`` (score points) at ``temperature`` over the candidates it weighed.
+
+    Where the search weighed fewer than two candidates (``NaN`` elsewhere, a forced or unsearched decision) the
+    row is the chosen ``action`` alone.  The values tell the network how much worse the other candidates were,
+    which the chosen action alone does not (``--value-temperature``).
+    """
+    target = np.zeros(values.shape, dtype=np.float32)
+    weighed = np.isfinite(values)
+    soft = weighed.sum(axis=1) >= 2
+    z = np.where(weighed[soft], values[soft] / temperature, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    target[soft] = e / e.sum(axis=1, keepdims=True)
+    hard = np.flatnonzero(~soft)
+    target[hard, action[hard]] = 1.0
+    return target
+
+
 def heuristic_data(game: Game, deals: int, seed: int) -> Data:
     """Every decision with a choice of ``deals`` heuristic deals seeded from ``seed``."""
     records = generate(game, "heuristic", deals, seed) if deals > 0 else None
@@ -53,18 +75,22 @@ def heuristic_data(game: Game, deals: int, seed: int) -> Data:
     return a["obs"].astype(np.float32), a["mask"].astype(np.int8), a["action"].astype(np.int64)
 
 
-def teacher_data(game: Game, paths: Sequence[Path]) -> Data:
-    """The rows of the decision record files ``paths`` (in the order given), checked to be of ``game``."""
+def teacher_data(game: Game, paths: Sequence[Path]) -> tuple[Data, npt.NDArray[np.float32]]:
+    """The rows of the decision record files ``paths`` (in the order given), checked to be of ``game``, and their search values."""
     parts: list[Data] = []
+    values: list[npt.NDArray[np.float32]] = []
     for path in paths:
         records = load(path)
         if records.meta.get("game") != game.canonical:
             raise ValueError(f"{path}: records of {records.meta.get('game')!r}, not {game.canonical!r}")
         a = records.arrays
         parts.append((a["obs"].astype(np.float32), a["mask"].astype(np.int8), a["action"].astype(np.int64)))
+        values.append(a["values"].astype(np.float32))
     if not parts:
-        return _empty(game)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+        empty = _empty(game)
+        return empty, np.zeros(empty[1].shape, np.float32)
+    data = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+    return data, np.concatenate(values)
 
 
 def _empty(game: Game) -> Data:
@@ -72,8 +98,22 @@ def _empty(game: Game) -> Data:
     return np.zeros((0, size), np.float32), np.zeros((0, len(game.actions)), np.int8), np.zeros(0, np.int64)
 
 
-def fit(policy: MLPPolicy, data: Data, teacher_rows: int, weight: int, epochs: int, batch: int, lr: float, seed: int, log: bool) -> float:
-    """Cross-entropy imitation on ``data``; its last ``teacher_rows`` rows count ``weight`` times; the last epoch's agreement."""
+def fit(
+    policy: MLPPolicy,
+    data: Data,
+    teacher_rows: int,
+    weight: int,
+    epochs: int,
+    batch: int,
+    lr: float,
+    seed: int,
+    log: bool,
+    target: npt.NDArray[np.float32] | None = None,
+) -> float:
+    """Cross-entropy imitation on ``data``; its last ``teacher_rows`` rows count ``weight`` times; the last epoch's agreement.
+
+    ``target``: a probability row per row of ``data`` to learn instead of the chosen action (:func:`soft_targets`).
+    """
     x, mask, action = data
     first_teacher = len(action) - teacher_rows
     index = np.concatenate([np.arange(len(action)), np.repeat(np.arange(first_teacher, len(action)), max(weight, 1) - 1)])
@@ -81,7 +121,7 @@ def fit(policy: MLPPolicy, data: Data, teacher_rows: int, weight: int, epochs: i
     for epoch in range(epochs):
         order = index[rng.permutation(len(index))]
         batches = np.array_split(order, max(1, len(order) // batch))
-        hits = [cross_entropy_step(policy, opt, x[i], mask[i], action[i]) * len(i) for i in batches]
+        hits = [cross_entropy_step(policy, opt, x[i], mask[i], action[i], None if target is None else target[i]) * len(i) for i in batches]
         agreement = sum(hits) / max(len(order), 1)
         if log:
             print(f"  epoch {epoch + 1}/{epochs}: agrees with the teachers on {agreement:.1%} of {len(order)} rows", flush=True)
@@ -107,7 +147,7 @@ def train(args: argparse.Namespace) -> Path:
     game = make_game(args.game, args.preset)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
     heuristic = heuristic_data(game, args.heuristic_deals, args.seed)
-    teacher = teacher_data(game, [Path(p) for p in sorted(args.records)])
+    teacher, values = teacher_data(game, [Path(p) for p in sorted(args.records)])
     data: Data = (
         np.concatenate([heuristic[0], teacher[0]]),
         np.concatenate([heuristic[1], teacher[1]]),
@@ -120,7 +160,12 @@ def train(args: argparse.Namespace) -> Path:
         rows = f"{len(heuristic[2])} heuristic rows, {len(teacher[2])} teacher rows"
         print(f"{game.canonical}: {rows} ({took:.0f} s); hidden {hidden}", flush=True)
     policy = MLPPolicy.create(game, data[0].shape[1], hidden, seed=args.seed)
-    agreement = fit(policy, data, len(teacher[2]), args.teacher_weight, args.epochs, args.batch, args.lr, args.seed, log)
+    target = None
+    if args.value_temperature > 0:
+        hard = np.zeros(heuristic[1].shape, np.float32)
+        hard[np.arange(len(heuristic[2])), heuristic[2]] = 1.0
+        target = np.concatenate([hard, soft_targets(values, teacher[2], args.value_temperature)])
+    agreement = fit(policy, data, len(teacher[2]), args.teacher_weight, args.epochs, args.batch, args.lr, args.seed, log, target)
     settings = {
         "trainer": "stich.rl.train_learned",
         "seed": args.seed,
@@ -133,6 +178,8 @@ def train(args: argparse.Namespace) -> Path:
         "lr": args.lr,
         "agreement": round(agreement, 4),
     }
+    if args.value_temperature > 0:
+        settings["value_temperature"] = args.value_temperature
     path = export(policy, Path(args.out), {"training": settings})
     if log:
         print(f"saved {path} ({path.stat().st_size / 1e3:.0f} kB) after {time.perf_counter() - began:.0f} s", flush=True)
@@ -152,6 +199,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256, help="rows per Adam step")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     parser.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
+    parser.add_argument(
+        "--value-temperature",
+        type=float,
+        default=0.0,
+        help="learn the teacher rows' search values as a softmax at this temperature (score points); 0: the chosen action alone",
+    )
     parser.add_argument("--out", required=True, help="the model file to write (the packaged ones: src/stich/rl/models/GAME.npz)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     args = parser.parse_args(argv)
