@@ -148,12 +148,16 @@ def test_soft_targets_are_a_softmax_of_the_search_values_else_the_chosen_action(
     nan = np.nan
     values = np.array([[nan, 0.0, -2.0, nan], [nan, nan, nan, 0.0], [nan, nan, nan, nan]], dtype=np.float32)
     action = np.array([1, 3, 2])
-    warm = train_learned.soft_targets(values, action, 1.0)
+    warm = train_learned.soft_targets(values, action, 1.0, share=1.0)
     assert warm[0, 1] == pytest.approx(1 / (1 + np.exp(-2.0))) and warm[0, 2] == pytest.approx(1 - warm[0, 1])
     assert warm[0, [0, 3]].tolist() == [0.0, 0.0]  # candidates the search did not weigh get nothing
     assert warm[1].tolist() == [0.0, 0.0, 0.0, 1.0] and warm[2].tolist() == [0.0, 0.0, 1.0, 0.0]  # one candidate, none: the choice
-    cold = train_learned.soft_targets(values, action, 0.25)
+    cold = train_learned.soft_targets(values, action, 0.25, share=1.0)
     assert cold[0, 1] > warm[0, 1] > 0.5  # a lower temperature sharpens toward the best value
+    tie = np.array([[0.0, 0.0, nan]], dtype=np.float32)  # equal values: the chosen action's share breaks the tie
+    assert train_learned.soft_targets(tie, np.array([1]), 1.0).tolist() == [[0.25, 0.75, 0.0]]
+    half = train_learned.soft_targets(values, action, 1.0)
+    assert half[0, 1] == pytest.approx(0.5 + 0.5 * warm[0, 1]) and half.sum(axis=1) == pytest.approx(1.0)
 
 
 def test_the_trainer_learns_search_values_at_a_temperature(tmp_path: Path) -> None:
@@ -169,7 +173,9 @@ def test_the_trainer_learns_search_values_at_a_temperature(tmp_path: Path) -> No
     assert train_learned.main([*argv, "--value-temperature", "2", "--out", str(soft)]) == 0
     assert train_learned.main([*argv, "--value-temperature", "2", "--out", str(again)]) == 0
     assert soft.read_bytes() == again.read_bytes() != hard.read_bytes()
-    assert load_policy(soft, game, Encoding(game).size).meta["training"]["value_temperature"] == 2.0
+    meta = load_policy(soft, game, Encoding(game).size).meta["training"]
+    assert meta["value_temperature"] == 2.0 and meta["value_share"] == 0.5
+    assert train_learned.main([*argv, "--value-temperature", "2", "--value-share", "1.5", "--out", str(tmp_path / "x.npz")]) == 2
     assert "value_temperature" not in load_policy(hard, game, Encoding(game).size).meta["training"]
 
 

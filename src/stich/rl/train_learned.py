@@ -16,9 +16,9 @@ themselves reproducible from their seed, see docs/strength.md)::
 3. **Imitation.** A masked MLP (:mod:`stich.rl.policy`) trained by
    cross-entropy over the legal actions on both, ``--epochs`` passes with
    Adam, in this process with numpy (decision 0061: no PyTorch). With
-   ``--value-temperature T`` a teacher row's target is the softmax of the
-   search's values of its candidates at ``T`` instead of the chosen action
-   alone (:func:`soft_targets`).
+   ``--value-temperature T`` a teacher row's target is ``--value-share`` of
+   the softmax of the search's values of its candidates at ``T``, the rest on
+   the chosen action (:func:`soft_targets`).
 4. **Export.** The weights rounded to ``float16`` and written compressed
    with a ``meta`` that names the game, the command's settings and the data
    (a few hundred kB per game).
@@ -47,12 +47,17 @@ Data = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64
 """Rows of training data: tensors, legal-action masks, the teacher's action codes."""
 
 
-def soft_targets(values: npt.NDArray[np.float32], action: npt.NDArray[np.int64], temperature: float) -> npt.NDArray[np.float32]:
-    """Per row, a softmax of the search's ``values`` (score points) at ``temperature`` over the candidates it weighed.
+def soft_targets(
+    values: npt.NDArray[np.float32], action: npt.NDArray[np.int64], temperature: float, share: float = 0.5
+) -> npt.NDArray[np.float32]:
+    """Per row, ``share`` of a softmax of the search's ``values`` (score points) at ``temperature``, the rest on ``action``.
+
+    The softmax runs over the candidates the search weighed; ``action`` is the one it chose.
 
     Where the search weighed fewer than two candidates (``NaN`` elsewhere, a forced or unsearched decision) the
     row is the chosen ``action`` alone.  The values tell the network how much worse the other candidates were,
-    which the chosen action alone does not (``--value-temperature``).
+    which the chosen action alone does not (``--value-temperature``); the chosen action's own part keeps the
+    search's choice among candidates of equal value (with ten worlds most of a card decision's values tie).
     """
     target = np.zeros(values.shape, dtype=np.float32)
     weighed = np.isfinite(values)
@@ -60,9 +65,11 @@ def soft_targets(values: npt.NDArray[np.float32], action: npt.NDArray[np.int64],
     z = np.where(weighed[soft], values[soft] / temperature, -np.inf)
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    target[soft] = e / e.sum(axis=1, keepdims=True)
+    target[soft] = share * e / e.sum(axis=1, keepdims=True)
     hard = np.flatnonzero(~soft)
     target[hard, action[hard]] = 1.0
+    chosen = np.flatnonzero(soft)
+    target[chosen, action[chosen]] += 1.0 - share
     return target
 
 
@@ -143,6 +150,8 @@ def export(policy: MLPPolicy, path: Path, extra: dict[str, Any]) -> Path:
 def train(args: argparse.Namespace) -> Path:
     """The run ``main`` parsed: data, imitation, export; the path written."""
     log = not args.quiet
+    if not 0.0 <= args.value_share <= 1.0:
+        raise ValueError(f"--value-share must lie in 0..1, not {args.value_share}")
     began = time.perf_counter()
     game = make_game(args.game, args.preset)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
@@ -164,7 +173,7 @@ def train(args: argparse.Namespace) -> Path:
     if args.value_temperature > 0:
         hard = np.zeros(heuristic[1].shape, np.float32)
         hard[np.arange(len(heuristic[2])), heuristic[2]] = 1.0
-        target = np.concatenate([hard, soft_targets(values, teacher[2], args.value_temperature)])
+        target = np.concatenate([hard, soft_targets(values, teacher[2], args.value_temperature, args.value_share)])
     agreement = fit(policy, data, len(teacher[2]), args.teacher_weight, args.epochs, args.batch, args.lr, args.seed, log, target)
     settings = {
         "trainer": "stich.rl.train_learned",
@@ -180,6 +189,7 @@ def train(args: argparse.Namespace) -> Path:
     }
     if args.value_temperature > 0:
         settings["value_temperature"] = args.value_temperature
+        settings["value_share"] = args.value_share
     path = export(policy, Path(args.out), {"training": settings})
     if log:
         print(f"saved {path} ({path.stat().st_size / 1e3:.0f} kB) after {time.perf_counter() - began:.0f} s", flush=True)
@@ -204,6 +214,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="learn the teacher rows' search values as a softmax at this temperature (score points); 0: the chosen action alone",
+    )
+    parser.add_argument(
+        "--value-share",
+        type=float,
+        default=0.5,
+        help="with --value-temperature: the values' share of a teacher row's target, the rest on the chosen action",
     )
     parser.add_argument("--out", required=True, help="the model file to write (the packaged ones: src/stich/rl/models/GAME.npz)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
