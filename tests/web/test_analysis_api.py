@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stich.analysis import DecisionReport, analyse_record
-from stich.web.runtime.analyses import AnalysisStep
+from stich.web.runtime.analyses import ANALYSIS_VERSION, AnalysisStep, Progress
 
 from .helpers import call, create_table, make_settings, new_guest, running, svc, wait_for
 
@@ -79,6 +79,43 @@ def _analysed_with_the_clis_numbers(absent_client: TestClient, game: str) -> Non
     # Kept with the deal: asking again answers at once from storage.
     again = call(absent_client, "POST", url, token)
     assert again.status_code == 200 and again.json()["analysis"] == expected
+
+
+@pytest.mark.both_databases
+def test_an_analysis_that_ends_while_the_storage_is_read_is_not_lost(absent_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interleaving a fresh-clone CI run met on PostgreSQL: nothing kept yet, the analysis ends, nothing running: a 404.
+
+    An analysis is saved and then its progress dropped; the API reads the storage in a thread, during which it may end.
+    Here it ends exactly then, whenever the storage is read while it runs: a request must never answer 404 for it.
+    """
+    token = new_guest(absent_client, "Ada")
+    deal = _finished_deal(absent_client, token)
+    url = f"/api/deals/{deal['id']}/analysis"
+    analyses = svc(absent_client).analyses
+    assert analyses is not None
+    key = (deal["id"], 1)
+    analyses.progress[key] = Progress(done=3, total=5)  # running, about to end
+    kept = json.dumps({"decisions": [], "seat": 1})
+    read = analyses.stored
+
+    def end() -> None:  # as DealAnalyses._compute ends: saved, then the progress dropped
+        analyses.db.save_analysis(key[0], key[1], analyses.budget, analyses.seed, ANALYSIS_VERSION, kept)
+        del analyses.progress[key]
+
+    async def stored_while_it_ends(deal_id: int, seat: int) -> dict[str, Any] | None:
+        found = await read(deal_id, seat)
+        if key in analyses.progress and analyses.progress[key].error is None:
+            await asyncio.to_thread(end)
+        return found
+
+    monkeypatch.setattr(analyses, "stored", stored_while_it_ends)
+    for method in ("GET", "POST"):
+        answer = call(absent_client, method, url, token)
+        assert answer.status_code == 202 and answer.json()["status"] == "running", answer.text
+    end()  # it ends between two requests
+    for method in ("GET", "POST"):
+        answer = call(absent_client, method, url, token)
+        assert answer.status_code == 200 and answer.json()["analysis"] == json.loads(kept), answer.text
 
 
 def test_only_the_player_gets_it_and_only_for_their_seat(absent_client: TestClient) -> None:

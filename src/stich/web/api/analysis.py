@@ -86,12 +86,12 @@ async def start_analysis(
     await count_action(request, "analysis", await current_identity(request))
     deal, seat, session_id = await _owned(request, deal_id, seat, invite)
     analyses = _analyses(request)
+    progress = analyses.running(deal.id, seat)  # before the storage, as in get_analysis
+    if progress is not None and progress.error is None:
+        return _running(analyses, seat, progress.to_json())
     kept = await analyses.stored(deal.id, seat)
     if kept is not None:
         return _done(analyses, seat, kept)
-    progress = analyses.running(deal.id, seat)
-    if progress is not None and progress.error is None:
-        return _running(analyses, seat, progress.to_json())
     if analyses.running_for(session_id):
         raise ApiError(429, "analysis", "one analysis at a time: wait until your other analysis is done", {"Retry-After": "10"})
     if analyses.busy:
@@ -105,10 +105,15 @@ async def get_analysis(deal_id: int, request: Request, seat: SeatQuery = None, i
     """The analysis of one of your seats in a finished deal: 200 when done, 202 with its progress, 404 if never started."""
     deal, seat, _ = await _owned(request, deal_id, seat, invite)
     analyses = _analyses(request)
+    # The progress first, then the storage: an analysis is saved before its progress is dropped, and the storage is
+    # read in a thread, during which a running analysis may finish. Read the other way round, an analysis ending
+    # between the two looks was in neither (a 404 for a finished analysis, seen on PostgreSQL).
+    progress = analyses.running(deal.id, seat)
+    if progress is not None and progress.error is None:
+        return _running(analyses, seat, progress.to_json())
     kept = await analyses.stored(deal.id, seat)
     if kept is not None:
         return _done(analyses, seat, kept)
-    progress = analyses.running(deal.id, seat)
     if progress is None:
         raise ApiError(404, "analysis", "this deal's seat has not been analysed yet; POST to start it")
     return _running(analyses, seat, progress.to_json())
