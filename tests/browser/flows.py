@@ -149,23 +149,6 @@ def cards_of(page: Page, selector: str) -> list[str]:
     return cards
 
 
-STEP_THROUGH = """
-async (until) => {
-  const text = () => document.querySelector('[data-testid="replay-step"]').innerText.trim();
-  const shown = [];
-  while (parseInt(text(), 10) < until) {
-    const next = document.querySelector('[data-testid="replay-next"]');
-    if (!next || next.disabled) break;
-    next.click();
-    await new Promise((drawn) => requestAnimationFrame(() => drawn()));
-    shown.push(text());
-  }
-  return shown;
-}
-"""
-"""Click the replay's "next" button until the step counter reaches ``until``; the counter's text after each click."""
-
-
 def check_replay(page: Page, record: dict[str, Any], screenshot: Screenshot) -> None:
     """Open the replay from the table page; every seat's hand is shown, and stepping goes through every action.
 
@@ -190,16 +173,9 @@ def check_replay(page: Page, record: dict[str, Any], screenshot: Screenshot) -> 
         shown = cards_of(page, f'{tid("replay-hand")}[data-seat="{seat}"]')
         assert Counter(shown) == Counter(record["deal"][seat]), f"replay shows seat {seat} holding {shown}, dealt {record['deal'][seat]}"
     screenshot(page, "replay-start")
-    # The first and the last step by Playwright's click (the button is visible, enabled and on top), the steps between
-    # clicked inside the page, each read back after it is drawn: one round trip for them all instead of two per step.
-    page.locator(tid("replay-next")).click()
-    expect(step_text).to_have_text(f"1 / {total}")
-    for start, until in ((1, total // 2), (total // 2, total - 1)):
-        shown = page.evaluate(STEP_THROUGH, until)
-        assert shown == [f"{step} / {total}" for step in range(start + 1, until + 1)], f"stepping from {start} to {until} showed {shown}"
-        if until == total // 2:
+    for step in range(1, total + 1):
+        page.locator(tid("replay-next")).click()
+        expect(step_text).to_contain_text(f"{step} / {total}")
+        if step == total // 2:
             screenshot(page, "replay-middle")
-    page.locator(tid("replay-next")).click()
-    expect(step_text).to_have_text(f"{total} / {total}")
-    expect(page.locator(tid("replay-next"))).to_be_disabled()
     screenshot(page, "replay-end")

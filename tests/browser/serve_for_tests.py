@@ -3,19 +3,15 @@
 ``stich serve`` exposes only the settings a person running a server needs
 (host, port, database, grace period); the browser tests also need a short
 pause after bot moves, so that a whole deal with bots finishes in seconds.
-This launcher builds the same app with those settings (and cheap password
-hashes) and serves it exactly as ``stich serve`` does
-(:func:`stich.web.server.make_server`).
+This launcher builds the same app with those settings and serves it exactly
+as ``stich serve`` does (:func:`stich.web.server.make_server`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from argon2 import PasswordHasher
-
 from stich.web.app import create_app
-from stich.web.guards.passwords import Passwords
 from stich.web.server import make_server
 from stich.web.settings import Settings
 
@@ -58,15 +54,9 @@ def main() -> None:
         public_turn_seconds=None,
         # Hints (issue 43) from a small fixed search, with room for the first one's start-up on a busy machine.
         hint_bot="pimc:worlds=4",
-        # The search's worker processes (hints, analyses) at the server's priority, not 10 below it: in a full test run every
-        # core is busy with test processes, and a worker that gets a tenth of a core made the first hint wait 20 s.
-        bot_nice=0,
         hint_timeout_seconds=120.0,
     )
-    # Cheap Argon2 parameters, as the server tests use (tests/web/helpers.py, FAST_HASHER): the tests register, log in and
-    # change passwords often, and no browser test is about the hash's cost.
-    passwords = Passwords(PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
-    make_server(create_app(settings, passwords), settings, args.host, args.port, log_level="warning").run()
+    make_server(create_app(settings), settings, args.host, args.port, log_level="warning").run()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .flows import LAPTOP, PHONE, ContextFactory, Screenshot, person
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
 from .ui import add_bots, client_text, create_table, tid
 
 
@@ -30,43 +30,28 @@ def _finished_deal(page: Any, table_id: str) -> int:
     raise AssertionError("the deal did not finish")
 
 
-def test_the_replay_analyses_a_finished_deal_and_marks_its_costly_moments(make_context: ContextFactory, screenshot: Screenshot) -> None:
-    """In German at 1366×768 (from the history) and in English at 390×844 (from the replay), two people at two tables.
-
-    Both deals are played and both analyses computed at the same time: the waits for the stand-ins and for the
-    server's search overlap, and each page is then checked on its own.
-    """
-    sizes = {"de": LAPTOP, "en": PHONE}
-    names = {"de": "Pia", "en": "Pip"}
-    pages = {lang: person(make_context, lang, viewport, names[lang]) for lang, viewport in sizes.items()}
-    tables = {}
-    for lang, page in pages.items():
-        table_id = create_table(page, "doppelkopf", deals=1)
-        add_bots(page, "random")
-        expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
-        page.once("dialog", lambda dialog: dialog.accept())  # leaving a running table asks first
-        page.goto("/#/")  # away: the stand-in plays her seat
-        tables[lang] = table_id
-    deals = {lang: _finished_deal(page, tables[lang]) for lang, page in pages.items()}
-    for lang, page in pages.items():
-        if lang == "de":  # from the history: its "Analyse" link opens the replay and starts the analysis at once
-            page.goto("/#/history")
-            link = page.locator(tid("history-analyse")).first
-            expect(link).to_have_text(client_text(page, "analysis.open"))
-            link.click()
-            page.wait_for_url(f"**/#/replay/{deals[lang]}?analyse=1")
-        else:  # from the replay: it offers the analysis
-            page.goto(f"/#/replay/{deals[lang]}")
-            start = page.locator(tid("analysis-start"))
-            expect(start).to_have_text(client_text(page, "analysis.start"))
-            start.click()
-    for lang, page in pages.items():
-        check_the_analysis_shown(page, deals[lang], lang)
-        screenshot(page, f"analysis-{lang}")
-
-
-def check_the_analysis_shown(page: Any, deal_id: int, lang: str) -> None:
-    """The replay lists the deal's costly decisions (played, best, cost) and marks them, exactly as the API's analysis has them."""
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+def test_the_replay_analyses_a_finished_deal_and_marks_its_costly_moments(
+    make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
+) -> None:
+    page = person(make_context, lang, viewport, "Pia")
+    table_id = create_table(page, "doppelkopf", deals=1)
+    add_bots(page, "random")
+    expect(page.locator(f"{tid('hand')} {tid('card')}").first).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())  # leaving a running table asks first
+    page.goto("/#/")  # away: the stand-in plays her seat
+    deal_id = _finished_deal(page, table_id)
+    if lang == "de":  # from the history: its "Analyse" link opens the replay and starts the analysis at once
+        page.goto("/#/history")
+        link = page.locator(tid("history-analyse")).first
+        expect(link).to_have_text(client_text(page, "analysis.open"))
+        link.click()
+        page.wait_for_url(f"**/#/replay/{deal_id}?analyse=1")
+    else:  # from the replay: it offers the analysis
+        page.goto(f"/#/replay/{deal_id}")
+        start = page.locator(tid("analysis-start"))
+        expect(start).to_have_text(client_text(page, "analysis.start"))
+        start.click()
     items = page.locator(tid("analysis-item"))
     none = page.get_by_text(client_text(page, "analysis.none"))
     expect(items.first.or_(none)).to_be_visible(timeout=180_000)
@@ -82,6 +67,7 @@ def check_the_analysis_shown(page: Any, deal_id: int, lang: str) -> None:
     if costly:
         page.locator(tid("analysis-mark")).first.click()
         expect(page.locator(tid("replay-step"))).to_contain_text(f"{costly[0]['index']} /")
+    screenshot(page, f"analysis-{lang}")
 
 
 def test_a_running_deal_offers_no_analysis(make_context: ContextFactory) -> None:

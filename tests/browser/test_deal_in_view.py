@@ -147,15 +147,9 @@ def check_deadlines_shown(state: State, seat: Any, calls: list[str], texts: dict
 
 
 @GERMAN_LAPTOP_AND_ENGLISH_PHONE
-def test_every_trick_on_demand_the_call_deadlines_and_the_replay_by_trick(
+def test_every_trick_on_demand_and_the_call_deadlines(
     make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
 ) -> None:
-    """One deal of Wanda's with three bots, seen three ways: the call deadlines at her first call, every trick on
-    demand mid-deal and at the end, then its replay trick by trick (:func:`check_replay_by_trick`).
-
-    The replay's checks once played a deal of their own; they need only a finished deal with its record, so they
-    share this one (a deal through the page takes seconds of the suite's time in each language).
-    """
     page = person(make_context, lang, viewport, "Wanda")
     _, wanda = start_bot_table(page)
     # Wanda's first turn in play: the call buttons, and under them until when each call may be made
@@ -206,8 +200,7 @@ def test_every_trick_on_demand_the_call_deadlines_and_the_replay_by_trick(
 
     # to the end of the deal, then check what was shown against the record
     play([wanda], until=all_evaluated, timeout=120)
-    deal = snapshot(page).deal
-    record = fetch_record(page, deal)
+    record = fetch_record(page, snapshot(page).deal)
     states = states_of(record)
     check_deadlines_shown(states[step], latest["Wanda"].seat, calls, texts, page, lang)
     final = played_tricks(states[-1])
@@ -225,12 +218,17 @@ def test_every_trick_on_demand_the_call_deadlines_and_the_replay_by_trick(
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
 
-    check_replay_by_trick(page, deal, record, states, screenshot, lang)
 
-
-def check_replay_by_trick(page: Page, deal: Any, record: dict[str, Any], states: list[State], screenshot: Screenshot, lang: str) -> None:
-    """The replay of the finished ``deal`` (its ``record``, and ``states`` from :func:`states_of`) steps trick by trick as
-    well as card by card, and names the player of each card."""
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+def test_the_replay_steps_by_trick_and_names_each_cards_player(
+    make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
+) -> None:
+    page = person(make_context, lang, viewport, "Wanda")
+    _, wanda = start_bot_table(page)
+    play([wanda], until=all_evaluated, timeout=120)
+    deal = snapshot(page).deal
+    record = fetch_record(page, deal)
+    states = states_of(record)
     ends = []
     for step in range(1, len(states)):
         if sum(t.winner is not None for t in states[step].observation(0).tricks) > sum(

@@ -129,15 +129,14 @@ def test_table_settings_survive_a_reload_and_change_the_hand(
 
 
 # ------------------------------------------- auto-play, then history and stats
-def _play_the_deal(page: Page, *, trick_shown_ms: int = 0, enough: Callable[[Page], bool] | None = None) -> int:
+def _play_the_deal(page: Page, *, pause_ms: int = 0, enough: Callable[[Page], bool] | None = None) -> int:
     """Play one Doppelkopf deal through the page: healthy, first legal card, never an announcement.
 
     Auto-play is off at first; the first time a single card is the only legal move, the test waits and checks that
     nothing is played, then turns auto-play on in the popover and waits for the card to be played by itself.
-    Returns how many cards were played by themselves.  ``trick_shown_ms``: while the middle shows a completed trick,
-    the test plays its next card only once that trick has been shown this long (a card played at once collects the
-    trick before it reaches its winner); needs :data:`WATCH_TRICK`, whose log of the middle tells when it was drawn.
-    ``enough``: a check of the page that ends the play before the deal's end once it holds.
+    Returns how many cards were played by themselves.  ``pause_ms``: a wait before each card the test plays
+    (a card played at once collects the last trick before it reaches its winner).  ``enough``: a check of the
+    page that ends the play before the deal's end once it holds.
     """
     turned_on = False
     auto = 0
@@ -169,8 +168,8 @@ def _play_the_deal(page: Page, *, trick_shown_ms: int = 0, enough: Callable[[Pag
             auto += 1
             continue
         if n:
-            if trick_shown_ms:
-                page.wait_for_function(TRICK_SHOWN, arg=trick_shown_ms, timeout=10_000)
+            if pause_ms:
+                page.wait_for_timeout(pause_ms)
             try:
                 legal.first.click(timeout=2000)
             except Exception:  # the page re-rendered under the click: look again
@@ -363,15 +362,6 @@ SLOW_DRAWING = """
 loaded machine might: a pause counted from before the drawing would then look 200 ms shorter after such a card."""
 
 
-TRICK_SHOWN = """
-(ms) => {
-  const last = window.__trick[window.__trick.length - 1];
-  return !last || last.cards.length < 4 || performance.now() - last.t >= ms;
-}
-"""
-"""Whether the middle shows no completed (four-card) trick, or has shown it for at least ``ms`` (from :data:`WATCH_TRICK`'s log)."""
-
-
 def _bot_gaps(changes: list[dict[str, Any]]) -> list[float]:
     """Milliseconds between two cards that bots laid one after the other into the same trick."""
     gaps = []
@@ -399,7 +389,7 @@ def test_a_trick_goes_to_its_winner(make_context: ContextFactory) -> None:
     page = context.new_page()
     enter_as_guest(page, "Stichfrau")
     _table_with_bots(page)
-    _play_the_deal(page, trick_shown_ms=1400)  # the trick stays 1300 ms (the "normal" speed), its slide the last 450
+    _play_the_deal(page, pause_ms=1400)
     sweeps: list[dict[str, Any]] = page.evaluate("window.__sweeps")
     assert len(sweeps) >= 6, sweeps  # most of the 12 tricks (a trick the page redraws during the slide counts once)
     assert all(sweep["to"] == sweep["winner"] for sweep in sweeps), sweeps

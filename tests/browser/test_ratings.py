@@ -14,26 +14,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from .flows import LAPTOP, PHONE, ContextFactory, Screenshot, person
+from .flows import GERMAN_LAPTOP_AND_ENGLISH_PHONE, ContextFactory, Screenshot, person
 from .ui import client_text, register, table_finished, tid
 
 
-def test_leaderboard_and_profile_after_a_rated_deal(make_context: ContextFactory, screenshot: Screenshot) -> None:
-    """Rita in German at 1366×768 and Rita in English at 390×844, each at a rated table of her own, both away at once:
-    the two stand-ins play at the same time, then each page's leaderboard and profile are checked."""
-    sizes = {"de": LAPTOP, "en": PHONE}
-    pages = {lang: person(make_context, lang, viewport) for lang, viewport in sizes.items()}
-    tables = {lang: _leave_a_rated_table(page, f"Rita {lang}") for lang, page in pages.items()}
-    for lang, page in pages.items():
-        table_finished(page, tables[lang])  # away past the grace period: the stand-in played the deal to its end
-    for lang, page in pages.items():
-        _check_leaderboard_and_profile(page, lang, f"Rita {lang}", screenshot)
-
-
-def _leave_a_rated_table(page: Page, name: str) -> str:
-    """``name`` registers, creates a rated one-deal Doppelkopf table with random bots and leaves it for the leaderboard; its id."""
+@GERMAN_LAPTOP_AND_ENGLISH_PHONE
+def test_leaderboard_and_profile_after_a_rated_deal(
+    make_context: ContextFactory, screenshot: Screenshot, lang: str, viewport: dict[str, int]
+) -> None:
+    name = f"Rita {lang}"
+    page = person(make_context, lang, viewport)
     register(page, name)
     page.goto("/#/")
     page.locator(tid("create-game")).select_option("doppelkopf")
@@ -51,11 +43,7 @@ def _leave_a_rated_table(page: Page, name: str) -> str:
     page.on("dialog", lambda dialog: dialog.accept())  # "a bot plays for you while you are away": yes, leave
     page.locator('.mainnav a[data-route="ratings"]').click()
     expect(page.locator(tid("leaderboard"))).to_be_visible()
-    return table_id
-
-
-def _check_leaderboard_and_profile(page: Page, lang: str, name: str, screenshot: Screenshot) -> None:
-    """After the deal: ``name`` on the leaderboard with the API's rating (the deal lost), the bot spec, the profile."""
+    table_finished(page, table_id)  # away past the grace period: the stand-in played the deal to its end
     page.reload()
     expect(page.locator("html")).to_have_attribute("lang", lang)
     board: dict[str, Any] = page.request.get("/api/ratings/doppelkopf").json()

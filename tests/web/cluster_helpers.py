@@ -24,7 +24,6 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .helpers import BOT_NICE
 from .postgres import free_port
 
 COOKIE = "stich_session"
@@ -38,12 +37,10 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def worker_settings(db_url: str, redis_url: str, **changes: Any) -> dict[str, Any]:
-    """Test settings of a worker: shared database and Redis, no bot delay, a one-second lease, a long grace period, and the
-    bots' worker processes at the tests' priority (:data:`~tests.web.helpers.BOT_NICE`)."""
+    """Test settings of a worker: shared database and Redis, no bot delay, a one-second lease, a long grace period."""
     values: dict[str, Any] = {
         "database_url": db_url,
         "redis_url": redis_url,
-        "bot_nice": BOT_NICE,
         "bot_delay_seconds": 0.0,
         "next_deal_delay_seconds": 0.0,
         "grace_seconds": 120.0,

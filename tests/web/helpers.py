@@ -34,21 +34,11 @@ from stich.web.storage.login_sessions import COOKIE_NAME  # noqa: E402
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 """Cheap Argon2 parameters, so that tests stay fast (the server's default is argon2-cffi's)."""
 
-BOT_NICE = 0
-"""The search bots' worker processes think at the tests' own priority (the server's default, ``bot_nice=10``, lowers it).
-
-No test is about that priority, and in a full run (``pytest -n auto``) every core is busy with test processes: a
-worker process ``nice``d by 10 then got a tenth of a core, and a test waiting for a search, a hint or an analysis
-waited minutes (one took 128 s alone) for work of seconds.
-"""
-
 
 def make_settings(url: str, **changes: Any) -> Settings:
-    """Test settings: no bot delay, no pause between deals, a long grace period, no default turn clock unless changed,
-    and the bots' worker processes at the tests' priority (:data:`BOT_NICE`)."""
+    """Test settings: no bot delay, no pause between deals, a long grace period, no default turn clock unless changed."""
     values: dict[str, Any] = {
         "database_url": url,
-        "bot_nice": BOT_NICE,
         "bot_delay_seconds": 0.0,
         "next_deal_delay_seconds": 0.0,
         "grace_seconds": 60.0,

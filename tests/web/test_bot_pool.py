@@ -25,20 +25,7 @@ from stich.web.protocol import card_faces_in
 from stich.web.runtime.bot_pool import BotJob, BotPool, _Fair, _Waiting, decide
 from stich.web.runtime.seats import bot_seed
 
-from .helpers import (
-    BOT_NICE,
-    Reader,
-    call,
-    connect,
-    create_table,
-    make_settings,
-    new_guest,
-    play_as_seat,
-    run_async,
-    running,
-    svc,
-    wait_for,
-)
+from .helpers import Reader, call, connect, create_table, make_settings, new_guest, play_as_seat, run_async, running, svc, wait_for
 
 FAKE_BOTS = Path(__file__).with_name("fake_bots.py")
 ROOMY = {"max_search_tables_per_person": 50, "max_search_tables_per_address": 50, "max_tables_per_person": 50, "max_tables_per_address": 50}
@@ -125,7 +112,7 @@ def test_a_bot_that_keeps_failing_gives_way_to_the_heuristic(bot_files: Path, bo
     job = BotJob("t", bot, game.canonical, seat, 99, state.observation(seat))
 
     async def in_pool() -> tuple[int, int]:
-        pool = BotPool(1, retries=1, nice=BOT_NICE)
+        pool = BotPool(1, retries=1)
         try:
             return await pool.choose(job), pool.restarts
         finally:
@@ -160,7 +147,7 @@ def test_a_decision_depends_only_on_the_job_and_its_seed_only_on_the_moment() ->
     job = BotJob("t", "pimc:level=1", game.canonical, seat, seed, state.observation(seat))
 
     async def in_pool() -> int:
-        pool = BotPool(1, nice=BOT_NICE)
+        pool = BotPool(1)
         try:
             return await pool.choose(job)
         finally:
@@ -224,7 +211,7 @@ def test_a_light_table_gets_a_process_while_heavy_searches_fill_the_others() -> 
     observation = state.observation(state.current_player())
 
     async def main() -> list[str]:
-        pool = BotPool(2, nice=BOT_NICE)
+        pool = BotPool(2)
         held = _HeldExecutor()
         pool._pool = lambda: held  # type: ignore[assignment, method-assign, return-value]
         for table in ("heavy0", "heavy1", "heavy2", "heavy3"):
