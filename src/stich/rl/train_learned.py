@@ -170,10 +170,9 @@ def train(args: argparse.Namespace) -> Path:
         print(f"{game.canonical}: {rows} ({took:.0f} s); hidden {hidden}", flush=True)
     policy = MLPPolicy.create(game, data[0].shape[1], hidden, seed=args.seed)
     target = None
-    if args.value_temperature > 0:
-        hard = np.zeros(heuristic[1].shape, np.float32)
-        hard[np.arange(len(heuristic[2])), heuristic[2]] = 1.0
-        target = np.concatenate([hard, soft_targets(values, teacher[2], args.value_temperature, args.value_share)])
+    if args.value_temperature > 0:  # the heuristic rows have no values (NaN): their target is the chosen action
+        unweighed = np.full(heuristic[1].shape, np.nan, np.float32)
+        target = soft_targets(np.concatenate([unweighed, values]), data[2], args.value_temperature, args.value_share)
     agreement = fit(policy, data, len(teacher[2]), args.teacher_weight, args.epochs, args.batch, args.lr, args.seed, log, target)
     settings = {
         "trainer": "stich.rl.train_learned",
